@@ -1,0 +1,90 @@
+// Builds every bundle of the extension:
+//   dist/extension.js   the extension host entry: VS Code glue only, loads fast
+//   dist/network.js     the platform client and everything that needs undici, loaded on first use
+//   media/dist/*.js     webview scripts (browser), one per folder in src/webview/ that has a main.ts
+//   out/**              every source and test file transpiled one-to-one, for mocha in Node and in the extension host
+// `node esbuild.mjs --watch` rebuilds on change; `--dev` skips minification.
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const watch = process.argv.includes('--watch');
+const minify = !process.argv.includes('--dev');
+// `--transpile dir…` only transpiles those folders into out/ (quick edit-test loops on one area).
+const transpileIndex = process.argv.indexOf('--transpile');
+const transpileOnly = transpileIndex >= 0 ? process.argv.slice(transpileIndex + 1) : undefined;
+
+function filesUnder(dir, accept) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return filesUnder(path, accept);
+    return accept(path) ? [path] : [];
+  });
+}
+
+const webviewEntries = Object.fromEntries(
+  (existsSync('src/webview') ? readdirSync('src/webview') : [])
+    .filter((name) => existsSync(join('src/webview', name, 'main.ts')))
+    .map((name) => [name, join('src/webview', name, 'main.ts')]),
+);
+
+const hostCommon = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: true,
+  minify,
+  logLevel: 'warning',
+};
+
+const transpile = (dirs) => ({
+  bundle: false,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: 'inline',
+  logLevel: 'warning',
+  entryPoints: dirs.flatMap((dir) => filesUnder(dir, (p) => p.endsWith('.ts'))),
+  outbase: '.',
+  outdir: 'out',
+});
+
+const webviewBuild = {
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  sourcemap: true,
+  minify,
+  logLevel: 'warning',
+  entryPoints: webviewEntries,
+  outdir: 'media/dist',
+};
+
+const builds = transpileOnly ? [transpile(transpileOnly)] : [
+  {
+    ...hostCommon,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    // network.js is required lazily at run time, so it must stay a separate file.
+    external: ['vscode', './network.js'],
+  },
+  {
+    ...hostCommon,
+    entryPoints: { network: 'src/network.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+  },
+  ...(Object.keys(webviewEntries).length ? [webviewBuild] : []),
+  transpile(['src', 'test']),
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
+  await Promise.all(contexts.map((context) => context.watch()));
+  console.log('esbuild: watching for changes');
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

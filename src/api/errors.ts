@@ -1,0 +1,81 @@
+/**
+ * The one error type of the platform client. Every failure a caller can see (HTTP status, timeout,
+ * lost connection, cancelled call, unreadable answer, missing configuration or key) is a
+ * PlatformError whose message is a single human-readable line.
+ */
+
+export type PlatformErrorKind =
+  | 'http'
+  | 'timeout'
+  | 'network'
+  | 'aborted'
+  | 'invalid-response'
+  | 'stream-cut'
+  | 'not-configured'
+  | 'signed-out';
+
+/** Which side the failed call talked to; 'webhook' is a raw send to a user's endpoint. */
+export type ApiName = 'training' | 'inference' | 'webhook';
+
+export interface PlatformErrorInit {
+  kind: PlatformErrorKind;
+  message: string;
+  api: ApiName;
+  method: string;
+  path: string;
+  status?: number;
+  retryAfterMs?: number;
+  details?: string[];
+  cause?: unknown;
+}
+
+// A registered symbol survives being bundled twice (the extension and its lazily loaded network
+// bundle each carry their own copy of this class), where `instanceof` would not.
+const brand = Symbol.for('rl-studio.platform-error');
+
+export class PlatformError extends Error {
+  readonly kind: PlatformErrorKind;
+  readonly status?: number;
+  readonly method: string;
+  readonly path: string;
+  readonly api: ApiName;
+  readonly retryAfterMs?: number;
+  readonly details?: string[];
+
+  constructor(init: PlatformErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'PlatformError';
+    this.kind = init.kind;
+    this.method = init.method;
+    this.path = init.path;
+    this.api = init.api;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.details !== undefined) this.details = init.details;
+    Object.defineProperty(this, brand, { value: true });
+  }
+
+  /** A copy with another message (used to note how many attempts were made). */
+  withMessage(message: string): PlatformError {
+    return new PlatformError({ ...this.init(), message });
+  }
+
+  private init(): PlatformErrorInit {
+    return {
+      kind: this.kind,
+      message: this.message,
+      api: this.api,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      retryAfterMs: this.retryAfterMs,
+      details: this.details,
+      cause: this.cause,
+    };
+  }
+}
+
+export function isPlatformError(value: unknown): value is PlatformError {
+  if (value instanceof PlatformError) return true;
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}

@@ -1,0 +1,19 @@
+/**
+ * The one platform client of the extension: every HTTP call goes through here. Importing this
+ * module does not load undici; the first request does.
+ */
+export { PlatformClient } from './client';
+export type { TrainingApi } from './trainingApi';
+export type { SystemCheckResult } from './trainingApi';
+export type { InferenceApi } from './inferenceApi';
+export type { ChatStream } from './chatStream';
+export type { CallOptions, ClientOptions, CredentialsProvider, RequestLogEntry, RequestLogger } from './options';
+export { PlatformError, isPlatformError, type PlatformErrorKind, type ApiName } from './errors';
+export { redactSecrets } from './redact';
+export { accumulateChat, ChatAccumulator, type AccumulatedChat } from './accumulate';
+export { SseParser, parseSse } from './sse';
+export { ChatChunkDecoder, decodeChatStream, type DecodedStream } from './chatChunks';
+export { sendRaw, closeRawConnections, maxRawBodyBytes, type RawRequest, type RawResponse } from './rawSend';
+export { parseRetryAfter, retryDelay } from './retry';
+export { summarizeErrorBody } from './errorBody';
+export * from './types';

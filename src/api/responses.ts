@@ -1,0 +1,95 @@
+/**
+ * Reading an answer: JSON where JSON is expected (anything else is an 'invalid-response', never a
+ * crash), and an HTTP error body turned into one PlatformError line.
+ */
+import { PlatformError, type ApiName } from './errors';
+import { looksBinary, looksLikeHtml, oneLine, statusText, summarizeErrorBody } from './errorBody';
+import { honoursRetryAfter, parseRetryAfter } from './retry';
+import type { TransportResponse } from './transport';
+
+export interface AnswerContext {
+  api: ApiName;
+  method: string;
+  path: string;
+  /** Values that must never appear in an error (the API key). */
+  secrets: string[];
+}
+
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** Reads and drops the body of an answer whose content does not matter, so its socket is reused. */
+export async function discardBody(response: TransportResponse): Promise<void> {
+  await response.body.dump().catch(() => undefined);
+}
+
+export function parseJsonAnswer<T>(text: string, status: number, contentType: string | undefined, context: AnswerContext): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw invalidJsonError(text, status, contentType, context);
+  }
+}
+
+function invalidJsonError(text: string, status: number, contentType: string | undefined, context: AnswerContext): PlatformError {
+  const { method, path } = context;
+  const trimmed = text.trim();
+  let message: string;
+  if (trimmed.length === 0) {
+    message = `${method} ${path}: the server answered ${status} with an empty body where JSON was expected`;
+  } else if (looksLikeHtml(trimmed, contentType)) {
+    message = `${method} ${path}: the server answered ${status} with an HTML page where JSON was expected`;
+  } else if (looksBinary(trimmed)) {
+    message = `${method} ${path}: the server answered ${status} with binary data where JSON was expected`;
+  } else if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    message = `${method} ${path}: the server's answer is incomplete or malformed JSON (${text.length} bytes received)`;
+  } else {
+    message = `${method} ${path}: the server answered ${status} with something that is not JSON: "${oneLine(trimmed, 60)}"`;
+  }
+  return new PlatformError({ kind: 'invalid-response', message, api: context.api, method, path, status });
+}
+
+/** Reads a non-2xx answer into an 'http' PlatformError. Reading failures still give the status. */
+export async function errorFromResponse(response: TransportResponse, context: AnswerContext): Promise<PlatformError> {
+  let body = '';
+  try {
+    body = await response.body.text();
+  } catch {
+    // The status alone is still worth reporting.
+  }
+  return httpError(response.statusCode, body, response.headers, context);
+}
+
+export function httpError(
+  status: number,
+  body: string,
+  headers: Record<string, string | string[] | undefined>,
+  context: AnswerContext,
+): PlatformError {
+  const { method, path } = context;
+  const contentType = first(headers['content-type']);
+  const summary = summarizeErrorBody(body, contentType);
+  const message = summary.html
+    ? `${method} ${path}: the server answered ${status} with an HTML page`
+    : `${method} ${path} failed: ${status} ${summary.text ?? statusText(status)}`;
+  const retryAfterMs = honoursRetryAfter(status) ? parseRetryAfter(headers['retry-after']) : undefined;
+  return new PlatformError({
+    kind: 'http',
+    message,
+    api: context.api,
+    method,
+    path,
+    status,
+    retryAfterMs,
+    details: summary.details,
+  });
+}
+
+export function header(response: TransportResponse, name: string): string | undefined {
+  return first(response.headers[name]);
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

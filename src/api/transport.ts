@@ -1,0 +1,43 @@
+/**
+ * The connection pools of one client: an undici Agent (one keep-alive pool per origin, so the
+ * training and inference APIs each reuse their sockets), created on the first request.
+ */
+import type { Dispatcher } from 'undici';
+import { loadUndici } from './undiciLoader';
+
+export interface TransportOptions {
+  connectTimeoutMs: number;
+  /** How long an idle socket is kept for the next request. */
+  keepAliveTimeoutMs?: number;
+}
+
+export type TransportRequest = Dispatcher.RequestOptions<null> & { origin: string };
+export type TransportResponse = Dispatcher.ResponseData<null>;
+
+export class Transport {
+  private dispatcher: Dispatcher | undefined;
+
+  constructor(private readonly options: TransportOptions) {}
+
+  request(request: TransportRequest): Promise<TransportResponse> {
+    return this.agent().request(request);
+  }
+
+  /** Closes every pool; a later request opens new ones. */
+  async close(): Promise<void> {
+    const dispatcher = this.dispatcher;
+    this.dispatcher = undefined;
+    if (dispatcher) await dispatcher.close();
+  }
+
+  private agent(): Dispatcher {
+    if (!this.dispatcher) {
+      const { Agent } = loadUndici();
+      this.dispatcher = new Agent({
+        connect: { timeout: this.options.connectTimeoutMs },
+        keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 10_000,
+      });
+    }
+    return this.dispatcher;
+  }
+}

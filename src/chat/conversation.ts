@@ -1,0 +1,144 @@
+import {
+  defaultSettings,
+  isAnswer,
+  isUser,
+  type AnswerColumn,
+  type AnswerEntry,
+  type ChatEntry,
+  type Conversation,
+  type ConversationSettings,
+  type UserEntry,
+} from './conversationTypes';
+
+/** Ids and time, injected so tests are deterministic. */
+export interface ConversationEnv {
+  newId(): string;
+  now(): number;
+}
+
+export const defaultEnv: ConversationEnv = {
+  newId: () => globalThis.crypto.randomUUID(),
+  now: () => Date.now(),
+};
+
+export const untitled = 'New chat';
+
+export function createConversation(env: ConversationEnv, settings: ConversationSettings = defaultSettings()): Conversation {
+  const now = env.now();
+  return { id: env.newId(), title: untitled, titleFromUser: false, createdAt: now, updatedAt: now, settings, messages: [], draft: '' };
+}
+
+/** The columns that answer under the current settings, each with its model. */
+export function activeColumns(settings: ConversationSettings): { column: AnswerColumn; model: string }[] {
+  const columns: { column: AnswerColumn; model: string }[] = [{ column: 0, model: settings.model }];
+  if (settings.compare && settings.compareModel) columns.push({ column: 1, model: settings.compareModel });
+  return columns;
+}
+
+export function lastUserMessage(conversation: Conversation): UserEntry | undefined {
+  for (let i = conversation.messages.length - 1; i >= 0; i--) {
+    const entry = conversation.messages[i]!;
+    if (isUser(entry)) return entry;
+  }
+  return undefined;
+}
+
+/** Answers to the last user message: the ones Regenerate and Retry may replace. */
+export function lastTurnAnswers(conversation: Conversation): AnswerEntry[] {
+  const last = lastUserMessage(conversation);
+  if (!last) return [];
+  return conversation.messages.filter((entry): entry is AnswerEntry => isAnswer(entry) && entry.replyTo === last.id);
+}
+
+export function streamingAnswers(conversation: Conversation): AnswerEntry[] {
+  return conversation.messages.filter((entry): entry is AnswerEntry => isAnswer(entry) && entry.status === 'streaming');
+}
+
+export function findAnswer(conversation: Conversation, messageId: string): AnswerEntry | undefined {
+  const entry = conversation.messages.find((candidate) => candidate.id === messageId);
+  return entry && isAnswer(entry) ? entry : undefined;
+}
+
+function newAnswer(env: ConversationEnv, replyTo: string, column: AnswerColumn, model: string): AnswerEntry {
+  return { id: env.newId(), role: 'assistant', replyTo, column, model, content: '', reasoning: '', status: 'streaming', createdAt: env.now() };
+}
+
+/**
+ * Adds the user's message and one streaming answer per active column. The title follows the first
+ * message until the user renames the conversation.
+ */
+export function appendUserTurn(conversation: Conversation, text: string, env: ConversationEnv): { user: UserEntry; answers: AnswerEntry[] } {
+  const user: UserEntry = { id: env.newId(), role: 'user', content: text, createdAt: env.now() };
+  conversation.messages.push(user);
+  const answers = activeColumns(conversation.settings).map(({ column, model }) => newAnswer(env, user.id, column, model));
+  conversation.messages.push(...answers);
+  if (!conversation.titleFromUser && conversation.messages.filter(isUser).length === 1) conversation.title = titleFrom(text);
+  conversation.draft = '';
+  conversation.updatedAt = env.now();
+  return { user, answers };
+}
+
+/**
+ * Replaces the last user message's text and drops everything after it, then adds fresh answers
+ * under the current settings.
+ */
+export function editLastUserMessage(conversation: Conversation, text: string, env: ConversationEnv): { user: UserEntry; answers: AnswerEntry[] } | undefined {
+  const user = lastUserMessage(conversation);
+  if (!user) return undefined;
+  const index = conversation.messages.indexOf(user);
+  conversation.messages.splice(index + 1);
+  user.content = text;
+  const answers = activeColumns(conversation.settings).map(({ column, model }) => newAnswer(env, user.id, column, model));
+  conversation.messages.push(...answers);
+  if (!conversation.titleFromUser && conversation.messages.filter(isUser).length === 1) conversation.title = titleFrom(text);
+  conversation.updatedAt = env.now();
+  return { user, answers };
+}
+
+/** Replaces every answer of the last turn by a fresh one under the current settings. */
+export function regenerateLastTurn(conversation: Conversation, env: ConversationEnv): AnswerEntry[] | undefined {
+  const user = lastUserMessage(conversation);
+  if (!user) return undefined;
+  conversation.messages.splice(conversation.messages.indexOf(user) + 1);
+  const answers = activeColumns(conversation.settings).map(({ column, model }) => newAnswer(env, user.id, column, model));
+  conversation.messages.push(...answers);
+  conversation.updatedAt = env.now();
+  return answers;
+}
+
+/**
+ * Replaces one answer of the last turn by a fresh one with the same model and column. The new id
+ * guarantees that late text of the old request can never land in the new answer.
+ */
+export function retryAnswer(conversation: Conversation, messageId: string, env: ConversationEnv): AnswerEntry | undefined {
+  const old = lastTurnAnswers(conversation).find((answer) => answer.id === messageId);
+  if (!old || old.status === 'streaming') return undefined;
+  const fresh = newAnswer(env, old.replyTo, old.column, old.model);
+  conversation.messages.splice(conversation.messages.indexOf(old), 1, fresh);
+  conversation.updatedAt = env.now();
+  return fresh;
+}
+
+/**
+ * What one column's model sees as history: every user message and that column's finished or
+ * stopped answers, up to and including the user message being answered. Failed answers are left
+ * out: their partial text was never a real reply.
+ */
+export function historyFor(conversation: Conversation, answer: AnswerEntry): ChatEntry[] {
+  const history: ChatEntry[] = [];
+  for (const entry of conversation.messages) {
+    if (isUser(entry)) {
+      history.push(entry);
+      if (entry.id === answer.replyTo) break;
+    } else if (entry.column === answer.column && (entry.status === 'done' || entry.status === 'stopped') && entry.content !== '') {
+      history.push(entry);
+    }
+  }
+  return history;
+}
+
+export function titleFrom(text: string): string {
+  const line = text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/\s+/g, ' ').trim() || text.replace(/\s+/g, ' ').trim();
+  if (!line) return untitled;
+  return line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
+}

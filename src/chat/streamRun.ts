@@ -1,0 +1,99 @@
+import type { ChatCompletionChunk, Usage } from '../api/types';
+import { describeAnswerError } from './answerErrors';
+import type { AnswerError, AnswerStats } from './conversationTypes';
+import { computeStats } from './stats';
+
+export type StreamOutcomeStatus = 'done' | 'stopped' | 'error';
+
+export interface StreamOutcome {
+  status: StreamOutcomeStatus;
+  content: string;
+  reasoning: string;
+  finishReason?: string;
+  usage?: Usage;
+  stats: AnswerStats;
+  error?: AnswerError;
+}
+
+export interface StreamRunOptions {
+  signal: AbortSignal;
+  /** Called for each chunk that carries text, never after the signal is aborted. */
+  onDelta(content: string, reasoning: string): void;
+  /** Milliseconds of a monotonic clock. */
+  now?: () => number;
+}
+
+/**
+ * Reads one streamed answer to its end. Stop is the abort signal: the moment it is aborted no
+ * further text is passed on, even when the transport still hands over a chunk it had buffered,
+ * and the answer ends as 'stopped' whatever error the cancelled request raises. A failure after
+ * some text (a cut stream) keeps that text and reports the error beside it.
+ */
+export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, options: StreamRunOptions): Promise<StreamOutcome> {
+  const now = options.now ?? (() => performance.now());
+  const startedAt = now();
+  let firstTokenAt: number | undefined;
+  let content = '';
+  let reasoning = '';
+  let finishReason: string | undefined;
+  let usage: Usage | undefined;
+  let streamedChunks = 0;
+  let failure: unknown;
+
+  try {
+    for await (const chunk of untilAborted(stream, options.signal)) {
+      if (chunk.usage) usage = chunk.usage;
+      for (const choice of chunk.choices ?? []) {
+        if (choice.index !== 0 && choice.index !== undefined) continue;
+        const contentDelta = choice.delta?.content ?? '';
+        const reasoningDelta = choice.delta?.reasoning ?? '';
+        if (contentDelta || reasoningDelta) {
+          firstTokenAt ??= now();
+          streamedChunks++;
+          content += contentDelta;
+          reasoning += reasoningDelta;
+          options.onDelta(contentDelta, reasoningDelta);
+        }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+      }
+    }
+  } catch (error) {
+    failure = error;
+  }
+
+  const stats = computeStats({ startedAt, firstTokenAt, endedAt: now() }, usage, streamedChunks);
+  const base = { content, reasoning, finishReason, usage, stats };
+  if (options.signal.aborted) return { ...base, status: 'stopped' };
+  if (failure !== undefined) return { ...base, status: 'error', error: describeAnswerError(failure) };
+  return { ...base, status: 'done' };
+}
+
+/**
+ * Yields the stream's chunks until the signal is aborted, and ends at the abort itself rather than
+ * when the transport gets round to failing the pending read: Stop never waits on the network.
+ */
+async function* untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  if (signal.aborted) return;
+  const iterator = stream[Symbol.asyncIterator]();
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  let finished = false;
+  try {
+    while (true) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === 'aborted' || signal.aborted) return;
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // Releases the socket; a read still pending settles later and is ignored.
+    if (!finished) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  }
+}

@@ -1,0 +1,144 @@
+import { stringAt, type PayloadAnalysis } from './analysis';
+import { automationEventType } from './automation';
+import type { PayloadContext } from './context';
+import { describeResolution, describeVariable } from './describe';
+import { isRunEvent } from './events';
+import { isUsableKey, metadataKeysIn } from './metadataKeys';
+import { contentEndOf } from './references';
+import { accessTokenName, metadataPrefix, metadataVariable, plainVariables } from './variables';
+
+export interface PayloadCompletionItem {
+  label: string;
+  /** Inserted verbatim (never read as a snippet). */
+  insertText: string;
+  kind: 'variable' | 'metadata-prefix' | 'metadata-key' | 'secret';
+  /** One line: the meaning, or the example value. */
+  detail: string;
+  /** Markdown: meaning, source and example. */
+  documentation: string;
+  sortText: string;
+  /** Open the list again after inserting (after `artifact_metadata.`, for the keys). */
+  retrigger?: boolean;
+}
+
+export interface PayloadCompletions {
+  items: PayloadCompletionItem[];
+  /** Start of the name being completed; [replaceStart, cursor) is what the user typed of it. */
+  replaceStart: number;
+  /** End of the name under the cursor, for the "replace" mode of accepting. */
+  replaceEnd: number;
+}
+
+const nameCharacter = /[A-Za-z0-9_.\-]/;
+
+/**
+ * Completion at `offset`: only inside a string value of the template, after `${` or inside an
+ * unfinished `${…`. Everywhere else the answer is undefined, so nothing is offered.
+ */
+export function complete(analysis: PayloadAnalysis, offset: number, context: PayloadContext): PayloadCompletions | undefined {
+  const { text, strings } = analysis;
+  const index = stringAt(text, strings, offset);
+  if (index < 0 || strings.keys[index] === 1) return undefined;
+  const contentStart = strings.starts[index] + 1;
+  const contentEnd = contentEndOf(text, strings.starts[index], strings.ends[index]).contentEnd;
+
+  let opening = -1;
+  for (let at = offset - 1; at > contentStart; at--) {
+    const code = text.charCodeAt(at);
+    if (code === 0x7d /* } */) break;
+    if (code === 0x7b /* { */ && text.charCodeAt(at - 1) === 0x24 /* $ */) {
+      opening = at - 1;
+      break;
+    }
+  }
+  if (opening < 0) return undefined;
+
+  const nameStart = opening + 2;
+  let nameEnd = offset;
+  while (nameEnd < contentEnd && nameCharacter.test(text[nameEnd])) nameEnd++;
+  const closing = nameEnd < contentEnd && text.charCodeAt(nameEnd) === 0x7d ? '' : '}';
+  const typed = text.slice(nameStart, offset);
+
+  const eventType = automationEventType(analysis.automation);
+  const artifactVariablesApply = eventType === undefined || !isRunEvent(eventType);
+
+  if (typed.startsWith(`${metadataPrefix}.`)) {
+    const keyTyped = typed.slice(metadataPrefix.length + 1);
+    if (keyTyped.includes('.') || !artifactVariablesApply) return { items: [], replaceStart: offset, replaceEnd: nameEnd };
+    const items = knownMetadataKeys(analysis, context, offset).map((key, position) => metadataKeyItem(key, key + closing, position, context));
+    return { items, replaceStart: nameStart + metadataPrefix.length + 1, replaceEnd: nameEnd };
+  }
+
+  const items: PayloadCompletionItem[] = [];
+  plainVariables().forEach((info, position) => {
+    if (info.scope === 'artifact' && !artifactVariablesApply) return;
+    const description = describeVariable(info, context);
+    items.push({
+      label: info.name,
+      insertText: info.name + closing,
+      kind: 'variable',
+      detail: info.meaning,
+      documentation: description.markdown,
+      sortText: `0${pad(position)}`,
+      retrigger: false,
+    });
+  });
+  if (artifactVariablesApply) {
+    items.push({
+      label: `${metadataPrefix}.`,
+      insertText: `${metadataPrefix}.`,
+      kind: 'metadata-prefix',
+      detail: metadataVariable.meaning,
+      documentation: [`**\${${metadataVariable.name}}**`, metadataVariable.meaning, `Source: ${metadataVariable.source}`].join('\n\n'),
+      sortText: `1${pad(0)}`,
+      retrigger: true,
+    });
+    knownMetadataKeys(analysis, context, offset).forEach((key, position) => {
+      items.push(metadataKeyItem(`${metadataPrefix}.${key}`, `${metadataPrefix}.${key}${closing}`, position, context, key));
+    });
+  }
+  const webhook = context.webhook;
+  if (!webhook || webhook.hasAccessToken) items.push(secretItem(accessTokenName, closing, context, 0));
+  if (webhook?.secretName && webhook.secretName !== accessTokenName) items.push(secretItem(webhook.secretName, closing, context, 1));
+  return { items, replaceStart: nameStart, replaceEnd: nameEnd };
+}
+
+function knownMetadataKeys(analysis: PayloadAnalysis, context: PayloadContext, cursor: number): string[] {
+  // The key being typed is not yet "used": offering it back would only echo the prefix.
+  const used = metadataKeysIn(analysis, cursor);
+  const keys = new Set<string>([...(context.metadataKeys ?? []), ...used, ...Object.keys(context.sample.metadata)]);
+  return [...keys].filter(isUsableKey).sort((a, b) => a.localeCompare(b));
+}
+
+function metadataKeyItem(label: string, insertText: string, position: number, context: PayloadContext, key = label): PayloadCompletionItem {
+  const description = describeResolution({ kind: 'metadata', key }, context)!;
+  const example = description.example;
+  return {
+    label,
+    insertText,
+    kind: 'metadata-key',
+    detail: example === undefined ? 'Artifact metadata key used in this workspace' : `Artifact metadata, e.g. ${example}`,
+    documentation: description.markdown,
+    sortText: `2${pad(position)}`,
+    retrigger: false,
+  };
+}
+
+function secretItem(name: string, closing: string, context: PayloadContext, position: number): PayloadCompletionItem {
+  const resolution = name === accessTokenName ? { kind: 'access-token' as const } : { kind: 'secret' as const, name };
+  const description = describeResolution(resolution, context)!;
+  const owner = context.webhook ? `of webhook ${context.webhook.name}` : 'when the webhook has one';
+  return {
+    label: name,
+    insertText: name + closing,
+    kind: 'secret',
+    detail: name === accessTokenName ? `Access token ${owner}` : `Secret ${owner}`,
+    documentation: description.markdown,
+    sortText: `3${pad(position)}`,
+    retrigger: false,
+  };
+}
+
+function pad(position: number): string {
+  return String(position).padStart(4, '0');
+}

@@ -1,0 +1,128 @@
+import { visit, type ParseErrorCode } from 'jsonc-parser';
+import type { PayloadAnalysis } from './analysis';
+import { describeParseError } from './jsonErrors';
+import type { WebhookSecretNames } from './context';
+import { resolveName } from './resolve';
+import type { SampleEvent } from './sample';
+
+export const maskedSecret = '********';
+
+export interface RenderOptions {
+  sample: SampleEvent;
+  webhook?: WebhookSecretNames;
+  /**
+   * Secret values by name (ACCESS_TOKEN and the webhook's secret name). When `maskSecrets` is set
+   * every secret reference renders as a mask instead, values or not.
+   */
+  secrets?: Record<string, string | undefined>;
+  maskSecrets: boolean;
+}
+
+export interface Substitution {
+  /** The span of `${…}` in the template. */
+  start: number;
+  end: number;
+  /** The span of the substituted value in the rendering. */
+  renderedStart: number;
+  renderedEnd: number;
+  name: string;
+}
+
+export interface RenderedPayload {
+  text: string;
+  substitutions: Substitution[];
+  /** References left as written: unknown variables and secrets with no value. */
+  unresolved: string[];
+  /** Set when the rendering is not valid JSON. */
+  invalid?: { offset: number; message: string };
+}
+
+/**
+ * Substitutes every variable the way the platform does: the body is the template text with each
+ * `${…}` replaced by its value, verbatim. A value holding a quote, a backslash or a line break
+ * therefore breaks the JSON, and `invalid` says where and why.
+ */
+export function renderPayload(analysis: PayloadAnalysis, options: RenderOptions): RenderedPayload {
+  const { text } = analysis;
+  const region = analysis.automation ? analysis.automation.payload : { start: 0, end: text.length };
+  if (!region) return { text: '', substitutions: [], unresolved: [], invalid: { offset: 0, message: 'The automation has no "payload".' } };
+
+  const parts: string[] = [];
+  const substitutions: Substitution[] = [];
+  const unresolved = new Set<string>();
+  let copiedUpTo = region.start;
+  let length = 0;
+  const append = (part: string): void => {
+    parts.push(part);
+    length += part.length;
+  };
+  for (const reference of analysis.references) {
+    if (!reference.terminated) continue;
+    const value = valueOf(reference.name, options);
+    if (value === undefined) {
+      unresolved.add(reference.name);
+      continue;
+    }
+    append(text.slice(copiedUpTo, reference.start));
+    const renderedStart = length;
+    append(value);
+    substitutions.push({ start: reference.start, end: reference.end, renderedStart, renderedEnd: length, name: reference.name });
+    copiedUpTo = reference.end;
+  }
+  append(text.slice(copiedUpTo, region.end));
+  const rendered = parts.join('');
+  const result: RenderedPayload = { text: rendered, substitutions, unresolved: [...unresolved] };
+  const invalid = firstJsonError(rendered, substitutions);
+  if (invalid) result.invalid = invalid;
+  return result;
+}
+
+function valueOf(name: string, options: RenderOptions): string | undefined {
+  const resolution = resolveName(name, options.webhook);
+  switch (resolution.kind) {
+    case 'variable':
+      return options.sample.values[resolution.info.name] ?? '';
+    case 'metadata':
+      // An artifact without that key renders blank rather than leaving the reference in place.
+      return options.sample.metadata[resolution.key] ?? '';
+    case 'access-token':
+    case 'secret': {
+      const secretName = resolution.kind === 'access-token' ? 'ACCESS_TOKEN' : resolution.name;
+      if (options.maskSecrets) return maskedSecret;
+      return options.secrets?.[secretName];
+    }
+    default:
+      return undefined;
+  }
+}
+
+function firstJsonError(rendered: string, substitutions: readonly Substitution[]): RenderedPayload['invalid'] {
+  let first: { offset: number; code: ParseErrorCode } | undefined;
+  visit(
+    rendered,
+    {
+      onError: (code, offset) => {
+        first ??= { offset, code };
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false },
+  );
+  if (!first) return undefined;
+  const reason = describeParseError(first.code).replace(/\.$/, '');
+  // Values are inserted verbatim, so a value that needs escaping is the usual cause.
+  const culprits = [...new Set(substitutions
+    .filter((substitution) => needsEscaping(rendered, substitution.renderedStart, substitution.renderedEnd))
+    .map((substitution) => `\`\${${substitution.name}}\``))];
+  const because = culprits.length > 0
+    ? ` The value of ${culprits.join(', ')} holds a quote, a backslash or a line break, which the platform inserts without escaping.`
+    : ' The template itself is not valid JSON.';
+  return { offset: first.offset, message: `The rendered payload is not valid JSON: ${reason}.${because}` };
+}
+
+function needsEscaping(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x22 || code === 0x5c || code < 0x20) return true;
+  }
+  return false;
+}

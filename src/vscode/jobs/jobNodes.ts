@@ -1,0 +1,154 @@
+import * as vscode from 'vscode';
+import type { TrainingJobEvent } from '../../api/types';
+import { formatDuration, formatMetric } from '../../core/format';
+import type { JobRecord } from '../../core/jobTracker';
+import { describePhase, elapsedMs, isTerminal, latestLoss, type JobPhase } from '../../core/jobStatus';
+import type { RememberedJob } from '../state/remembered';
+import { escapeMarkdown } from '../views/markdown';
+
+export type JobNode = { kind: 'job'; job: RememberedJob };
+export type EventNode = { kind: 'event'; jobId: string; event: TrainingJobEvent; gradientStep?: number };
+export type JobMessageNode = { kind: 'jobMessage'; jobId: string; text: string; icon: vscode.ThemeIcon; tooltip?: string };
+export type MoreEventsNode = { kind: 'moreEvents'; jobId: string; shown: number; total: number };
+
+export type JobsNode = JobNode | EventNode | JobMessageNode | MoreEventsNode;
+
+/** Status colours from the theme, so every theme (and high contrast) gets readable icons. */
+const phaseIcons: Record<JobPhase, vscode.ThemeIcon> = {
+  queued: new vscode.ThemeIcon('watch', new vscode.ThemeColor('charts.yellow')),
+  running: new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue')),
+  succeeded: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+};
+
+export function jobLabel(job: RememberedJob): string {
+  return job.label || `job ${job.id.slice(0, 8)}`;
+}
+
+export function jobItem(node: JobNode, record: JobRecord | undefined, now: number): vscode.TreeItem {
+  const { job } = node;
+  const item = new vscode.TreeItem(jobLabel(job), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `job:${job.id}`;
+  if (!record) {
+    item.description = 'loading…';
+    item.iconPath = new vscode.ThemeIcon('loading~spin');
+    item.contextValue = 'job removable';
+    return item;
+  }
+  const { status } = record;
+  const parts = [describePhase(status)];
+  const elapsed = elapsedMs(status, now);
+  if (elapsed !== undefined) parts.push(formatDuration(elapsed));
+  const loss = latestLoss(status);
+  if (loss !== undefined) parts.push(`loss ${formatMetric(loss)}`);
+  if (status.phase === 'failed' && status.errorMessage) parts.push(status.errorMessage);
+  if (record.stopped) parts.push(record.connectionError ?? 'stopped');
+  else if (record.connectionError) parts.push('connection lost, retrying');
+  item.description = parts.join(' · ');
+  item.iconPath = record.stopped ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')) : phaseIcons[status.phase];
+  item.contextValue = ['job', status.phase, isTerminal(status) ? 'terminal' : 'live', 'removable'].join(' ');
+  item.tooltip = jobTooltip(job, record, now);
+  item.accessibilityInformation = { label: `${jobLabel(job)}, ${item.description}` };
+  return item;
+}
+
+function jobTooltip(job: RememberedJob, record: JobRecord, now: number): vscode.MarkdownString {
+  const { status } = record;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escapeMarkdown(jobLabel(job))}** — ${describePhase(status)}\n\n`);
+  md.appendMarkdown(`- Job: \`${job.id}\`\n`);
+  if (job.modelId) md.appendMarkdown(`- Model: \`${job.modelId}\`\n`);
+  if (job.kind) md.appendMarkdown(`- Kind: ${job.kind === 'sft' ? 'supervised fine-tuning' : 'reinforcement learning'}\n`);
+  const elapsed = elapsedMs(status, now);
+  if (elapsed !== undefined) md.appendMarkdown(`- ${isTerminal(status) ? 'Took' : 'Running for'}: ${formatDuration(elapsed)}\n`);
+  if (status.startedAt !== undefined) md.appendMarkdown(`- Started: ${new Date(status.startedAt).toLocaleString()}\n`);
+  md.appendMarkdown(`- Events: ${status.eventCount}\n`);
+  if (status.phase === 'failed') md.appendMarkdown(`\n$(error) **Error:** ${escapeMarkdown(status.errorMessage ?? 'unknown')}\n`);
+  if (record.connectionError) md.appendMarkdown(`\n$(warning) ${escapeMarkdown(record.connectionError)}${record.stopped ? '' : ' — retrying'}\n`);
+  const metrics = Object.entries(status.latestMetrics);
+  if (metrics.length) {
+    md.appendMarkdown('\n| Latest metric | Value |\n|---|---:|\n');
+    for (const [name, value] of metrics) md.appendMarkdown(`| ${escapeMarkdown(name)} | ${formatMetric(value)} |\n`);
+  }
+  return md;
+}
+
+export function eventItem(node: EventNode): vscode.TreeItem {
+  const { event } = node;
+  const item = new vscode.TreeItem(eventLabel(node), vscode.TreeItemCollapsibleState.None);
+  item.id = `event:${node.jobId}:${event.id}`;
+  item.description = eventDescription(event);
+  item.iconPath = eventIcon(event);
+  item.contextValue = `event ${event.type}`;
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${escapeMarkdown(event.type)}** \`${event.id}\`\n\n`);
+  md.appendCodeblock(JSON.stringify(event.data ?? {}, null, 2), 'json');
+  item.tooltip = md;
+  return item;
+}
+
+function eventLabel(node: EventNode): string {
+  const { event } = node;
+  switch (event.type) {
+    case 'training_started': {
+      const total = event.data?.num_sequences;
+      return typeof total === 'number' ? `started · ${total} steps` : 'started';
+    }
+    case 'gradient_step':
+      return `step ${node.gradientStep ?? '?'}`;
+    case 'training_ended':
+      return 'ended';
+    case 'training_failed':
+      return 'failed';
+    default:
+      return event.type;
+  }
+}
+
+function eventDescription(event: TrainingJobEvent): string | undefined {
+  if (event.type === 'training_failed') {
+    const message = event.data?.error_message;
+    return typeof message === 'string' ? message : undefined;
+  }
+  if (event.type !== 'gradient_step') return undefined;
+  const parts: string[] = [];
+  for (const key of ['loss', 'reward', 'learning_rate']) {
+    const value = event.data?.[key];
+    if (typeof value === 'number') parts.push(`${key} ${formatMetric(value)}`);
+  }
+  return parts.join(' · ') || undefined;
+}
+
+function eventIcon(event: TrainingJobEvent): vscode.ThemeIcon {
+  switch (event.type) {
+    case 'training_started':
+      return new vscode.ThemeIcon('play', new vscode.ThemeColor('charts.blue'));
+    case 'gradient_step':
+      return new vscode.ThemeIcon('debug-step-over');
+    case 'training_ended':
+      return new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
+    case 'training_failed':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    default:
+      return new vscode.ThemeIcon('circle-small');
+  }
+}
+
+export function messageItem(node: JobMessageNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+  item.id = `message:${node.jobId}`;
+  item.iconPath = node.icon;
+  item.tooltip = node.tooltip ?? node.text;
+  item.contextValue = 'jobMessage';
+  return item;
+}
+
+export function moreEventsItem(node: MoreEventsNode): vscode.TreeItem {
+  const item = new vscode.TreeItem('Show older events…', vscode.TreeItemCollapsibleState.None);
+  item.id = `moreEvents:${node.jobId}`;
+  item.description = `${node.shown} of ${node.total}`;
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.contextValue = 'loadMore';
+  item.command = { command: 'rlStudio.showOlderEvents', title: 'Show Older Events', arguments: [node] };
+  return item;
+}

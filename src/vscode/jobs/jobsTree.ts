@@ -1,0 +1,180 @@
+import * as vscode from 'vscode';
+import { newestFirst } from '../../core/cursorPager';
+import { isTerminal } from '../../core/jobStatus';
+import { isConfigured } from '../settings';
+import type { Services } from '../services';
+import { setFlag, SidebarKeys } from '../views/sidebarContext';
+import { eventItem, jobItem, messageItem, moreEventsItem, type EventNode, type JobNode, type JobsNode, type MoreEventsNode } from './jobNodes';
+import type { JobService } from './jobService';
+
+const eventsPerPage = 50;
+/** How often the elapsed time of running jobs is redrawn while the view is visible. */
+const clockTickMs = 5000;
+
+/**
+ * The Training Jobs view. Each job node redraws on its own when its events change (the tracker
+ * reports one job at a time), so a running job moves without Refresh and without redrawing the
+ * others. Expanding a job lists its events, newest first, a page at a time.
+ */
+export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<JobsNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly nodes = new Map<string, JobNode>();
+  private readonly shownEvents = new Map<string, number>();
+  private view: vscode.TreeView<JobsNode> | undefined;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly services: Services, private readonly jobs: JobService) {
+    this.subscriptions.push(
+      services.remembered.jobs.onDidChange(() => this.changed.fire(undefined)),
+      services.onDidChangeConnection(() => this.changed.fire(undefined)),
+      jobs.onDidChangeJob((change) => {
+        const node = this.nodes.get(change.id);
+        if (node) this.changed.fire(node);
+        this.updateMessage();
+      }),
+      jobs.onDidChangeRejected(() => this.updateMessage()),
+    );
+  }
+
+  attach(view: vscode.TreeView<JobsNode>): void {
+    this.view = view;
+    const visibility = (visible: boolean) => {
+      this.jobs.setViewVisible(visible);
+      if (visible) this.startTicker();
+      else this.stopTicker();
+    };
+    this.subscriptions.push(view.onDidChangeVisibility((event) => visibility(event.visible)));
+    visibility(view.visible);
+  }
+
+  /** Polls every moving job now and redraws the whole view. */
+  refresh(): void {
+    this.jobs.refreshAll();
+    this.changed.fire(undefined);
+  }
+
+  /** Polls one job now and redraws it. */
+  refreshJob(jobId: string): void {
+    this.jobs.refresh(jobId);
+    const node = this.nodes.get(jobId);
+    if (node) this.changed.fire(node);
+  }
+
+  node(jobId: string): JobNode | undefined {
+    return this.nodes.get(jobId);
+  }
+
+  showOlder(node: MoreEventsNode): void {
+    this.shownEvents.set(node.jobId, node.shown + eventsPerPage * 2);
+    const parent = this.nodes.get(node.jobId);
+    if (parent) this.changed.fire(parent);
+  }
+
+  getTreeItem(node: JobsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'job':
+        return jobItem(node, this.jobs.record(node.job.id), Date.now());
+      case 'event':
+        return eventItem(node);
+      case 'jobMessage':
+        return messageItem(node);
+      case 'moreEvents':
+        return moreEventsItem(node);
+    }
+  }
+
+  getParent(node: JobsNode): JobsNode | undefined {
+    return node.kind === 'job' ? undefined : this.nodes.get(node.jobId);
+  }
+
+  async getChildren(node?: JobsNode): Promise<JobsNode[]> {
+    if (!node) return this.rootChildren();
+    if (node.kind !== 'job') return [];
+    return this.eventChildren(node);
+  }
+
+  dispose(): void {
+    this.stopTicker();
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changed.dispose();
+  }
+
+  private async rootChildren(): Promise<JobsNode[]> {
+    if (!isConfigured(this.services.settings.current) || !(await this.services.credentials.isSignedIn())) {
+      setFlag(SidebarKeys.jobsEmpty, false);
+      return [];
+    }
+    const remembered = this.jobs.jobs();
+    setFlag(SidebarKeys.jobsEmpty, remembered.length === 0);
+    const ids = new Set(remembered.map((job) => job.id));
+    for (const id of [...this.nodes.keys()]) if (!ids.has(id)) this.nodes.delete(id);
+    const nodes = remembered.map((job) => {
+      const existing = this.nodes.get(job.id);
+      if (existing) {
+        existing.job = job;
+        return existing;
+      }
+      const created: JobNode = { kind: 'job', job };
+      this.nodes.set(job.id, created);
+      return created;
+    });
+    this.jobs.sync();
+    this.updateMessage();
+    return nodes;
+  }
+
+  private eventChildren(node: JobNode): JobsNode[] {
+    const record = this.jobs.record(node.job.id);
+    const children: JobsNode[] = [];
+    if (!record) return [{ kind: 'jobMessage', jobId: node.job.id, text: 'Loading events…', icon: new vscode.ThemeIcon('loading~spin') }];
+    if (record.status.phase === 'failed') {
+      const text = record.status.errorMessage ?? 'The job failed.';
+      children.push({ kind: 'jobMessage', jobId: node.job.id, text, icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')), tooltip: text });
+    } else if (record.connectionError) {
+      children.push({ kind: 'jobMessage', jobId: node.job.id, text: record.connectionError, icon: new vscode.ThemeIcon('warning') });
+    }
+    const total = record.events.length;
+    if (total === 0 && children.length === 0) {
+      children.push({ kind: 'jobMessage', jobId: node.job.id, text: isTerminal(record.status) ? 'No events' : 'Waiting for the first event…', icon: new vscode.ThemeIcon('watch') });
+      return children;
+    }
+    const shown = Math.min(total, this.shownEvents.get(node.job.id) ?? eventsPerPage);
+    // Gradient-step ordinals count from the oldest event; the page shows the newest ones.
+    let gradientSteps = 0;
+    for (const event of record.events) if (event.type === 'gradient_step') gradientSteps++;
+    for (const event of newestFirst(record.events, shown)) {
+      const eventNode: EventNode = { kind: 'event', jobId: node.job.id, event };
+      if (event.type === 'gradient_step') eventNode.gradientStep = gradientSteps--;
+      children.push(eventNode);
+    }
+    if (shown < total) children.push({ kind: 'moreEvents', jobId: node.job.id, shown, total });
+    return children;
+  }
+
+  private updateMessage(): void {
+    if (!this.view) return;
+    if (this.jobs.isRejected()) {
+      this.view.message = 'The platform rejected the API key. Run "RL Studio: Sign In" with a valid key.';
+      return;
+    }
+    const failing = this.jobs.jobs().map((job) => this.jobs.record(job.id)).filter((record) => record?.connectionError && !record.stopped);
+    this.view.message = failing.length ? `Cannot reach the training API (${failing[0]!.connectionError}). Retrying…` : undefined;
+  }
+
+  private startTicker(): void {
+    if (this.ticker) return;
+    this.ticker = setInterval(() => {
+      for (const [id, node] of this.nodes) {
+        const record = this.jobs.record(id);
+        if (record && record.status.phase === 'running' && !record.connectionError) this.changed.fire(node);
+      }
+    }, clockTickMs);
+  }
+
+  private stopTicker(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+  }
+}

@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import { complete, type PayloadCompletionItem } from './coreImports';
+import type { PayloadDocuments } from './payloadDocuments';
+
+function kindOf(kind: PayloadCompletionItem['kind']): vscode.CompletionItemKind {
+  switch (kind) {
+    case 'variable':
+      return vscode.CompletionItemKind.Variable;
+    case 'metadata-prefix':
+      return vscode.CompletionItemKind.Module;
+    case 'metadata-key':
+      return vscode.CompletionItemKind.Field;
+    case 'secret':
+      return vscode.CompletionItemKind.Constant;
+  }
+}
+
+/** Adapts the core completion: plain-string insert texts (never snippets) over the name being typed. */
+export class PayloadCompletionProvider implements vscode.CompletionItemProvider {
+  constructor(private readonly documents: PayloadDocuments) {}
+
+  provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionList | undefined {
+    const analysis = this.documents.analysisOf(document);
+    if (!analysis) return undefined;
+    const offset = document.offsetAt(position);
+    const result = complete(analysis, offset, this.documents.contextOf(document, analysis));
+    if (!result) return undefined;
+    const start = document.positionAt(result.replaceStart);
+    const range = { inserting: new vscode.Range(start, position), replacing: new vscode.Range(start, document.positionAt(result.replaceEnd)) };
+    const items = result.items.map((entry) => {
+      const item = new vscode.CompletionItem({ label: entry.label, description: entry.kind === 'secret' ? 'secret' : undefined }, kindOf(entry.kind));
+      item.insertText = entry.insertText;
+      item.filterText = entry.label;
+      item.range = range;
+      item.detail = entry.detail;
+      item.documentation = new vscode.MarkdownString(entry.documentation);
+      item.sortText = entry.sortText;
+      if (entry.retrigger) item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest metadata keys' };
+      return item;
+    });
+    return new vscode.CompletionList(items, false);
+  }
+}

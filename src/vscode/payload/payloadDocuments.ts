@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import { analysePayload, type PayloadAnalysis, type PayloadContext } from './coreImports';
+import type { MetadataKeyIndex } from './metadataKeyIndex';
+import type { SampleEvents } from './sampleEvents';
+import { payloadKindOf } from './selector';
+import type { WebhookChoice } from './webhookChoice';
+
+/**
+ * Analyses each payload document once per version and hands the same analysis to completion,
+ * hover, diagnostics, code lenses and the preview.
+ */
+export class PayloadDocuments implements vscode.Disposable {
+  private readonly cache = new Map<string, { version: number; analysis: PayloadAnalysis }>();
+  private readonly subscription = vscode.workspace.onDidCloseTextDocument((document) => this.cache.delete(document.uri.toString()));
+
+  constructor(
+    readonly webhooks: WebhookChoice,
+    readonly samples: SampleEvents,
+    readonly metadataKeys: MetadataKeyIndex,
+  ) {}
+
+  analysisOf(document: vscode.TextDocument): PayloadAnalysis | undefined {
+    const kind = payloadKindOf(document);
+    if (!kind) return undefined;
+    const key = document.uri.toString();
+    const cached = this.cache.get(key);
+    if (cached && cached.version === document.version && cached.analysis.kind === kind) return cached.analysis;
+    const analysis = analysePayload(document.getText(), kind);
+    this.cache.set(key, { version: document.version, analysis });
+    return analysis;
+  }
+
+  contextOf(document: vscode.TextDocument, analysis: PayloadAnalysis): PayloadContext {
+    const context: PayloadContext = {
+      sample: this.samples.sampleFor(document, analysis),
+      metadataKeys: this.metadataKeys.keys(),
+    };
+    const webhook = this.webhooks.secretNamesFor(document, analysis);
+    if (webhook) context.webhook = webhook;
+    return context;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.cache.clear();
+  }
+}
+
+export function toRange(document: vscode.TextDocument, start: number, end: number): vscode.Range {
+  return new vscode.Range(document.positionAt(start), document.positionAt(end));
+}

@@ -1,0 +1,166 @@
+import * as vscode from 'vscode';
+import type * as Network from '../network';
+import type { PlatformClient, PlatformError } from '../api';
+import { ContextKeys, setContext } from './contextKeys';
+import { CredentialStore } from './credentials';
+import { RedactingLog } from './log';
+import { isConfigured, SettingsStore, type Settings } from './settings';
+import { RememberedList, type RememberedJob, type RememberedModel } from './state/remembered';
+
+export type NetworkModule = typeof Network;
+
+/**
+ * What every feature of the VS Code layer receives: the context, the log, settings, credentials,
+ * the one platform client (created on first use) and a command registration that logs and shows
+ * errors in one place.
+ */
+export interface Services {
+  readonly context: vscode.ExtensionContext;
+  readonly log: RedactingLog;
+  readonly settings: SettingsStore;
+  readonly credentials: CredentialStore;
+  /** Training models and jobs the user created or added by id, for the current training API. */
+  readonly remembered: { models: RememberedList<RememberedModel>; jobs: RememberedList<RememberedJob> };
+  /** Loads dist/network.js (undici and the client) on first call. */
+  network(): Promise<NetworkModule>;
+  /** The one platform client for the current settings; rebuilt when settings change. */
+  client(): Promise<PlatformClient>;
+  /** Fires after the client is replaced (settings changed) or the sign-in state changed. */
+  readonly onDidChangeConnection: vscode.Event<void>;
+  registerCommand(id: string, handler: (...args: any[]) => unknown): void;
+  /** Shows one readable message for an error, with the action that fixes it. */
+  showError(error: unknown, doing?: string): void;
+  /** The PlatformError inside `error`, when it is one. */
+  asPlatformError(error: unknown): PlatformError | undefined;
+}
+
+export function createServices(context: vscode.ExtensionContext): Services {
+  const log = new RedactingLog('RL Studio');
+  const settings = new SettingsStore();
+  const credentials = new CredentialStore(context.secrets);
+  const connectionChanged = new vscode.EventEmitter<void>();
+  const scope = () => settings.current.trainingApiUrl || 'unset';
+  const remembered = {
+    models: new RememberedList<RememberedModel>(context.globalState, 'models', scope),
+    jobs: new RememberedList<RememberedJob>(context.globalState, 'jobs', scope),
+  };
+  context.subscriptions.push(log, settings, credentials, connectionChanged, remembered.models, remembered.jobs);
+
+  let networkModule: NetworkModule | undefined;
+  let clientPromise: Promise<PlatformClient> | undefined;
+
+  const network = async (): Promise<NetworkModule> => {
+    if (!networkModule) {
+      const started = Date.now();
+      // Resolved next to dist/extension.js at run time; kept out of the main bundle by esbuild.mjs.
+      networkModule = require('./network.js') as NetworkModule;
+      log.debug(`network stack loaded in ${Date.now() - started} ms`);
+    }
+    return networkModule;
+  };
+
+  const buildClient = async (current: Settings): Promise<PlatformClient> => {
+    const { PlatformClient } = await network();
+    return new PlatformClient({
+      trainingUrl: current.trainingApiUrl,
+      inferenceUrl: current.inferenceApiUrl,
+      project: current.project || undefined,
+      timeoutMs: current.requestTimeoutMs,
+      credentials: { getApiKey: async () => {
+        const key = await credentials.getApiKey();
+        log.addSecret(key);
+        return key;
+      } },
+      userAgent: `rl-studio-vscode/${context.extension.packageJSON.version as string} vscode/${vscode.version}`,
+      logger: (entry) => {
+        const outcome = entry.error ? `failed: ${entry.error}` : String(entry.status);
+        const retry = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
+        const line = `${entry.api} ${entry.method} ${entry.path} → ${outcome} in ${Math.round(entry.ms)} ms${retry}`;
+        if (entry.error || (entry.status ?? 0) >= 400) log.warn(line);
+        else log.info(line);
+      },
+    });
+  };
+
+  const resetClient = (): void => {
+    const previous = clientPromise;
+    clientPromise = undefined;
+    if (previous) void previous.then((client) => client.close()).catch(() => undefined);
+    connectionChanged.fire();
+  };
+
+  const updateContext = async (): Promise<void> => {
+    setContext(ContextKeys.configured, isConfigured(settings.current));
+    setContext(ContextKeys.signedIn, await credentials.isSignedIn());
+  };
+
+  void credentials.getApiKey().then((key) => log.addSecret(key));
+  void updateContext();
+  context.subscriptions.push(
+    settings.onDidChange(() => {
+      void updateContext();
+      resetClient();
+      remembered.models.scopeChanged();
+      remembered.jobs.scopeChanged();
+    }),
+    credentials.onDidChange(() => {
+      void credentials.getApiKey().then((key) => log.addSecret(key));
+      void updateContext();
+      connectionChanged.fire();
+    }),
+    { dispose: resetClient },
+  );
+
+  const asPlatformError = (error: unknown): PlatformError | undefined =>
+    networkModule?.isPlatformError(error) ? error : undefined;
+
+  const showError = (error: unknown, doing?: string): void => {
+    const platformError = asPlatformError(error);
+    const text = platformError?.message ?? (error instanceof Error ? error.message : String(error));
+    const message = log.redact(doing ? `${doing}: ${text}` : text);
+    log.error(message);
+    const actions = actionsFor(platformError);
+    void vscode.window.showErrorMessage(message, ...actions.map((action) => action.title)).then((picked) => {
+      const action = actions.find((candidate) => candidate.title === picked);
+      if (action) void vscode.commands.executeCommand(action.command);
+    });
+  };
+
+  const registerCommand = (id: string, handler: (...args: any[]) => unknown): void => {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        log.debug(`command ${id}`);
+        try {
+          return await handler(...args);
+        } catch (error) {
+          showError(error);
+          return undefined;
+        }
+      }),
+    );
+  };
+
+  return {
+    context,
+    log,
+    settings,
+    credentials,
+    remembered,
+    network,
+    client: () => (clientPromise ??= buildClient(settings.current)),
+    onDidChangeConnection: connectionChanged.event,
+    registerCommand,
+    showError,
+    asPlatformError,
+  };
+}
+
+interface ErrorAction { title: string; command: string }
+
+function actionsFor(error: PlatformError | undefined): ErrorAction[] {
+  const showLog = { title: 'Show Log', command: 'rlStudio.showLog' };
+  if (!error) return [showLog];
+  if (error.kind === 'signed-out' || error.status === 401) return [{ title: 'Sign In', command: 'rlStudio.signIn' }, showLog];
+  if (error.kind === 'not-configured') return [{ title: 'Configure Endpoints', command: 'rlStudio.configure' }];
+  return [showLog];
+}

@@ -1,0 +1,119 @@
+import * as vscode from 'vscode';
+import { analysePayload, renderPayload, templateText, type PayloadAnalysis } from '../../payload';
+import { formatTestReport, sendTest, type Webhook } from '../../webhook';
+import type { PayloadDocuments } from '../payload/payloadDocuments';
+import { payloadKindOf } from '../payload/selector';
+import type { Services } from '../services';
+import type { ReportDocuments } from './reportDocuments';
+import { resolveWebhook } from './webhookCommands';
+import type { WebhookStore } from './webhookStore';
+
+export interface SendTestOptions {
+  /** Send even when the rendering is not valid JSON, without asking. */
+  force?: boolean;
+}
+
+export interface SendTestSummary {
+  ok: boolean;
+  status?: number;
+  failure?: string;
+  report: vscode.Uri;
+}
+
+/**
+ * "Send test" (specification 4.4): renders the payload with the sample event and the webhook's
+ * real secret values, POSTs it through the platform client's raw send, and shows the answer.
+ */
+export function registerSendTest(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments): void {
+  services.registerCommand('rlStudio.webhook.sendTest', async (target?: unknown, options: SendTestOptions = {}): Promise<SendTestSummary | undefined> => {
+    const source = await chooseSource(target, documents);
+    if (!source) return undefined;
+    // A webhook from the view wins; otherwise the one the document is written for.
+    const fromView = target !== undefined && !(target instanceof vscode.Uri);
+    let webhook = fromView
+      ? await resolveWebhook(store, target, 'Send the test to which webhook?')
+      : source.document ? documents.webhooks.webhookFor(source.document, source.analysis) : undefined;
+    if (!webhook) {
+      if (source.analysis.kind === 'automation' && source.analysis.automation?.webhook) {
+        throw new Error(`The webhook "${source.analysis.automation.webhook.value}" named by this automation is not set up in RL Studio. Add it first.`);
+      }
+      webhook = await resolveWebhook(store, undefined, 'Send the test to which webhook?');
+      if (!webhook) return undefined;
+      if (source.document && source.analysis.kind === 'payload') await documents.webhooks.choose(source.document.uri, webhook.id);
+    }
+    return send(services, store, documents, reports, webhook, source, options);
+  });
+}
+
+interface Source {
+  document?: vscode.TextDocument;
+  analysis: PayloadAnalysis;
+  label: string;
+}
+
+async function send(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments, webhook: Webhook, source: Source, options: SendTestOptions): Promise<SendTestSummary | undefined> {
+  const credentials = await store.credentials(webhook.id);
+  const secrets: Record<string, string | undefined> = { ACCESS_TOKEN: credentials.accessToken };
+  if (webhook.secretName) secrets[webhook.secretName] = credentials.secret;
+  const sample = source.document ? documents.samples.sampleFor(source.document, source.analysis) : documents.samples.sampleOf('LINK_ARTIFACT');
+  const names = { name: webhook.name, hasAccessToken: webhook.hasAccessToken, ...(webhook.secretName ? { secretName: webhook.secretName } : {}) };
+  const rendered = renderPayload(source.analysis, { sample, webhook: names, secrets, maskSecrets: false });
+  if (rendered.invalid && !options.force) {
+    const sendAnyway = 'Send Anyway';
+    const answer = await vscode.window.showWarningMessage(rendered.invalid.message, { modal: true, detail: 'The endpoint will most likely reject it.' }, sendAnyway);
+    if (answer !== sendAnyway) return undefined;
+  }
+
+  const network = await services.network();
+  const timeoutSeconds = vscode.workspace.getConfiguration('rlStudio.webhooks').get<number>('testTimeoutSeconds', 30);
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Sending a test to ${webhook.name}…`, cancellable: true },
+    (_progress, token) => {
+      const controller = new AbortController();
+      const subscription = token.onCancellationRequested(() => controller.abort());
+      return sendTest(rendered.text, webhook, credentials, network.sendRaw, { timeoutMs: Math.max(1, timeoutSeconds) * 1000, signal: controller.signal })
+        .finally(() => subscription.dispose());
+    },
+  );
+
+  const notes: string[] = [`Payload: ${source.label}, rendered with the ${sample.type} sample event.`];
+  if (rendered.unresolved.length > 0) notes.push(`Left as written (unknown, or a secret with no stored value): ${rendered.unresolved.map((name) => `\`\${${name}}\``).join(', ')}.`);
+  if (webhook.secretName && credentials.secret === undefined) notes.push(`The secret ${webhook.secretName} has no stored value, so the request was not signed.`);
+  const report = formatTestReport(result).replace(/\n/, `\n\n${notes.map((note) => `> ${note}`).join('\n>\n')}\n`);
+  const uri = await reports.show(`webhook-test-${webhook.name}`, report);
+  services.log.info(`webhook test to ${webhook.name}: ${result.response ? result.response.status : result.failure?.message}`);
+  if (!result.ok) {
+    const why = result.response ? `the endpoint answered ${result.response.status}` : result.failure?.message ?? 'no answer';
+    void vscode.window.showWarningMessage(`Test of "${webhook.name}" failed: ${why}. ${result.advice[0] ?? ''}`.trim());
+  }
+  const summary: SendTestSummary = { ok: result.ok, report: uri };
+  if (result.response) summary.status = result.response.status;
+  if (result.failure) summary.failure = result.failure.message;
+  return summary;
+}
+
+async function chooseSource(target: unknown, documents: PayloadDocuments): Promise<Source | undefined> {
+  const fromUri = async (uri: vscode.Uri): Promise<Source | undefined> => {
+    const document = await vscode.workspace.openTextDocument(uri);
+    const analysis = documents.analysisOf(document);
+    return analysis ? { document, analysis, label: vscode.workspace.asRelativePath(uri) } : undefined;
+  };
+  if (target instanceof vscode.Uri) {
+    const source = await fromUri(target);
+    if (!source) throw new Error('That file is neither a payload nor an automation.');
+    return source;
+  }
+  const active = vscode.window.activeTextEditor?.document;
+  if (active && payloadKindOf(active)) return fromUri(active.uri);
+
+  type Pick = vscode.QuickPickItem & { uri?: vscode.Uri };
+  const files = await vscode.workspace.findFiles('**/*.{payload,automation}.json', '**/node_modules/**', 50);
+  const picks: Pick[] = [
+    ...files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+    { label: 'Generic sample payload', description: 'no file: every variable, rendered with the sample event' },
+  ];
+  const picked = await vscode.window.showQuickPick(picks, { title: 'Which payload should the test send?' });
+  if (!picked) return undefined;
+  if (picked.uri) return fromUri(picked.uri);
+  return { analysis: analysePayload(templateText('generic'), 'payload'), label: 'the generic sample payload' };
+}

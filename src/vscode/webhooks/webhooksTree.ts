@@ -1,0 +1,76 @@
+import * as vscode from 'vscode';
+import type { Webhook } from '../../webhook';
+import type { ReceiverController } from './receiverController';
+import type { WebhookStore } from './webhookStore';
+
+export type WebhookNode = { type: 'webhook'; webhook: Webhook } | { type: 'receiver' };
+
+/** The Webhooks view: the team webhooks, plus the local receiver while it runs. */
+export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<WebhookNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly store: WebhookStore, private readonly receiver: ReceiverController) {
+    this.subscriptions = [store.onDidChange(() => this.refresh()), receiver.onDidChange(() => this.refresh())];
+  }
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  getChildren(element?: WebhookNode): WebhookNode[] {
+    if (element) return [];
+    const nodes: WebhookNode[] = this.store
+      .list()
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((webhook) => ({ type: 'webhook', webhook }));
+    if (this.receiver.running) nodes.push({ type: 'receiver' });
+    return nodes;
+  }
+
+  getTreeItem(node: WebhookNode): vscode.TreeItem {
+    if (node.type === 'receiver') {
+      const running = this.receiver.running!;
+      const item = new vscode.TreeItem('Local receiver', vscode.TreeItemCollapsibleState.None);
+      item.description = `${running.url} · ${running.requests.length} received`;
+      item.iconPath = new vscode.ThemeIcon('radio-tower');
+      item.tooltip = new vscode.MarkdownString(`Listening on \`${running.url}\`.\n\nSignatures are ${this.receiver.checksSignatures ? 'checked against the secret you gave' : 'not checked (no secret given)'}.`);
+      item.contextValue = 'receiver';
+      item.command = { command: 'rlStudio.webhook.showReceiver', title: 'Show Received Requests' };
+      return item;
+    }
+    const { webhook } = node;
+    const item = new vscode.TreeItem(webhook.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `webhook:${webhook.id}`;
+    item.description = describeEndpoint(webhook.url);
+    item.iconPath = new vscode.ThemeIcon('globe');
+    const token = webhook.hasAccessToken ? 'an access token' : 'no access token';
+    const secret = webhook.secretName ? `the secret \`${webhook.secretName}\`` : 'no secret';
+    item.tooltip = new vscode.MarkdownString(
+      `**${escapeMarkdown(webhook.name)}**${webhook.team ? ` (team ${escapeMarkdown(webhook.team)})` : ''}\n\n${escapeMarkdown(webhook.url)}\n\nHas ${token} and ${secret}. Values are kept in secret storage.`,
+    );
+    // Space-joined state tokens, matched by menus with `viewItem =~ /hasToken/`.
+    item.contextValue = ['webhook', webhook.hasAccessToken ? 'hasToken' : 'noToken', webhook.secretName ? 'hasSecret' : 'noSecret'].join(' ');
+    return item;
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Host and a hint of the path: enough to tell endpoints apart without showing a path token in full. */
+function describeEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname.length > 1 ? `${parsed.host}/…` : parsed.host;
+  } catch {
+    return url;
+  }
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,64 @@
+import type { TestSendResult } from './send';
+
+const statusTexts: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found',
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  410: 'Gone', 413: 'Payload Too Large', 422: 'Unprocessable Content', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+/** The Markdown shown after "Send test": outcome, what to check, then the request and the answer. */
+export function formatTestReport(result: TestSendResult): string {
+  const lines: string[] = [`# Webhook test: ${result.webhook}`, ''];
+  const when = new Date(result.startedAt).toISOString();
+  if (result.response) {
+    const { status, ms } = result.response;
+    const verdict = result.ok ? 'Succeeded' : 'Failed';
+    lines.push(`**${verdict}**: ${status} ${statusTexts[status] ?? ''}`.trimEnd() + ` in ${Math.round(ms)} ms (${when})`);
+  } else {
+    lines.push(`**Failed**: ${result.failure?.message ?? 'no answer'} (${when})`);
+  }
+  if (result.advice.length > 0) {
+    lines.push('', '## What to check', '', ...result.advice.map((item) => `- ${item}`));
+  }
+  lines.push('', '## Request', '', `POST ${result.request.url}`, '', ...headerLines(result.request.headers), '');
+  lines.push(`Body (${result.request.bodyBytes} bytes):`, '', ...fence(result.request.body, 'json'));
+  if (result.response) {
+    const response = result.response;
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(response.body);
+    lines.push('', '## Response', '', `Status: ${response.status}`, `Time: ${Math.round(response.ms)} ms`, '', ...headerLines(response.headers), '');
+    const truncated = response.truncated ? ', cut at the kept maximum' : '';
+    lines.push(`Body (${response.body.byteLength} bytes${truncated}):`, '', ...fence(prettyIfJson(text), looksJson(text) ? 'json' : 'text'));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function headerLines(headers: Record<string, string | string[] | undefined>): string[] {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) lines.push(`    ${name}: ${one}`);
+  }
+  return lines.length > 0 ? lines : ['    (no headers)'];
+}
+
+/** A fenced block that cannot be closed early by backticks in the text. */
+export function fence(text: string, language: string): string[] {
+  let marker = '```';
+  while (text.includes(marker)) marker += '`';
+  return [marker + language, text.length > 0 ? text : '(empty)', marker];
+}
+
+function looksJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return text.trim().length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function prettyIfJson(text: string): string {
+  if (!looksJson(text)) return text;
+  return JSON.stringify(JSON.parse(text), null, 2);
+}

@@ -1,0 +1,163 @@
+import type { AnswerEntry } from '../../chat/conversationTypes';
+import { applyDelta } from '../../chat/deltaBatcher';
+import { shortModelLabel } from '../../chat/modelIds';
+import type { ShownLength } from '../../chat/protocol';
+import { formatStats } from '../../chat/stats';
+import { button, h } from './dom';
+import type { FrameScheduler, FrameTask } from './frameScheduler';
+import type { MarkdownRenderer } from './markdown';
+import { StreamingMarkdownView } from './streamingMarkdown';
+
+export interface AnswerActions {
+  retry(messageId: string): void;
+  regenerate(): void;
+  runAction(action: 'signIn' | 'configure'): void;
+  copy(text: string): void;
+}
+
+export interface AnswerContext {
+  renderer: MarkdownRenderer;
+  scheduler: FrameScheduler;
+  actions: AnswerActions;
+  /** Runs a DOM change and keeps the transcript pinned to the bottom when it was there. */
+  keepBottom(change: () => void): void;
+}
+
+const statusLabels: Record<AnswerEntry['status'], string> = { streaming: 'answering…', done: '', stopped: 'stopped', error: 'failed' };
+
+/**
+ * One answer. While it streams, deltas only update the local text and ask for a frame; the frame
+ * redraws this answer alone. After Stop the view is frozen: it shows exactly what was on screen and
+ * ignores anything still in flight, until the host's final word replaces it.
+ */
+export class AnswerView implements FrameTask {
+  readonly element: HTMLElement;
+  private answer: AnswerEntry;
+  private readonly body: StreamingMarkdownView;
+  private readonly reasoning: HTMLDetailsElement;
+  private readonly reasoningText = document.createTextNode('');
+  private readonly status: HTMLElement;
+  private readonly footer: HTMLElement;
+  private frozen = false;
+  private lastTurn = false;
+
+  constructor(answer: AnswerEntry, private readonly context: AnswerContext) {
+    this.answer = { ...answer };
+    this.status = h('span', { class: 'message-status' });
+    const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', title: answer.model }, shortModelLabel(answer.model)), this.status);
+    this.reasoning = h('details', { class: 'reasoning', hidden: true }, h('summary', {}, 'Reasoning'), h('div', { class: 'reasoning-text' }, this.reasoningText));
+    const bodyElement = h('div', { class: 'message-body' });
+    this.body = new StreamingMarkdownView(bodyElement, context.renderer);
+    this.footer = h('div', { class: 'message-footer' });
+    this.element = h('article', { class: 'message answer', data: { messageId: answer.id } }, header, this.reasoning, bodyElement, this.footer);
+    this.show(this.answer);
+  }
+
+  get id(): string {
+    return this.answer.id;
+  }
+
+  get isStreaming(): boolean {
+    return this.answer.status === 'streaming' && !this.frozen;
+  }
+
+  /** Applies streamed text; false when it does not fit (a gap: the caller resynchronizes). */
+  applyDelta(contentOffset: number, content: string, reasoningOffset: number, reasoning: string): boolean {
+    if (this.frozen || this.answer.status !== 'streaming') return true;
+    const nextContent = applyDelta(this.answer.content, contentOffset, content);
+    const nextReasoning = applyDelta(this.answer.reasoning, reasoningOffset, reasoning);
+    if (nextContent === undefined || nextReasoning === undefined) return false;
+    this.answer.content = nextContent;
+    this.answer.reasoning = nextReasoning;
+    this.context.scheduler.schedule(this);
+    return true;
+  }
+
+  renderFrame(): void {
+    this.context.keepBottom(() => {
+      this.body.update(this.answer.content);
+      this.renderReasoning();
+    });
+  }
+
+  /**
+   * Stop was pressed: drop what arrived but was not drawn yet, freeze, and report what was shown.
+   * Returns undefined when the answer was not streaming.
+   */
+  freeze(): ShownLength | undefined {
+    if (this.answer.status !== 'streaming' || this.frozen) return undefined;
+    this.frozen = true;
+    this.context.scheduler.cancel(this);
+    this.answer.content = this.answer.content.slice(0, this.body.renderedLength);
+    this.answer.reasoning = this.answer.reasoning.slice(0, this.reasoningText.data.length);
+    this.status.textContent = 'stopping…';
+    return { messageId: this.answer.id, contentLength: this.answer.content.length, reasoningLength: this.answer.reasoning.length };
+  }
+
+  get isFrozen(): boolean {
+    return this.frozen;
+  }
+
+  /** The host's version of the answer (final state, or a snapshot while it streams). */
+  setAnswer(answer: AnswerEntry): void {
+    this.frozen = false;
+    this.answer = { ...answer };
+    this.context.scheduler.cancel(this);
+    this.show(this.answer);
+  }
+
+  setLastTurn(lastTurn: boolean): void {
+    if (this.lastTurn === lastTurn) return;
+    this.lastTurn = lastTurn;
+    this.renderFooter();
+  }
+
+  /** The text on screen, for reports. */
+  get shownText(): string {
+    return this.body.element.innerText ?? this.body.element.textContent ?? '';
+  }
+
+  get displayStatus(): string {
+    return this.frozen ? 'stopping' : this.answer.status;
+  }
+
+  private show(answer: AnswerEntry): void {
+    this.context.keepBottom(() => {
+      if (answer.status === 'streaming') this.body.update(answer.content);
+      else this.body.finish(answer.content);
+      this.renderReasoning();
+      this.element.dataset.status = answer.status;
+      this.status.textContent = statusLabels[answer.status];
+      this.renderFooter();
+    });
+  }
+
+  private renderReasoning(): void {
+    const text = this.answer.reasoning;
+    if (text.length === this.reasoningText.data.length) return;
+    this.reasoning.hidden = text.length === 0;
+    if (text.startsWith(this.reasoningText.data)) this.reasoningText.appendData(text.slice(this.reasoningText.data.length));
+    else this.reasoningText.data = text;
+  }
+
+  private renderFooter(): void {
+    const answer = this.answer;
+    const parts: Node[] = [];
+    if (answer.stats && answer.status !== 'streaming') parts.push(h('span', { class: 'message-stats' }, formatStats(answer.stats)));
+    if (answer.status === 'error' && answer.error) {
+      parts.push(h('div', { class: 'message-error', data: { errorKind: answer.error.kind } }, answer.error.message));
+    }
+    const actions = h('div', { class: 'message-actions' });
+    if (answer.status !== 'streaming') {
+      if (answer.content) actions.append(button('Copy', () => this.context.actions.copy(answer.content), { title: 'Copy the answer as Markdown' }));
+      if (this.lastTurn && (answer.status === 'error' || answer.status === 'stopped')) {
+        actions.append(button('Retry', () => this.context.actions.retry(answer.id), { class: answer.status === 'error' ? 'primary' : 'secondary', title: 'Ask this model again' }));
+      }
+      const action = answer.error?.action;
+      if (action) actions.append(button(action === 'signIn' ? 'Sign In' : 'Configure Endpoints', () => this.context.actions.runAction(action)));
+      if (this.lastTurn && answer.column === 0) actions.append(button('Regenerate', () => this.context.actions.regenerate(), { title: 'Answer the last message again' }));
+    }
+    if (actions.childElementCount > 0) parts.push(actions);
+    this.footer.replaceChildren(...parts);
+  }
+}

@@ -1,0 +1,27 @@
+type Child = Node | string | undefined | null | false;
+
+/** A small element builder: no HTML strings, so nothing here can inject markup. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { class?: string; title?: string; type?: string; ariaLabel?: string; data?: Record<string, string>; hidden?: boolean } = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (props.class) element.className = props.class;
+  if (props.title) element.title = props.title;
+  if (props.type) element.setAttribute('type', props.type);
+  if (props.ariaLabel) element.setAttribute('aria-label', props.ariaLabel);
+  if (props.hidden) element.hidden = true;
+  for (const [key, value] of Object.entries(props.data ?? {})) element.dataset[key] = value;
+  for (const child of children) if (child) element.append(child);
+  return element;
+}
+
+export function button(label: string, onClick: () => void, props: { class?: string; title?: string; ariaLabel?: string } = {}): HTMLButtonElement {
+  const element = h('button', { type: 'button', class: props.class ?? 'secondary', title: props.title, ariaLabel: props.ariaLabel }, label);
+  element.addEventListener('click', (event) => {
+    event.preventDefault();
+    onClick();
+  });
+  return element;
+}

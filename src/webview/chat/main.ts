@@ -1,0 +1,12 @@
+import { ChatApp } from './app';
+import { webviewApi } from './webviewApi';
+
+const root = document.getElementById('app');
+if (root) {
+  const app = new ChatApp(root, webviewApi());
+  // The extension's messages arrive as window messages; the protocol parser drops anything else.
+  window.addEventListener('message', (event: MessageEvent) => app.receive(event.data));
+  void app.start().catch((error: unknown) => {
+    root.textContent = `The chat could not start: ${error instanceof Error ? error.message : String(error)}`;
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * SSE parse throughput: our parser plus chunk decoding, against the openai package's stream parsing
+ * of the very same bytes in the very same read sizes. Both ends produce parsed chunk objects.
+ */
+import { Stream } from 'openai/core/streaming';
+import { ChatChunkDecoder, SseParser } from '../../../src/api';
+import type { ChatCompletionChunk } from '../../../src/api/types';
+import type { BenchFigure, BenchSuite } from '../report';
+
+const chunkCount = 20_000;
+const warmups = 2;
+const runs = 7;
+
+/** A deterministic pseudo-random sequence, so every run measures the same stream. */
+function sequence(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const words = ['the', 'model', 'learns', 'from', 'rewards', ' — ', 'très', 'bien', '東京', 'は', '🙂', 'step', 'policy', 'gradient', 'token', '\n', 'value', 'naïve'];
+
+/** A long chat stream as a server sends it: role, reasoning and content deltas, finish, usage, [DONE]. */
+function syntheticStream(): Uint8Array {
+  const random = sequence(42);
+  const head = { id: 'chatcmpl-Bench0123456789abcdefXYZ', object: 'chat.completion.chunk', created: 1748736123, model: 'OpenPipe/Qwen3-14B-Instruct' };
+  const lines: string[] = [];
+  const event = (payload: unknown) => lines.push(`data: ${JSON.stringify(payload)}\n\n`);
+  event({ ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  for (let index = 1; index < chunkCount - 2; index++) {
+    const text = Array.from({ length: 1 + Math.floor(random() * 3) }, () => words[Math.floor(random() * words.length)]).join(' ');
+    const delta = index < chunkCount / 5 ? { reasoning: text } : { content: text };
+    event({ ...head, choices: [{ index: 0, delta, finish_reason: null }] });
+    if (index % 25 === 0) lines.push(': keep-alive\n\n');
+  }
+  event({ ...head, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  event({ ...head, choices: [], usage: { prompt_tokens: 120, completion_tokens: 41000, total_tokens: 41120 } });
+  lines.push('data: [DONE]\n\n');
+  return new TextEncoder().encode(lines.join(''));
+}
+
+/** Cuts the bytes into reads of the sizes a socket hands out: a few hundred bytes to 16 KiB. */
+function splitIntoReads(bytes: Uint8Array): Uint8Array[] {
+  const random = sequence(7);
+  const sizes = [180, 512, 1460, 4096, 16384];
+  const reads: Uint8Array[] = [];
+  for (let start = 0; start < bytes.length; ) {
+    const size = sizes[Math.floor(random() * sizes.length)]!;
+    reads.push(bytes.slice(start, start + size));
+    start += size;
+  }
+  return reads;
+}
+
+function ours(reads: Uint8Array[]): number {
+  const parser = new SseParser();
+  const decoder = new ChatChunkDecoder({ api: 'inference', method: 'POST', path: '/v1/chat/completions' });
+  let count = 0;
+  for (const read of reads) {
+    for (const data of parser.feed(read)) {
+      if (decoder.decode(data) === null) return count;
+      count++;
+    }
+  }
+  return count;
+}
+
+async function theirs(reads: Uint8Array[]): Promise<number> {
+  let index = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (index < reads.length) controller.enqueue(reads[index++]!);
+      else controller.close();
+    },
+  });
+  const response = new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+  const stream = Stream.fromSSEResponse<ChatCompletionChunk>(response, new AbortController());
+  let count = 0;
+  for await (const _chunk of stream) count++;
+  return count;
+}
+
+async function medianSeconds(work: () => unknown | Promise<unknown>): Promise<number> {
+  for (let index = 0; index < warmups; index++) await work();
+  const times: number[] = [];
+  for (let index = 0; index < runs; index++) {
+    const started = performance.now();
+    await work();
+    times.push((performance.now() - started) / 1000);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+export const suite: BenchSuite = {
+  name: 'SSE parsing',
+  async run(): Promise<BenchFigure[]> {
+    const bytes = syntheticStream();
+    const reads = splitIntoReads(bytes);
+    const expected = chunkCount;
+    const oursCount = ours(reads);
+    const theirsCount = await theirs(reads);
+    if (oursCount !== expected || theirsCount !== expected) throw new Error(`chunk counts differ: ours ${oursCount}, openai ${theirsCount}, expected ${expected}`);
+    const megabytes = bytes.length / 1e6;
+    const oursSeconds = await medianSeconds(() => ours(reads));
+    const theirsSeconds = await medianSeconds(() => theirs(reads));
+    return [
+      {
+        name: 'SSE parse + chunk decode throughput',
+        value: megabytes / oursSeconds,
+        unit: 'MB/s',
+        peer: { name: 'openai Stream.fromSSEResponse', value: megabytes / theirsSeconds },
+        better: 'higher',
+        goal: { kind: 'ratio', atLeast: 3 },
+        note: `${chunkCount} chunks, ${megabytes.toFixed(1)} MB in ${reads.length} reads of 180 B to 16 KiB, median of ${runs}`,
+      },
+    ];
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * A permissive stand-in for the `vscode` module, enough for activate() to run outside VS Code:
+ * every property is a function, every call returns another stand-in (a disposable, an event, a
+ * class instance), and `then` is absent so nothing looks like a promise.
+ */
+export function createVscodeStandIn(): unknown {
+  return anything('vscode');
+}
+
+function anything(path: string): unknown {
+  const target = function standIn() { /* callable */ };
+  return new Proxy(target, {
+    get(_target, property) {
+      if (property === 'then') return undefined;
+      if (property === Symbol.iterator) return function* empty() { /* nothing */ };
+      if (property === Symbol.toPrimitive) return () => '';
+      if (property === 'dispose') return () => undefined;
+      if (property === 'version') return '1.104.0';
+      return anything(`${path}.${String(property)}`);
+    },
+    apply() {
+      return anything(`${path}()`);
+    },
+    construct() {
+      return anything(`new ${path}`) as object;
+    },
+  });
+}
+
+/** An ExtensionContext with working mementos and secret storage in memory. */
+export function standInContext(extensionPath: string): unknown {
+  const memento = () => {
+    const values = new Map<string, unknown>();
+    return {
+      get: (key: string, fallback?: unknown) => (values.has(key) ? values.get(key) : fallback),
+      update: async (key: string, value: unknown) => void values.set(key, value),
+      keys: () => [...values.keys()],
+      setKeysForSync: () => undefined,
+    };
+  };
+  const secrets = new Map<string, string>();
+  return {
+    subscriptions: [] as unknown[],
+    extensionPath,
+    extensionUri: anything('extensionUri'),
+    extension: { packageJSON: { version: '0.0.0' } },
+    globalState: memento(),
+    workspaceState: memento(),
+    secrets: {
+      get: async (key: string) => secrets.get(key),
+      store: async (key: string, value: string) => void secrets.set(key, value),
+      delete: async (key: string) => void secrets.delete(key),
+      onDidChange: () => ({ dispose: () => undefined }),
+    },
+    asAbsolutePath: (relative: string) => `${extensionPath}/${relative}`,
+    storageUri: undefined,
+    globalStorageUri: anything('globalStorageUri'),
+    logUri: anything('logUri'),
+  };
+}

@@ -1,0 +1,134 @@
+/** Chat completions, shared by both APIs: a JSON answer or a server-sent event stream. */
+import type { Outcome, RequestContext } from '../context';
+import { completionTokenCount, content, generateCompletion, reasoning, type Completion } from '../completions';
+import { HttpError } from '../httpError';
+import { isServedModel } from '../modelIds';
+import { hashString, Prng } from '../prng';
+import { jsonBody } from '../requestParsing';
+import { chatCompletionBody } from '../schemas';
+import { SseWriter } from '../sse';
+import { validateBody } from '../validation';
+
+interface ChatBody {
+  model: string;
+  messages: { role: string; content?: unknown }[];
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+  stop?: string | string[] | null;
+  seed?: number | null;
+  stream?: boolean | null;
+  stream_options?: { include_usage?: boolean | null } | null;
+  response_format?: { type: string } | null;
+}
+
+/** A comment line is sent after the first chunk and then every this many chunks. */
+const KEEP_ALIVE_EVERY = 25;
+
+export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
+  const body = validateBody<ChatBody>(jsonBody(ctx), chatCompletionBody);
+  if (!isServedModel(ctx.env, ctx.api, body.model)) {
+    throw ctx.api === 'inference'
+      ? new HttpError(404, `The model \`${body.model}\` does not exist.`, 'model_not_found')
+      : new HttpError(404, `Model '${body.model}' not found`);
+  }
+  const maxTokens = body.max_tokens ?? body.max_completion_tokens ?? undefined;
+  const stop = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
+  const completion = generateCompletion({
+    model: body.model,
+    messages: body.messages,
+    ...(body.seed != null ? { seed: body.seed } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    stop,
+    jsonObject: body.response_format?.type === 'json_object',
+  });
+  const random = ctx.env.state.random;
+  const id = `chatcmpl-${random.alphanumeric(24)}`;
+  const created = Math.floor(ctx.env.now() / 1000);
+  if (body.stream) {
+    await streamCompletion(ctx, completion, { id, created, model: body.model, includeUsage: body.stream_options?.include_usage === true });
+    return 'handled';
+  }
+  const message: Record<string, unknown> = { role: 'assistant', content: content(completion) };
+  if (completion.reasoningTokens.length > 0) message.reasoning = reasoning(completion);
+  const answer = {
+    id,
+    object: 'chat.completion',
+    created,
+    model: body.model,
+    choices: [{ index: 0, message, finish_reason: completion.finishReason, logprobs: null }],
+    usage: usageOf(completion),
+  };
+  if (ctx.cutStreamAfter !== undefined) {
+    // A cut-stream fault on a plain answer: half the body, then the connection drops.
+    const text = JSON.stringify(answer);
+    ctx.res.writeHead(200, { 'content-type': 'application/json' });
+    ctx.res.write(text.slice(0, Math.floor(text.length / 2)), () => ctx.res.destroy());
+    return 'handled';
+  }
+  return { body: answer };
+}
+
+function usageOf(completion: Completion) {
+  const completionTokens = completionTokenCount(completion);
+  return { prompt_tokens: completion.promptTokens, completion_tokens: completionTokens, total_tokens: completion.promptTokens + completionTokens };
+}
+
+interface StreamHeader {
+  id: string;
+  created: number;
+  model: string;
+  includeUsage: boolean;
+}
+
+/** Groups tokens into deltas of one to three tokens. */
+function deltas(tokens: string[], random: Prng): string[] {
+  const parts: string[] = [];
+  for (let index = 0; index < tokens.length; ) {
+    const size = random.int(1, 3);
+    parts.push(tokens.slice(index, index + size).join(''));
+    index += size;
+  }
+  return parts;
+}
+
+async function streamCompletion(ctx: RequestContext, completion: Completion, header: StreamHeader): Promise<void> {
+  const { env } = ctx;
+  const writer = new SseWriter(ctx.res, ctx.api === 'training' ? '\r\n' : '\n');
+  const random = new Prng(hashString(header.id));
+  const chunk = (choices: unknown[], usage?: unknown) =>
+    JSON.stringify({
+      id: header.id,
+      object: 'chat.completion.chunk',
+      created: header.created,
+      model: header.model,
+      choices,
+      ...(header.includeUsage ? { usage: usage ?? null } : {}),
+    });
+  const delta = (value: Record<string, unknown>, finishReason: string | null = null) => chunk([{ index: 0, delta: value, finish_reason: finishReason }]);
+
+  const events: string[] = [
+    delta({ role: 'assistant', content: '' }),
+    ...deltas(completion.reasoningTokens, random).map((part) => delta({ reasoning: part })),
+    ...deltas(completion.contentTokens, random).map((part) => delta({ content: part })),
+    delta({}, completion.finishReason),
+  ];
+  if (header.includeUsage) events.push(chunk([], usageOf(completion)));
+
+  writer.start();
+  for (let index = 0; index < events.length; index++) {
+    if (writer.gone || env.isClosed()) return;
+    if (ctx.cutStreamAfter !== undefined && index >= ctx.cutStreamAfter) {
+      ctx.res.destroy();
+      return;
+    }
+    if (index > 0 && env.settings.streamChunkDelayMs > 0) await env.sleep(env.settings.streamChunkDelayMs);
+    await writer.data(events[index]!, ctx.cutStreamAfter !== undefined);
+    if (index % KEEP_ALIVE_EVERY === 0) await writer.comment('keep-alive');
+  }
+  if (ctx.cutStreamAfter !== undefined) {
+    ctx.res.destroy();
+    return;
+  }
+  await writer.data('[DONE]');
+  writer.end();
+}

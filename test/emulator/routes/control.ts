@@ -1,0 +1,85 @@
+/**
+ * The control endpoint under `/_emulator/` (no auth, never faulted): lets the demo and tests in
+ * another process inspect the emulator and inject faults.
+ */
+import { route, type RequestContext, type Route } from '../context';
+import type { Fault } from '../contract';
+import { addFault, faultProblem } from '../faults';
+import { HttpError } from '../httpError';
+import { jsonBody } from '../requestParsing';
+import { createModelWithCheckpoints } from '../seed';
+import type { SystemCheckName } from '../state';
+import { isPlainObject } from '../validation';
+
+const CHECK_NAMES = new Set(['api', 'database', 'cpu_queue', 'gpu_queue']);
+
+function objectBody(ctx: RequestContext): Record<string, unknown> {
+  const body = jsonBody(ctx);
+  if (!isPlainObject(body)) throw new HttpError(400, 'Send a JSON object');
+  return body;
+}
+
+function describeState(ctx: RequestContext) {
+  const { state, settings, seeded } = ctx.env;
+  return {
+    body: {
+      seeded: seeded ?? null,
+      counts: { models: state.models.size, checkpoints: state.checkpointCount(), jobs: state.jobs.size, requests: state.requests.length, faults: state.faults.length },
+      models: [...state.models.values()].map((model) => ({ id: model.id, entity: model.entity, project: model.project, name: model.name, checkpoints: model.checkpoints.size })),
+      jobs: [...state.jobs.values()].map((job) => ({ id: job.id, model_id: job.modelId, events: job.events.length })),
+      secondsPerStep: settings.secondsPerStep,
+      latencyMs: state.latencyMs,
+      systemCheckFailure: state.systemCheckFailure ?? null,
+    },
+  };
+}
+
+function postFault(ctx: RequestContext) {
+  const body = objectBody(ctx);
+  const problem = faultProblem(body);
+  if (problem) throw new HttpError(400, problem);
+  addFault(ctx.env.state, body as unknown as Fault);
+  return { body: { faults: ctx.env.state.faults.length } };
+}
+
+function postLatency(ctx: RequestContext) {
+  const { ms } = objectBody(ctx);
+  if (typeof ms !== 'number' || !(ms >= 0)) throw new HttpError(400, 'Send {"ms": number >= 0}');
+  ctx.env.state.latencyMs = ms;
+  return { body: { latencyMs: ms } };
+}
+
+function postSystemCheck(ctx: RequestContext) {
+  const { fail } = objectBody(ctx);
+  if (fail !== null && fail !== undefined && (typeof fail !== 'string' || !CHECK_NAMES.has(fail))) throw new HttpError(400, `fail must be null or one of ${[...CHECK_NAMES].join(', ')}`);
+  ctx.env.state.systemCheckFailure = (fail ?? undefined) as SystemCheckName | undefined;
+  return { body: { fail: fail ?? null } };
+}
+
+function postModelWithCheckpoints(ctx: RequestContext) {
+  const { name, count } = objectBody(ctx);
+  if (typeof name !== 'string' || typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw new HttpError(400, 'Send {"name": string, "count": integer >= 1}');
+  try {
+    return { body: { id: createModelWithCheckpoints(ctx.env, name, count).id } };
+  } catch (error) {
+    throw new HttpError(409, error instanceof Error ? error.message : String(error));
+  }
+}
+
+export const controlRoutes: readonly Route[] = [
+  route('GET', '/state', describeState),
+  route('POST', '/faults', postFault),
+  route('DELETE', '/faults', (ctx) => {
+    ctx.env.state.faults.length = 0;
+    return { body: { faults: 0 } };
+  }),
+  route('POST', '/latency', postLatency),
+  route('POST', '/system-check', postSystemCheck),
+  route('POST', '/models-with-checkpoints', postModelWithCheckpoints),
+  route('GET', '/requests', (ctx) => ({ body: ctx.env.state.requests })),
+  route('DELETE', '/requests', (ctx) => {
+    // Emptied in place: `emulator.requests` is the same array.
+    ctx.env.state.requests.length = 0;
+    return { body: { requests: 0 } };
+  }),
+];

@@ -1,0 +1,227 @@
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { JobsNode } from '../../src/vscode/jobs/jobNodes';
+import type { ModelsNode } from '../../src/vscode/models/modelNodes';
+import type { RegisteredViews } from '../../src/vscode/views/register';
+import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
+import { waitUntil } from './helpers/waitUntil';
+
+const fixtures = join(__dirname, '../../../test/fixtures/jobs');
+const fixture = (name: string) => vscode.Uri.file(join(fixtures, name));
+
+describe('Sidebar: models, checkpoints and training jobs', function () {
+  this.timeout(90_000);
+  let platform: ConnectedPlatform;
+  let views: RegisteredViews;
+
+  before(async () => {
+    platform = await connectToEmulator({ secondsPerStep: 0.05 });
+    views = platform.api.views as unknown as RegisteredViews;
+    assert.equal(typeof views.prompts?.answerNext, 'function', 'the sidebar exposes its dialogs for automation');
+    await vscode.commands.executeCommand('rlStudio.jobs.focus');
+  });
+
+  after(async () => {
+    await platform?.disconnect();
+  });
+
+  const seeded = () => {
+    const ids = platform.emulator.seeded;
+    assert.ok(ids, 'the emulator was seeded');
+    return ids;
+  };
+  const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
+  const description = (item: vscode.TreeItem) => (typeof item.description === 'string' ? item.description : '');
+
+  async function modelChildren(parent?: ModelsNode): Promise<ModelsNode[]> {
+    return (await views.models.getChildren(parent)) ?? [];
+  }
+
+  async function trainingModelNode(modelId: string): Promise<ModelsNode> {
+    return waitUntil(`training model ${modelId} in the Models view`, async () => {
+      const groups = await modelChildren();
+      const training = groups.find((node) => node.kind === 'group' && node.group === 'training');
+      if (!training) return undefined;
+      return (await modelChildren(training)).find((node) => node.kind === 'trainingModel' && node.model.id === modelId);
+    }, (node) => node !== undefined) as Promise<ModelsNode>;
+  }
+
+  async function checkpointSteps(model: ModelsNode): Promise<{ steps: number[]; loadMore?: ModelsNode }> {
+    const children = await modelChildren(model);
+    return {
+      steps: children.flatMap((node) => (node.kind === 'checkpoint' ? [node.checkpoint.step] : [])),
+      loadMore: children.find((node) => node.kind === 'loadMore'),
+    };
+  }
+
+  async function jobNode(jobId: string): Promise<JobsNode> {
+    return waitUntil(`job ${jobId} in the Training Jobs view`, async () => {
+      const roots = (await views.jobs.getChildren()) ?? [];
+      return roots.find((node) => node.kind === 'job' && node.job.id === jobId);
+    }, (node) => node !== undefined) as Promise<JobsNode>;
+  }
+
+  it('shows the seeded inference models with their owners', async () => {
+    const ids = seeded();
+    const groups = await modelChildren();
+    const inference = groups.find((node) => node.kind === 'group' && node.group === 'inference');
+    assert.ok(inference, 'an Inference Models group');
+    const items = (await modelChildren(inference)).map((node) => views.models.getTreeItem(node));
+    assert.deepEqual(items.map(label).sort(), [...ids.inferenceModels].sort());
+    assert.ok(items.every((item) => description(item) !== ''), 'each model shows its owner');
+  });
+
+  it('expands the trained model to its checkpoints, newest first, with metrics in the tooltip', async () => {
+    const ids = seeded();
+    await vscode.commands.executeCommand('rlStudio.addModel', ids.trainedModelId, `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
+    const model = await trainingModelNode(ids.trainedModelId);
+    assert.equal(label(views.models.getTreeItem(model)), ids.trainedModelName);
+    const { steps, loadMore } = await checkpointSteps(model);
+    assert.ok(steps.length > 1, 'the seeded model has checkpoints');
+    assert.deepEqual(steps, [...steps].sort((a, b) => b - a), 'newest first');
+    assert.equal(loadMore, undefined, 'one page holds them all');
+    const newest = (await modelChildren(model)).find((node) => node.kind === 'checkpoint')!;
+    const item = views.models.getTreeItem(newest);
+    const tooltip = (item.tooltip as vscode.MarkdownString).value;
+    assert.match(tooltip, /loss/);
+    assert.match(tooltip, new RegExp(`wandb-artifact:///${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}:step${steps[0]}`));
+    assert.match(item.contextValue ?? '', /\bchattable\b/);
+  });
+
+  it('pages 250 checkpoints 100 at a time with a Load more node', async () => {
+    const modelId = await platform.emulator.createModelWithCheckpoints('paged-model', 250);
+    await vscode.commands.executeCommand('rlStudio.addModel', modelId, 'emulator-entity/paging/paged-model');
+    const model = await trainingModelNode(modelId);
+    const first = await checkpointSteps(model);
+    assert.equal(first.steps.length, 100);
+    assert.ok(first.loadMore, 'a Load more node after the first page');
+    assert.equal(label(views.models.getTreeItem(first.loadMore)), 'Load more…');
+
+    await vscode.commands.executeCommand('rlStudio.loadMoreCheckpoints', first.loadMore);
+    const second = await checkpointSteps(model);
+    assert.equal(second.steps.length, 200);
+    await vscode.commands.executeCommand('rlStudio.loadMoreCheckpoints', second.loadMore);
+    const all = await checkpointSteps(model);
+    assert.equal(all.steps.length, 250);
+    assert.equal(all.loadMore, undefined);
+    assert.equal(new Set(all.steps).size, 250, 'no checkpoint twice');
+    assert.deepEqual(all.steps, [...all.steps].sort((a, b) => b - a));
+
+    const pages = platform.emulator.requests.filter((request) => request.method === 'GET' && request.path.includes(`/models/${modelId}/checkpoints`) && request.query.limit === '100');
+    assert.equal(pages.length, 3, 'three page requests');
+    assert.ok(pages.every((request) => request.query.order === 'desc'));
+  });
+
+  it('deletes a checkpoint only after the confirmation, and reports the result', async () => {
+    const ids = seeded();
+    const model = await trainingModelNode(ids.trainedModelId);
+    const target = (await modelChildren(model)).find((node) => node.kind === 'checkpoint' && node.checkpoint.step > 0)!;
+    assert.ok(target && target.kind === 'checkpoint');
+    const step = target.checkpoint.step;
+    const deletes = () => platform.emulator.requests.filter((request) => request.method === 'DELETE' && request.path.endsWith(`/models/${ids.trainedModelId}/checkpoints`));
+
+    views.prompts.answerNext(false);
+    await vscode.commands.executeCommand('rlStudio.deleteCheckpoints', target, [target]);
+    assert.equal(deletes().length, 0, 'nothing deleted when the confirmation is dismissed');
+
+    views.prompts.answerNext('Delete Checkpoint');
+    await vscode.commands.executeCommand('rlStudio.deleteCheckpoints', target, [target]);
+    const question = views.prompts.asked.at(-1)!;
+    assert.equal(question.kind, 'confirm');
+    assert.match(`${question.message} ${question.detail}`, new RegExp(`Step ${step} `));
+    assert.equal(deletes().length, 1);
+    assert.deepEqual(JSON.parse(deletes()[0]!.body), { steps: [step] });
+    assert.match(views.prompts.shown.at(-1) ?? '', /Deleted 1 checkpoint of /);
+    const { steps } = await checkpointSteps(model);
+    assert.ok(!steps.includes(step), 'the deleted checkpoint left the view');
+
+    views.models.refreshModel(ids.trainedModelId);
+    const reread = await checkpointSteps(await trainingModelNode(ids.trainedModelId));
+    assert.ok(!reread.steps.includes(step), 'and the platform no longer lists it');
+  });
+
+  it('creates a training job from a .jsonl file and follows it to succeeded without any refresh', async () => {
+    const ids = seeded();
+    const before = platform.emulator.requests.length;
+    views.prompts.answerNext(ids.trainedModelName, 'Default settings');
+    const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('groups.jsonl'))) as { id: string } | undefined;
+    assert.ok(created?.id, 'the command returns the new job');
+    const post = platform.emulator.requests.slice(before).find((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs'));
+    assert.ok(post, 'the job was created on the platform');
+    const body = JSON.parse(post.body) as { model_id: string; trajectory_groups: unknown[] };
+    assert.equal(body.model_id, ids.trainedModelId);
+    assert.equal(body.trajectory_groups.length, 4);
+
+    const node = await jobNode(created.id);
+    assert.equal(label(views.jobs.getTreeItem(node)), `groups.jsonl → ${ids.trainedModelName}`);
+    const done = await waitUntil('the job to reach succeeded', () => description(views.jobs.getTreeItem(node)), (text) => text.startsWith('succeeded'), { timeoutMs: 60_000 });
+    assert.match(done, /loss \d/);
+    const item = views.jobs.getTreeItem(node);
+    assert.match(item.contextValue ?? '', /\bsucceeded\b/);
+    const events = (await views.jobs.getChildren(node)) ?? [];
+    assert.equal(label(views.jobs.getTreeItem(events[0]!)), 'ended', 'events newest first');
+    assert.ok(events.some((child) => label(views.jobs.getTreeItem(child)).startsWith('started')));
+    assert.equal(views.jobService.stats().polling, views.jobService.jobs().filter((job) => {
+      const phase = views.jobService.record(job.id)?.status.phase;
+      return phase === 'queued' || phase === 'running';
+    }).length, 'only moving jobs are polled');
+
+    const polls = platform.emulator.requests.filter((request) => request.path.includes(`/training-jobs/${created.id}/events`));
+    const firstWithCursor = polls.findIndex((request) => request.query.after);
+    assert.ok(firstWithCursor >= 0, 'polls ask by cursor once an event was seen');
+    assert.ok(polls.slice(firstWithCursor).every((request) => request.query.after), 'and never read the history again');
+  });
+
+  it('shows the error message of a failed job', async () => {
+    const ids = seeded();
+    views.prompts.answerNext(ids.trainedModelName, 'Default settings');
+    const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('failing.jsonl'))) as { id: string };
+    const node = await jobNode(created.id);
+    const text = await waitUntil('the job to fail', () => description(views.jobs.getTreeItem(node)), (value) => value.startsWith('failed'), { timeoutMs: 60_000 });
+    assert.match(text, /Reward model crashed: CUDA out of memory/);
+    const first = ((await views.jobs.getChildren(node)) ?? [])[0]!;
+    assert.equal(label(views.jobs.getTreeItem(first)), 'Reward model crashed: CUDA out of memory');
+
+    await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
+    const seededFailed = await jobNode(ids.failedJobId);
+    await waitUntil('the seeded failed job to show its message', () => description(views.jobs.getTreeItem(seededFailed)), (value) => /^failed · .+/.test(value));
+  });
+
+  it('marks the problems of an invalid file on their lines and sends nothing', async () => {
+    const before = platform.emulator.requests.length;
+    const uri = fixture('invalid.jsonl');
+    const result = await vscode.commands.executeCommand('rlStudio.createTrainingJob', uri);
+    assert.equal(result, undefined);
+    const diagnostics = vscode.languages.getDiagnostics(uri);
+    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.range.start.line), [1, 2, 3]);
+    assert.ok(diagnostics.every((diagnostic) => diagnostic.severity === vscode.DiagnosticSeverity.Error && diagnostic.source === 'RL Studio'));
+    assert.match(diagnostics[0]!.message, /"reward" must be a number/);
+    assert.equal(platform.emulator.requests.slice(before).filter((request) => request.method === 'POST').length, 0);
+  });
+
+  it('reports both APIs healthy, and a failing system check as degraded', async () => {
+    const healthy = (await vscode.commands.executeCommand('rlStudio.checkHealth')) as { level: string };
+    assert.equal(healthy.level, 'healthy');
+    platform.emulator.setSystemCheckFailure('gpu_queue');
+    try {
+      const degraded = (await vscode.commands.executeCommand('rlStudio.checkHealth')) as { level: string; detail: string[] };
+      assert.equal(degraded.level, 'degraded');
+      assert.match(degraded.detail.join('\n'), /gpu_queue/);
+    } finally {
+      platform.emulator.setSystemCheckFailure(undefined);
+    }
+  });
+
+  it('creates a model from the server\'s base models and removes it from the list', async () => {
+    const ids = seeded();
+    views.prompts.answerNext(ids.baseModels[0], 'sidebar-tests', 'created-model', '', 'Use the existing model');
+    const model = (await vscode.commands.executeCommand('rlStudio.createModel')) as { id: string; name: string; base_model: string };
+    assert.equal(model.name, 'created-model');
+    assert.equal(model.base_model, ids.baseModels[0]);
+    const node = await trainingModelNode(model.id);
+    assert.deepEqual((await checkpointSteps(node)).steps, [0], 'a new model has its step-0 checkpoint');
+    await vscode.commands.executeCommand('rlStudio.removeModel', node);
+    assert.equal(platform.api.storedState && JSON.stringify(platform.api.storedState()).includes(model.id), false);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The sidebar as a user sees it: a training model expanded to its checkpoints, training jobs with
+ * their live status, and a job's details page with its charts. Screenshots of each step are kept.
+ */
+import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import type { UiTestContext } from './context';
+import { inputBox, openViewContainer, runCommand, viewPane, viewWelcomeText, waitForText, waitForViewRows } from './workbench';
+
+/**
+ * Types into the input box a command opened, once its title shows: the command palette's own input
+ * is the same element, and typing before the title appears would type into the palette.
+ */
+async function typeInto(page: Page, title: string, text: string): Promise<void> {
+  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  const input = page.locator('.quick-input-widget input').first();
+  await input.fill(text);
+  await input.press('Enter');
+  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+async function pickInQuickInput(page: Page, text: string): Promise<void> {
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
+}
+
+function seededIds(context: UiTestContext) {
+  const ids = context.emulator.seeded;
+  assert.ok(ids, 'the emulator was seeded');
+  return ids;
+}
+
+export async function signsIn({ page, emulator }: UiTestContext): Promise<void> {
+  await openViewContainer(page, 'RL Studio');
+  await runCommand(page, 'RL Studio: Sign In (Set API Key)');
+  const input = await inputBox(page, 'RL Studio: Sign In');
+  await input.pressSequentially(emulator.apiKey);
+  await input.press('Enter');
+  await waitForText(() => viewWelcomeText(page, 'Training Jobs'), /Sign in with your platform API key/, 30_000, false);
+}
+
+export async function expandsATrainingModelToItsCheckpoints(context: UiTestContext): Promise<void> {
+  const { page, screenshot } = context;
+  const ids = seededIds(context);
+  await runCommand(page, 'RL Studio: Add Model by ID…');
+  await typeInto(page, 'Add Model by ID', ids.trainedModelId);
+  await typeInto(page, 'Model name', `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
+  await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(ids.trainedModelName)));
+  await viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: ids.trainedModelName }).first().click();
+  const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => /^step \d+/.test(row)));
+  const steps = rows.filter((row) => /^step \d+/.test(row)).map((row) => Number(/^step (\d+)/.exec(row)![1]));
+  assert.deepEqual(steps, [...steps].sort((a, b) => b - a), 'checkpoints newest first');
+  await screenshot('models-with-checkpoints');
+}
+
+export async function followsTrainingJobsLive(context: UiTestContext): Promise<void> {
+  const { page, screenshot } = context;
+  const ids = seededIds(context);
+  const jobIds = [ids.succeededJobId, ids.failedJobId, ids.runningJobId];
+  for (const jobId of jobIds) {
+    await runCommand(page, 'RL Studio: Add Training Job by ID…');
+    await typeInto(page, 'Add Training Job by ID', jobId);
+  }
+  const short = (id: string) => `job ${id.slice(0, 8)}`;
+  const rows = await waitForViewRows(page, 'Training Jobs', (shown) =>
+    jobIds.every((id) => shown.some((row) => row.startsWith(short(id)))) &&
+    shown.some((row) => row.startsWith(`${short(ids.failedJobId)} failed · `)) &&
+    shown.some((row) => row.startsWith(`${short(ids.succeededJobId)} succeeded`)),
+  );
+  console.log(`      Training Jobs: ${JSON.stringify(rows)}`);
+  await screenshot('training-jobs');
+}
+
+export async function showsTheJobDetailsWithLiveCharts(context: UiTestContext): Promise<void> {
+  const { page, screenshot } = context;
+  const ids = seededIds(context);
+  await runCommand(page, 'RL Studio: Open Job Details');
+  await pickInQuickInput(page, ids.succeededJobId);
+  const webview = page.frameLocator('iframe.webview').last().frameLocator('iframe').first();
+  const loss = webview.locator('figure.chart[data-metric="loss"] path.line');
+  await loss.waitFor({ state: 'attached', timeout: 30_000 });
+  const path = await loss.getAttribute('d');
+  assert.ok(path && path.split('L').length > 2, 'the loss chart draws a line through several steps');
+  const metrics = await webview.locator('figure.chart').evaluateAll((figures) => figures.map((figure) => figure.getAttribute('data-metric')));
+  console.log(`      charts: ${JSON.stringify(metrics)}`);
+  assert.ok(metrics.includes('reward'), 'a chart per numeric key of gradient steps');
+  const events = await webview.locator('.events .event').count();
+  assert.ok(events > 2, 'the timeline lists the events');
+  assert.match(await webview.locator('.pill').innerText(), /succeeded/);
+  await screenshot('job-details-chart');
+}

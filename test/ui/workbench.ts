@@ -1,0 +1,128 @@
+/**
+ * Acting on the VS Code workbench as a person would, through the DOM the workbench renders:
+ * activity bar, view panes, the command palette and quick input, notifications.
+ */
+import type { Locator, Page } from 'playwright-core';
+
+export async function waitForWorkbench(page: Page): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+}
+
+/** Opens a view container of the activity bar by the start of its label (its title, then maybe a keybinding). */
+export async function openViewContainer(page: Page, title: string): Promise<void> {
+  const item = page.locator(`.activitybar .action-item [aria-label^="${title}"]`).first();
+  await item.waitFor({ state: 'visible', timeout: 60_000 });
+  const expanded = await item.getAttribute('aria-expanded');
+  const selected = await item.locator('xpath=..').getAttribute('class');
+  if (expanded !== 'true' && !selected?.includes('checked')) await item.click();
+  await page.locator('.sidebar .composite.title').filter({ hasText: title }).first().waitFor({ state: 'visible' });
+}
+
+/** The pane of a view in the side bar, by its name as shown in its header. */
+export function viewPane(page: Page, name: string): Locator {
+  return page
+    .locator('.sidebar .pane')
+    .filter({ has: page.locator('.pane-header .title', { hasText: new RegExp(`^${escapeRegExp(name)}$`, 'i') }) })
+    .first();
+}
+
+/** Expands a view if it is collapsed. */
+export async function expandView(page: Page, name: string): Promise<Locator> {
+  const pane = viewPane(page, name);
+  const header = pane.locator('.pane-header').first();
+  await header.waitFor({ state: 'visible' });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  return pane;
+}
+
+/** The text of the rows a view shows, top to bottom. */
+export async function viewRows(page: Page, name: string): Promise<string[]> {
+  const pane = await expandView(page, name);
+  // A row's label and description are separate elements with no text between them.
+  const rows = await pane.locator('.pane-body .monaco-list-row').evaluateAll((elements) =>
+    elements.map((row) => {
+      const parts = ['.label-name', '.label-description'].map((selector) => row.querySelector(selector)?.textContent?.trim() ?? '');
+      return parts.filter(Boolean).join(' ') || (row.textContent ?? '');
+    }),
+  );
+  return rows.map((row) => row.replace(/\s+/g, ' ').trim());
+}
+
+/** Waits until a view shows rows satisfying a check; returns them. */
+export async function waitForViewRows(
+  page: Page,
+  name: string,
+  accept: (rows: string[]) => boolean,
+  timeoutMs = 30_000,
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  let rows: string[] = [];
+  while (Date.now() < deadline) {
+    rows = await viewRows(page, name);
+    if (accept(rows)) return rows;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`view "${name}" did not show the expected rows within ${timeoutMs / 1000}s; it shows ${JSON.stringify(rows)}`);
+}
+
+/** The welcome text a view shows instead of content (signed out, not configured), or '' when none. */
+export async function viewWelcomeText(page: Page, name: string): Promise<string> {
+  const pane = await expandView(page, name);
+  const welcome = pane.locator('.pane-body .welcome-view-content');
+  if ((await welcome.count()) === 0) return '';
+  return (await welcome.first().innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/** Runs a command from the command palette (F1) by its full title, "Category: Title". */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${title}`);
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ hasText: title })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
+}
+
+/**
+ * The input box a command opened, once it shows, found by a part of its accessible name (its prompt
+ * or title). The palette's own input is the same element until the command replaces it, so waiting
+ * for the name is what tells them apart.
+ */
+export async function inputBox(page: Page, namePart: string): Promise<Locator> {
+  const input = page.locator(`.quick-input-widget input[aria-label*="${namePart.replace(/"/g, '\\"')}"]`).first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  return input;
+}
+
+/** Messages of the notification center (toasts are hidden when the workbench runs for automation). */
+export async function notificationMessages(page: Page): Promise<string[]> {
+  await runCommand(page, 'Notifications: Show Notifications');
+  const items = page.locator('.notifications-center .notification-list-item-message');
+  return (await items.allInnerTexts()).map((text) => text.trim());
+}
+
+/** Polls a text read from the page until it matches `pattern` (or, with `matching` false, until it does not). */
+export async function waitForText(
+  read: () => Promise<string>,
+  pattern: RegExp,
+  timeoutMs = 30_000,
+  matching = true,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await read();
+    if (pattern.test(text) === matching) return text;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const expectation = matching ? 'matching' : 'no longer matching';
+  throw new Error(`expected text ${expectation} ${pattern} within ${timeoutMs / 1000}s, saw ${JSON.stringify(text)}`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

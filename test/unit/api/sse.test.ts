@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { parseSse, SseParser } from '../../../src/api';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+/** Splits the bytes of `text` at the given offsets into successive reads. */
+function readsAt(text: string, offsets: number[]): Uint8Array[] {
+  const bytes = encode(text);
+  const reads: Uint8Array[] = [];
+  let start = 0;
+  for (const offset of [...offsets, bytes.length]) {
+    reads.push(bytes.subarray(start, offset));
+    start = offset;
+  }
+  return reads;
+}
+
+describe('SSE parser', () => {
+  it('yields the data of each event, in order', () => {
+    assert.deepEqual(parseSse([encode('data: one\n\ndata: two\n\n')]), ['one', 'two']);
+  });
+
+  it('accepts LF, CRLF and CR line endings, mixed in one stream', () => {
+    assert.deepEqual(parseSse([encode('data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\r\n\n')]), ['a', 'b', 'c', 'd']);
+  });
+
+  it('pairs a CR at the end of one read with an LF at the start of the next', () => {
+    // Were the CR and LF counted as two line endings, the blank line would end the event early
+    // and "second" would become an event of its own.
+    const events = parseSse(readsAt('data: first\r\ndata: second\r\n\r\n', [12]));
+    assert.deepEqual(events, ['first\nsecond']);
+  });
+
+  it('skips comment lines and ignores event, id and retry fields', () => {
+    const text = ': keep-alive\n\nevent: message\nid: 42\nretry: 1000\ndata: x\n: between\n\n';
+    assert.deepEqual(parseSse([encode(text)]), ['x']);
+  });
+
+  it('joins multi-line data fields with a newline', () => {
+    assert.deepEqual(parseSse([encode('data: {"a":\ndata: 1}\n\n')]), ['{"a":\n1}']);
+  });
+
+  it('strips exactly one space after the colon, and accepts none', () => {
+    assert.deepEqual(parseSse([encode('data:tight\n\ndata:  two spaces\n\n')]), ['tight', ' two spaces']);
+  });
+
+  it('treats a bare "data" line as an empty value', () => {
+    assert.deepEqual(parseSse([encode('data\ndata: x\n\ndata\n\n')]), ['\nx', '']);
+  });
+
+  it('dispatches nothing for an event without data', () => {
+    assert.deepEqual(parseSse([encode('event: ping\n\n\n\ndata: y\n\n')]), ['y']);
+  });
+
+  it('decodes a multi-byte character split across reads', () => {
+    const text = 'data: 東京 🙂 é\n\n';
+    const bytes = encode(text);
+    for (let offset = 1; offset < bytes.length; offset++) {
+      assert.deepEqual(parseSse(readsAt(text, [offset])), ['東京 🙂 é'], `split at byte ${offset}`);
+    }
+  });
+
+  it('gives the same events for any read sizes, one byte at a time included', () => {
+    const text = 'data: α\r\n\r\n: c\rdata: β\r\rdata: γ\ndata: δ\n\n';
+    const whole = parseSse([encode(text)]);
+    assert.deepEqual(whole, ['α', 'β', 'γ\nδ']);
+    const bytes = encode(text);
+    assert.deepEqual(parseSse(Array.from(bytes, (byte) => Uint8Array.of(byte))), whole);
+    for (let a = 1; a < bytes.length; a++) {
+      for (let b = a; b < bytes.length; b++) assert.deepEqual(parseSse(readsAt(text, [a, b])), whole, `split at ${a} and ${b}`);
+    }
+  });
+
+  it('returns events as soon as their blank line arrives', () => {
+    const parser = new SseParser();
+    assert.deepEqual(parser.feed(encode('data: early\n')), []);
+    assert.deepEqual(parser.feed(encode('\ndata: la')), ['early']);
+    assert.deepEqual(parser.feed(encode('te\n\n')), ['late']);
+    assert.deepEqual(parser.end(), []);
+  });
+
+  it('delivers a last event whose blank line or line ending never came', () => {
+    const parser = new SseParser();
+    assert.deepEqual(parser.feed(encode('data: kept\n')), []);
+    assert.deepEqual(parser.end(), ['kept']);
+    assert.deepEqual(parseSse([encode('data: [DONE]')]), ['[DONE]']);
+  });
+
+  it('drops a leading byte-order mark', () => {
+    assert.deepEqual(parseSse([Uint8Array.of(0xef, 0xbb, 0xbf), encode('data: after bom\n\n')]), ['after bom']);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Shared by the client tests: an emulator-backed client with small retry delays, and a record of
+ * every log entry and error the suite saw, so one check can prove the key never leaks.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isPlatformError, PlatformClient, type ClientOptions, type PlatformError, type RequestLogEntry } from '../../../../src/api';
+import type { ChatCompletionChunk } from '../../../../src/api/types';
+import type { Emulator } from '../../../emulator';
+
+/** Distinctive, so a leak anywhere can be found by plain search. */
+export const testApiKey = 'sk-rlstudio-test-7Qz9X2vLk4Pw8Nn3';
+
+export const observed = {
+  logEntries: [] as RequestLogEntry[],
+  errors: [] as unknown[],
+};
+
+export function clientFor(emulator: Emulator, overrides: Partial<ClientOptions> = {}): PlatformClient & { log: RequestLogEntry[] } {
+  const log: RequestLogEntry[] = [];
+  const client = new PlatformClient({
+    trainingUrl: emulator.trainingUrl,
+    inferenceUrl: emulator.inferenceUrl,
+    credentials: { getApiKey: async () => emulator.apiKey },
+    retryBaseDelayMs: 5,
+    retryMaxDelayMs: 50,
+    timeoutMs: 5_000,
+    ...overrides,
+    logger: (entry) => {
+      log.push(entry);
+      observed.logEntries.push(entry);
+      overrides.logger?.(entry);
+    },
+  });
+  return Object.assign(client, { log });
+}
+
+/** Awaits a rejection that must be a PlatformError, and keeps it for the leak check. */
+export async function failure(work: Promise<unknown> | (() => Promise<unknown>)): Promise<PlatformError> {
+  try {
+    await (typeof work === 'function' ? work() : work);
+  } catch (error) {
+    observed.errors.push(error);
+    assert.ok(isPlatformError(error), `expected a PlatformError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected the call to fail');
+}
+
+export interface StreamOutcome {
+  chunks: ChatCompletionChunk[];
+  error?: PlatformError;
+}
+
+/** Reads a chat stream to its end, keeping the chunks that arrived before any failure. */
+export async function drain(stream: AsyncIterable<ChatCompletionChunk>): Promise<StreamOutcome> {
+  const chunks: ChatCompletionChunk[] = [];
+  try {
+    for await (const chunk of stream) chunks.push(chunk);
+    return { chunks };
+  } catch (error) {
+    observed.errors.push(error);
+    assert.ok(isPlatformError(error), `expected a PlatformError, got ${String(error)}`);
+    return { chunks, error };
+  }
+}
+
+export function headerOf(request: { headers: Record<string, string | string[] | undefined> }, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The repository root (the folder holding package.json), from the source or the built tree. */
+export function repositoryRoot(): string {
+  let directory = __dirname;
+  while (!existsSync(join(directory, 'package.json'))) {
+    const parent = dirname(directory);
+    if (parent === directory) throw new Error('package.json not found above ' + __dirname);
+    directory = parent;
+  }
+  return directory;
+}

@@ -1,0 +1,301 @@
+import assert from 'node:assert/strict';
+import type { ChatCompletionChunk } from '../../../src/api/types';
+import type { AnswerEntry } from '../../../src/chat/conversationTypes';
+import { safeExternalUrl } from '../../../src/chat/chatController';
+import { applyDelta } from '../../../src/chat/deltaBatcher';
+import type { HostEvent } from '../../../src/chat/protocol';
+import { RpcError } from '../../../src/chat/rpc';
+import { createHarness, FakeBackend } from './controllerHarness';
+import { chunk, MemoryStorage, sleep, until, usageChunk } from './support';
+
+/** The text a webview following the events shows for each answer. */
+function shownText(events: HostEvent[]): Map<string, string> {
+  const text = new Map<string, string>();
+  for (const event of events) {
+    if (event.type === 'answerDelta') {
+      const next = applyDelta(text.get(event.messageId) ?? '', event.contentOffset, event.content);
+      assert.ok(next !== undefined, 'no gap in the deltas');
+      text.set(event.messageId, next);
+    } else if (event.type === 'answerUpdated') {
+      text.set(event.answer.id, event.answer.content);
+    }
+  }
+  return text;
+}
+
+function finished(events: HostEvent[]): AnswerEntry[] {
+  return events.flatMap((event) => (event.type === 'answerUpdated' ? [event.answer] : []));
+}
+
+/** Words with a pause between them, until aborted. */
+function slowWords(words: string[], delayMs: number) {
+  return (_request: unknown, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> =>
+    (async function* () {
+      for (const word of words) {
+        if (signal.aborted) return;
+        yield chunk(word);
+        await sleep(delayMs);
+      }
+      yield usageChunk({ prompt_tokens: 3, completion_tokens: words.length, total_tokens: 3 + words.length });
+    })();
+}
+
+describe('chat controller', () => {
+  it('starts with a conversation on the last used model and the model list', async () => {
+    const { webview, events } = createHarness({ lastModel: 'model-a' });
+    const snapshot = await webview.request('ready', {});
+    assert.equal(snapshot.conversation.settings.model, 'model-a');
+    assert.equal(snapshot.conversations.length, 1);
+    await until(() => events.some((event) => event.type === 'models' && !event.loading));
+    const models = events.filter((event) => event.type === 'models');
+    assert.deepEqual(models.at(-1), { type: 'models', catalogue: { options: [{ id: 'model-a', label: 'model-a', group: 'Inference models', api: 'inference' }], problems: [] }, loading: false });
+  });
+
+  it('picks the first listed model when none was used before', async () => {
+    const { webview, events } = createHarness();
+    const snapshot = await webview.request('ready', {});
+    await until(() => events.some((event) => event.type === 'conversation' && event.conversation.settings.model === 'model-a'), 1000, 'default model');
+    assert.equal(snapshot.conversation.id, (events.find((event) => event.type === 'conversation') as { conversation: { id: string } }).conversation.id);
+  });
+
+  it('streams an answer to the webview, then sends the final text with usage and timing, and saves it', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(slowWords(['Hello', ' there', '!'], 2));
+    const storage = new MemoryStorage();
+    const { webview, events } = createHarness({ backend, storage, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'Hi' });
+    await until(() => finished(events).length === 1);
+    const answer = finished(events)[0]!;
+    assert.equal(answer.status, 'done');
+    assert.equal(answer.content, 'Hello there!');
+    assert.equal(answer.stats?.completionTokens, 3);
+    assert.equal(answer.stats?.usageReported, true);
+    assert.ok(answer.stats!.ttftMs! >= 0);
+    assert.ok(events.some((event) => event.type === 'answerDelta'), 'text was streamed before the end');
+    assert.equal(shownText(events).get(answer.id), 'Hello there!');
+    assert.deepEqual(backend.calls[0]!.request.messages, [{ role: 'user', content: 'Hi' }]);
+    assert.equal(backend.calls[0]!.api, 'inference');
+    await until(() => (storage.files.get(`conversation-${conversation.id}.json`) ?? '').includes('Hello there!'));
+  });
+
+  it('keeps exactly the text shown when Stop is pressed, and posts no text after it', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(slowWords(Array.from({ length: 500 }, (_, i) => `w${i} `), 3));
+    const storage = new MemoryStorage();
+    const { webview, events } = createHarness({ backend, storage, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'Count' });
+    await until(() => (shownText(events).values().next().value ?? '').length > 20);
+    const answerId = [...shownText(events).keys()][0]!;
+    const seen = shownText(events).get(answerId)!;
+    const { answers } = await webview.request('stop', { conversationId: conversation.id, shown: [{ messageId: answerId, contentLength: seen.length, reasoningLength: 0 }] });
+    const eventsAtStop = events.length;
+    assert.equal(answers.length, 1);
+    assert.equal(answers[0]!.status, 'stopped');
+    assert.equal(answers[0]!.content, seen);
+    await sleep(40);
+    const after = events.slice(eventsAtStop).filter((event) => event.type === 'answerDelta' || event.type === 'answerUpdated');
+    assert.deepEqual(after, [], 'nothing about the answer arrives after the Stop reply');
+    assert.ok(backend.calls.length === 1);
+    await until(() => JSON.parse(storage.files.get(`conversation-${conversation.id}.json`)!).messages[1].content === seen);
+  });
+
+  it('cuts back an answer that finished just before the Stop arrived', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(slowWords(['one ', 'two ', 'three'], 0));
+    const { webview, events } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'go' });
+    await until(() => finished(events).length === 1);
+    const answer = finished(events)[0]!;
+    const { answers } = await webview.request('stop', { conversationId: conversation.id, shown: [{ messageId: answer.id, contentLength: 4, reasoningLength: 0 }] });
+    assert.equal(answers[0]!.content, 'one ');
+    assert.equal(answers[0]!.status, 'stopped');
+  });
+
+  it('shows an HTTP failure on the message, keeps the user message, and Retry answers again', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(() =>
+      (async function* (): AsyncGenerator<ChatCompletionChunk> {
+        throw Object.assign(new Error('POST /chat/completions failed: 429 Concurrency limit reached for requests'), { kind: 'http', status: 429, retryAfterMs: 1000 });
+      })(),
+    );
+    backend.scripts.push(slowWords(['Recovered'], 0));
+    const { webview, events } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'Question' });
+    await until(() => finished(events).length === 1);
+    const failed = finished(events)[0]!;
+    assert.equal(failed.status, 'error');
+    assert.match(failed.error!.message, /429.*Try again in 1 s/);
+    const { messageId } = await webview.request('retry', { conversationId: conversation.id, messageId: failed.id });
+    await until(() => finished(events).length === 2);
+    const retried = finished(events)[1]!;
+    assert.equal(retried.id, messageId);
+    assert.equal(retried.content, 'Recovered');
+    const reopened = await webview.request('openConversation', { conversationId: conversation.id });
+    assert.deepEqual(reopened.messages.map((entry) => entry.content), ['Question', 'Recovered']);
+    assert.deepEqual(backend.calls[1]!.request.messages, [{ role: 'user', content: 'Question' }]);
+  });
+
+  it('keeps the partial text of a cut stream next to the error', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(() =>
+      (async function* (): AsyncGenerator<ChatCompletionChunk> {
+        yield chunk('Half of ');
+        yield chunk('it');
+        throw Object.assign(new Error('the stream ended before [DONE]'), { kind: 'stream-cut' });
+      })(),
+    );
+    const { webview, events } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'Question' });
+    await until(() => finished(events).length === 1);
+    assert.equal(finished(events)[0]!.content, 'Half of it');
+    assert.equal(finished(events)[0]!.error?.kind, 'stream-cut');
+  });
+
+  it('sends one prompt to both models in compare mode, each on its own API', async () => {
+    const backend = new FakeBackend();
+    backend.fallback = (request) => slowWords([`answer from ${request.model}`], 0)(request, new AbortController().signal);
+    const { webview, events } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    const checkpoint = 'wandb-artifact:///e/p/agent:step3';
+    await webview.request('updateSettings', { conversationId: conversation.id, settings: { ...conversation.settings, compare: true, compareModel: checkpoint } });
+    await webview.request('send', { conversationId: conversation.id, text: 'Compare' });
+    await until(() => finished(events).length === 2);
+    assert.deepEqual(backend.calls.map((call) => [call.request.model, call.api]).sort(), [['model-a', 'inference'], [checkpoint, 'training']]);
+    const byColumn = finished(events).sort((a, b) => a.column - b.column);
+    assert.deepEqual(byColumn.map((answer) => answer.content), ['answer from model-a', `answer from ${checkpoint}`]);
+  });
+
+  it('refuses a second send while an answer streams, and an empty message', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(slowWords(Array.from({ length: 100 }, () => 'x'), 5));
+    const { webview } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'one' });
+    await assert.rejects(webview.request('send', { conversationId: conversation.id, text: 'two' }), (error: unknown) => error instanceof RpcError && error.code === 'busy');
+    await assert.rejects(webview.request('regenerate', { conversationId: conversation.id }), (error: unknown) => error instanceof RpcError && error.code === 'busy');
+    await webview.request('stop', { conversationId: conversation.id, shown: [] });
+    await assert.rejects(webview.request('send', { conversationId: conversation.id, text: '   ' }), (error: unknown) => error instanceof RpcError && error.code === 'empty');
+  });
+
+  it('edits and resends the last message, and regenerates', async () => {
+    const backend = new FakeBackend();
+    backend.fallback = (request) => slowWords([`re: ${request.messages.at(-1)!.content}`], 0)(request, new AbortController().signal);
+    const { webview, events } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'frist' });
+    await until(() => finished(events).length === 1);
+    await webview.request('editLastUserMessage', { conversationId: conversation.id, text: 'first' });
+    await until(() => finished(events).length === 2);
+    await webview.request('regenerate', { conversationId: conversation.id });
+    await until(() => finished(events).length === 3);
+    const final = await webview.request('openConversation', { conversationId: conversation.id });
+    assert.deepEqual(final.messages.map((entry) => entry.content), ['first', 're: first']);
+    assert.equal(backend.calls.length, 3);
+  });
+
+  it('opens exactly the given checkpoint, in a new conversation when the current one has messages', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(slowWords(['ok'], 0));
+    const { controller, webview, events, lastModel } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    const checkpoint = 'wandb-artifact:///emulator-entity/demo-project/agent-001:step7';
+    const reused = await controller.openWithModel(checkpoint);
+    assert.equal(reused.id, conversation.id, 'an empty conversation is reused');
+    assert.equal(reused.settings.model, checkpoint);
+    await webview.request('send', { conversationId: conversation.id, text: 'hello' });
+    await until(() => finished(events).length === 1);
+    assert.equal(backend.calls[0]!.api, 'training');
+    const other = 'wandb-artifact:///emulator-entity/demo-project/agent-001:step3';
+    const fresh = await controller.openWithModel(other);
+    assert.notEqual(fresh.id, conversation.id);
+    assert.equal(fresh.settings.model, other);
+    assert.equal(lastModel(), other);
+    await until(() => events.some((event) => event.type === 'conversation' && event.conversation.id === fresh.id));
+  });
+
+  it('restores conversations, the open one and its draft after a reload', async () => {
+    const storage = new MemoryStorage();
+    const backend = new FakeBackend();
+    backend.scripts.push(slowWords(['kept'], 0));
+    const first = createHarness({ storage, backend, lastModel: 'model-a' });
+    const { conversation } = await first.webview.request('ready', {});
+    await first.webview.request('send', { conversationId: conversation.id, text: 'remember me' });
+    await until(() => finished(first.events).length === 1);
+    await first.webview.request('saveDraft', { conversationId: conversation.id, text: 'unsent words' });
+    await sleep(20);
+    await first.controller.dispose();
+
+    const second = createHarness({ storage });
+    const snapshot = await second.webview.request('ready', { conversationId: conversation.id });
+    assert.equal(snapshot.conversation.id, conversation.id);
+    assert.deepEqual(snapshot.conversation.messages.map((entry) => entry.content), ['remember me', 'kept']);
+    assert.equal(snapshot.conversation.draft, 'unsent words');
+    assert.equal(snapshot.conversation.title, 'remember me');
+  });
+
+  it('renames, exports and deletes through the editor dialogs', async () => {
+    const { webview, ui, events } = createHarness({ lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    ui.titles.push('  Renamed chat  ');
+    assert.deepEqual(await webview.request('renameConversation', { conversationId: conversation.id }), { title: 'Renamed chat' });
+    ui.titles.push(undefined);
+    assert.equal(await webview.request('renameConversation', { conversationId: conversation.id }), null);
+    await until(() => events.some((event) => event.type === 'conversations' && event.items[0]?.title === 'Renamed chat'));
+
+    assert.deepEqual(await webview.request('exportConversation', { conversationId: conversation.id, format: 'markdown' }), { exported: true });
+    assert.equal(ui.exported[0]!.format, 'markdown');
+    await assert.rejects(webview.request('exportConversation', { conversationId: conversation.id, format: 'pdf' as 'json' }));
+
+    ui.confirmations.push(false);
+    assert.equal((await webview.request('deleteConversation', { conversationId: conversation.id })).deleted, false);
+    ui.confirmations.push(true);
+    const result = await webview.request('deleteConversation', { conversationId: conversation.id });
+    assert.equal(result.deleted, true);
+    assert.notEqual(result.conversation.id, conversation.id);
+    await assert.rejects(webview.request('openConversation', { conversationId: conversation.id }), (error: unknown) => error instanceof RpcError && error.code === 'not-found');
+  });
+
+  it('opens only http(s) links, and passes code to the clipboard and the editor', async () => {
+    const { webview, ui } = createHarness();
+    await webview.request('ready', {});
+    for (const href of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<script>', 'file:///etc/passwd', 'vscode:extension/x', 'command:workbench.action.quit', 'https://user:pw@example.com/', 'not a url']) {
+      assert.deepEqual(await webview.request('openLink', { href }), { opened: false }, href);
+    }
+    assert.deepEqual(await webview.request('openLink', { href: 'https://example.com/a?b=c' }), { opened: true });
+    assert.deepEqual(ui.opened, ['https://example.com/a?b=c']);
+    await webview.request('copyText', { text: 'print(1)' });
+    await webview.request('insertText', { text: 'print(2)' });
+    assert.deepEqual([ui.copied, ui.inserted], [['print(1)'], ['print(2)']]);
+    await assert.rejects(webview.request('runAction', { action: 'rm -rf' as 'signIn' }));
+    await webview.request('runAction', { action: 'signIn' });
+    assert.deepEqual(ui.actions, ['signIn']);
+    assert.equal(safeExternalUrl(' http://example.com '), 'http://example.com/');
+  });
+
+  it('stops and saves answers still streaming when the panel closes', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(slowWords(Array.from({ length: 1000 }, () => 'y'), 2));
+    const storage = new MemoryStorage();
+    const { controller, webview, events } = createHarness({ backend, storage, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'long' });
+    await until(() => events.some((event) => event.type === 'answerDelta'));
+    await controller.dispose();
+    assert.equal(controller.isStreaming(), false);
+    const saved = JSON.parse(storage.files.get(`conversation-${conversation.id}.json`)!);
+    assert.equal(saved.messages[1].status, 'stopped');
+    assert.ok(saved.messages[1].content.length > 0);
+  });
+
+  it('asks the webview what it shows', async () => {
+    const report = { conversationId: 'c', selectedModels: ['m'], compare: false, messageCount: 0, streamingMessageIds: [], messages: [], draft: '' };
+    const { controller, webview } = createHarness({ report: () => report });
+    await webview.request('ready', {});
+    assert.deepEqual(await controller.report(), report);
+  });
+});

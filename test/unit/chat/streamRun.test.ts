@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import type { ChatCompletionChunk } from '../../../src/api/types';
+import { runStream } from '../../../src/chat/streamRun';
+import { chunk, sleep, usageChunk } from './support';
+
+async function* fromArray(chunks: ChatCompletionChunk[], error?: unknown): AsyncGenerator<ChatCompletionChunk> {
+  for (const item of chunks) yield item;
+  if (error) throw error;
+}
+
+/** A fake clock that advances by `step` ms per reading. */
+function steppingClock(step: number) {
+  let now = 0;
+  return () => (now += step);
+}
+
+describe('streamed answer runner', () => {
+  it('passes on every text delta, folds reasoning apart and reads the usage chunk', async () => {
+    const deltas: [string, string][] = [];
+    const outcome = await runStream(
+      fromArray([chunk('', { reasoning: 'think ' }), chunk('Hel'), chunk('lo', { finish: 'stop' }), usageChunk({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 })]),
+      { signal: new AbortController().signal, onDelta: (c, r) => deltas.push([c, r]), now: steppingClock(10) },
+    );
+    assert.deepEqual(deltas, [['', 'think '], ['Hel', ''], ['lo', '']]);
+    assert.equal(outcome.status, 'done');
+    assert.equal(outcome.content, 'Hello');
+    assert.equal(outcome.reasoning, 'think ');
+    assert.equal(outcome.finishReason, 'stop');
+    assert.deepEqual(outcome.usage, { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 });
+    // clock readings: start 10, first token 20, (2 more deltas without readings), end 30
+    assert.equal(outcome.stats.ttftMs, 10);
+    assert.equal(outcome.stats.totalMs, 20);
+    assert.equal(outcome.stats.tokensPerSecond, 200);
+    assert.equal(outcome.stats.usageReported, true);
+  });
+
+  it('keeps the text received before a cut stream and reports the error beside it', async () => {
+    const cut = Object.assign(new Error('the stream ended before [DONE]'), { kind: 'stream-cut' });
+    const outcome = await runStream(fromArray([chunk('partial '), chunk('answer')], cut), { signal: new AbortController().signal, onDelta: () => undefined });
+    assert.equal(outcome.status, 'error');
+    assert.equal(outcome.content, 'partial answer');
+    assert.equal(outcome.error?.kind, 'stream-cut');
+    assert.equal(outcome.error?.retryable, true);
+    assert.equal(outcome.stats.usageReported, false);
+    assert.equal(outcome.stats.streamedChunks, 2);
+  });
+
+  it('ends at the moment of Stop even when the source never answers again, and passes on nothing after it', async () => {
+    const abort = new AbortController();
+    let released = false;
+    const source: AsyncIterable<ChatCompletionChunk> = {
+      [Symbol.asyncIterator]() {
+        let sent = 0;
+        return {
+          next: () => {
+            if (sent++ === 0) return Promise.resolve({ done: false, value: chunk('first') });
+            return new Promise(() => undefined); // a read that never completes
+          },
+          return: async () => {
+            released = true;
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
+    const deltas: string[] = [];
+    const running = runStream(source, { signal: abort.signal, onDelta: (c) => deltas.push(c) });
+    await sleep(10);
+    const stoppedAt = Date.now();
+    abort.abort();
+    const outcome = await running;
+    assert.ok(Date.now() - stoppedAt < 50, 'Stop did not wait for the network');
+    assert.equal(outcome.status, 'stopped');
+    assert.deepEqual(deltas, ['first']);
+    assert.equal(outcome.content, 'first');
+    assert.ok(released, 'the source was told to stop reading');
+  });
+
+  it('drops a chunk the source delivers after Stop', async () => {
+    const abort = new AbortController();
+    const deltas: string[] = [];
+    async function* source(): AsyncGenerator<ChatCompletionChunk> {
+      yield chunk('a');
+      abort.abort();
+      yield chunk('b');
+      yield chunk('c');
+    }
+    const outcome = await runStream(source(), { signal: abort.signal, onDelta: (c) => deltas.push(c) });
+    assert.deepEqual(deltas, ['a']);
+    assert.equal(outcome.content, 'a');
+    assert.equal(outcome.status, 'stopped');
+  });
+
+  it('reports stopped, not failed, when the cancelled request throws its abort error', async () => {
+    const abort = new AbortController();
+    async function* source(): AsyncGenerator<ChatCompletionChunk> {
+      yield chunk('a');
+      abort.abort();
+      throw Object.assign(new Error('aborted'), { kind: 'aborted' });
+    }
+    const outcome = await runStream(source(), { signal: abort.signal, onDelta: () => undefined });
+    assert.equal(outcome.status, 'stopped');
+    assert.equal(outcome.error, undefined);
+  });
+
+  it('maps HTTP failures to readable, actionable footers', async () => {
+    const fail = (status: number, retryAfterMs?: number) =>
+      runStream(fromArray([], Object.assign(new Error(`POST /chat/completions failed: ${status}`), { kind: 'http', status, retryAfterMs })), {
+        signal: new AbortController().signal,
+        onDelta: () => undefined,
+      });
+    const unauthorized = await fail(401);
+    assert.equal(unauthorized.error?.action, 'signIn');
+    assert.equal(unauthorized.error?.retryable, false);
+    assert.match((await fail(402)).error!.message, /Quota/);
+    assert.match((await fail(403)).error!.message, /region/);
+    const limited = await fail(429, 2500);
+    assert.match(limited.error!.message, /429.*Try again in 3 s/);
+    assert.equal(limited.error?.retryable, true);
+    assert.match((await fail(503)).error!.message, /server failed \(503\)/);
+  });
+});

@@ -1,0 +1,53 @@
+import type { ChatCompletionChunk, Usage } from '../../../src/api/types';
+import type { ConversationEnv } from '../../../src/chat/conversation';
+import type { DocumentStorage } from '../../../src/chat/conversationStore';
+
+/** Sequential ids and a clock that advances one ms per reading. */
+export function testEnv(): ConversationEnv & { ids: number } {
+  const env = {
+    ids: 0,
+    newId: () => `id${++env.ids}`,
+    now: () => 1_700_000_000_000 + env.ids,
+  };
+  return env;
+}
+
+export class MemoryStorage implements DocumentStorage {
+  readonly files = new Map<string, string>();
+  writes = 0;
+  async read(name: string): Promise<string | undefined> {
+    return this.files.get(name);
+  }
+  async write(name: string, text: string): Promise<void> {
+    this.writes++;
+    this.files.set(name, text);
+  }
+  async remove(name: string): Promise<void> {
+    this.files.delete(name);
+  }
+}
+
+export function chunk(content: string, extra: { reasoning?: string; finish?: string } = {}): ChatCompletionChunk {
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta: { content, ...(extra.reasoning ? { reasoning: extra.reasoning } : {}) }, finish_reason: extra.finish ?? null }],
+  };
+}
+
+export function usageChunk(usage: Usage): ChatCompletionChunk {
+  return { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage };
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `check` holds, polling every few ms. */
+export async function until(check: () => boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(2);
+  }
+}

@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { WebviewReport } from '../../../src/chat/protocol';
+import { startEmulator, type Emulator } from '../../emulator';
+import { hasChromium, launchChromium, openWebviewPage, startPanelServer, type WebviewPage } from './browserHarness';
+import { createEmulatorController } from './emulatorChat';
+import { sleep } from './support';
+
+const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'chat');
+const hostileAnswers = JSON.parse(readFileSync(join(fixtures, 'hostile-answers.json'), 'utf8')) as { name: string; text: string }[];
+
+/** What must never be inside the rendered transcript. */
+async function inspectTranscript(view: WebviewPage) {
+  return view.page.evaluate(() => {
+    const transcript = document.querySelector('.transcript')!;
+    const forbidden = [...transcript.querySelectorAll('script, iframe, object, embed, img, svg, math, style, form, input, meta, link, base, video, audio, source')].map((element) => element.tagName);
+    const badAttributes: string[] = [];
+    for (const element of transcript.querySelectorAll('*')) {
+      for (const attribute of element.attributes) {
+        if (/^on/i.test(attribute.name) || attribute.name === 'style' || attribute.name === 'srcdoc' || attribute.name.includes(':')) badAttributes.push(`${element.tagName}.${attribute.name}`);
+      }
+    }
+    const hrefs = [...transcript.querySelectorAll('a[href]')].map((link) => link.getAttribute('href')!);
+    const w = window as unknown as { __pwned?: string; __cspViolations?: string[] };
+    return { forbidden, badAttributes, hrefs, pwned: w.__pwned, cspViolations: w.__cspViolations ?? [], text: (transcript as HTMLElement).innerText };
+  });
+}
+
+describe('chat webview in a real browser', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof startPanelServer>>;
+
+  before(async function () {
+    if (!hasChromium()) {
+      if (process.env.CI) throw new Error('chromium is required for the chat webview tests');
+      this.skip();
+    }
+    browser = await launchChromium();
+    server = await startPanelServer();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A page connected to a controller on the emulator; returns helpers for one test. */
+  async function session(emulator: Emulator) {
+    let chat!: ReturnType<typeof createEmulatorController>;
+    const view = await openWebviewPage(browser, server.url, (post) => {
+      chat = createEmulatorController(emulator, post);
+      return (message) => chat.controller.receive(message);
+    });
+    const requests: string[] = [];
+    view.page.on('request', (request) => requests.push(request.url()));
+    await view.page.waitForSelector('.composer-input');
+    await view.page.waitForFunction(() => (document.querySelector('.model-select') as HTMLSelectElement | null)?.value !== '');
+    const ask = async (text: string) => {
+      await view.page.fill('.composer-input', text);
+      await view.page.press('.composer-input', 'Enter');
+    };
+    const answersDone = (count: number) =>
+      view.page.waitForFunction((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length >= n, count, { timeout: 60_000 });
+    const report = () => chat.controller.report() as Promise<WebviewReport>;
+    return { view, chat, ask, answersDone, report, requests, close: async () => {
+      await view.page.context().close();
+      await chat.close();
+    } };
+  }
+
+  describe('on a fast emulator', () => {
+    let emulator: Emulator;
+    let s: Awaited<ReturnType<typeof session>>;
+    before(async () => {
+      emulator = await startEmulator();
+      s = await session(emulator);
+    });
+    after(async () => {
+      await s?.close();
+      await emulator?.close();
+    });
+
+    it('streams a Markdown answer with code blocks that copy and insert through the extension', async () => {
+      await s.ask('How do I write a reward function?');
+      await s.answersDone(1);
+      const answer = s.view.page.locator('article.answer').last();
+      assert.match(await answer.locator('.message-stats').innerText(), /prompt \+ \d+ completion tokens · first token .* tok\/s/);
+      await answer.locator('.code-block').first().waitFor();
+      const code = await answer.locator('.code-block code').first().innerText();
+      await answer.locator('.code-block button[data-action="copy"]').first().click();
+      await answer.locator('.code-block button[data-action="insert"]').first().click();
+      await sleep(100);
+      assert.deepEqual(s.chat.ui.copied, [code]);
+      assert.deepEqual(s.chat.ui.inserted, [code]);
+      assert.ok(code.length > 10);
+    });
+
+    it('renders hostile answers as inert text: no script runs, nothing loads, links stay http(s)', async () => {
+      const onPage = s.view.page.url();
+      for (const [index, hostile] of hostileAnswers.entries()) {
+        await s.ask(`/echo ${hostile.text}`);
+        await s.answersDone(2 + index);
+      }
+      await sleep(200);
+      const seen = await inspectTranscript(s.view);
+      assert.deepEqual(seen.forbidden, [], 'forbidden elements');
+      assert.deepEqual(seen.badAttributes, [], 'event handlers, styles or namespaced attributes');
+      for (const href of seen.hrefs) assert.match(href, /^https?:\/\//, href);
+      assert.equal(seen.pwned, undefined, 'a script ran');
+      assert.deepEqual(s.view.dialogs, [], 'a dialog opened');
+      assert.deepEqual(seen.cspViolations, [], 'something tried to load or run');
+      assert.deepEqual(s.view.problems, []);
+      assert.equal(s.view.page.url(), onPage);
+      assert.ok(seen.text.includes("<script>window.top.__pwned='script';alert('script')</script>"), 'a script tag is shown as text');
+      assert.ok(!s.requests.some((url) => url.includes('tracker.invalid') || url.includes('evil.invalid')), 'a remote resource was requested');
+      assert.ok(await s.view.page.locator('.transcript th.align-right').count() > 0, 'table alignment survives as a class');
+
+      // Clicking a link asks the extension; only http(s) is opened, and the page never navigates.
+      const safe = s.view.page.locator('.transcript a[href="https://example.com/safe"]').last();
+      await safe.click();
+      await s.view.page.locator('.transcript a.blocked-image').first().click();
+      await sleep(100);
+      assert.deepEqual(s.chat.ui.opened, ['https://example.com/safe', 'https://tracker.invalid/pixel.gif']);
+      assert.equal(s.view.page.url(), onPage);
+    });
+
+    it('stays responsive while a 1 MB single-line answer streams', async () => {
+      const word = 'lorem'.repeat(40);
+      const line = Array.from({ length: Math.ceil(1_000_000 / (word.length + 1)) }, (_, i) => (i % 50 === 0 ? `<b>${i}</b>` : word)).join(' ');
+      const before = await s.view.page.locator('article.answer').count();
+      await s.view.page.evaluate(() => performance.clearMeasures('rl-chat:frame'));
+      await s.ask(`/echo ${line}`);
+      const started = Date.now();
+      let worstRoundTrip = 0;
+      while (Date.now() - started < 60_000) {
+        const t0 = Date.now();
+        const done = await s.view.page.evaluate((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length > n, before);
+        worstRoundTrip = Math.max(worstRoundTrip, Date.now() - t0);
+        if (done) break;
+        await sleep(50);
+      }
+      const frames = await s.view.page.evaluate(() => performance.getEntriesByName('rl-chat:frame').map((entry) => entry.duration));
+      const answerText = await s.view.page.locator('article.answer').last().locator('.message-body').innerText();
+      assert.equal(answerText.length, line.length, 'the whole line is shown');
+      assert.ok(frames.length > 0);
+      const worstFrame = Math.max(...frames);
+      assert.ok(worstFrame < 250, `worst frame ${worstFrame.toFixed(0)} ms`);
+      assert.ok(worstRoundTrip < 1500, `page answered in ${worstRoundTrip} ms at worst`);
+      assert.equal((await inspectTranscript(s.view)).pwned, undefined);
+    });
+
+    it('shows reasoning folded and compare answers side by side', async () => {
+      const reasoningModel = emulator.seeded!.inferenceModels.find((id) => id.includes('reason'))!;
+      const other = emulator.seeded!.inferenceModels[1]!;
+      await s.view.page.click('.new-conversation');
+      await s.view.page.waitForFunction(() => document.querySelectorAll('article.message').length === 0);
+      await s.view.page.selectOption('.model-select:not(.compare-select)', reasoningModel);
+      await s.view.page.check('.compare-toggle');
+      await s.view.page.selectOption('.compare-select', other);
+      await s.ask('Why is the sky blue?');
+      await s.answersDone(2);
+      const row = s.view.page.locator('.answers.compare');
+      assert.equal(await row.locator('article.answer').count(), 2);
+      const reasoning = row.locator('article.answer').first().locator('details.reasoning');
+      assert.equal(await reasoning.isVisible(), true);
+      assert.equal(await reasoning.evaluate((element) => (element as HTMLDetailsElement).open), false);
+      const report = await s.report();
+      assert.deepEqual(report.selectedModels, [reasoningModel, other]);
+      assert.equal(report.compare, true);
+      const stats = await row.locator('.message-stats').allInnerTexts();
+      assert.equal(stats.length, 2);
+      for (const line of stats) assert.match(line, /completion tokens/);
+    });
+
+    it('shows a 429 on the message with Retry, keeps the question, and Retry answers', async () => {
+      await s.view.page.click('.new-conversation');
+      await s.view.page.waitForFunction(() => document.querySelectorAll('article.message').length === 0);
+      assert.equal(await s.view.page.isChecked('.compare-toggle'), false, 'a new conversation starts without compare');
+      emulator.addFault({ kind: 'status', status: 429, retryAfter: 1, path: '/chat/completions' });
+      await s.ask('/echo after the limit');
+      await s.view.page.locator('article.answer[data-status="error"]').waitFor();
+      assert.match(await s.view.page.locator('.message-error').innerText(), /429/);
+      assert.equal(await s.view.page.locator('article.user .user-text').last().innerText(), '/echo after the limit');
+      await s.view.page.locator('article.answer[data-status="error"] button', { hasText: 'Retry' }).click();
+      await s.view.page.locator('article.answer[data-status="done"]').waitFor();
+      assert.equal(await s.view.page.locator('article.answer .message-body').last().innerText(), 'after the limit');
+    });
+
+    it('edits and resends the last message', async () => {
+      await s.view.page.locator('article.user button', { hasText: 'Edit' }).last().click();
+      assert.equal(await s.view.page.inputValue('.composer-input'), '/echo after the limit');
+      await s.view.page.fill('.composer-input', '/echo edited');
+      await s.view.page.press('.composer-input', 'Enter');
+      await s.view.page.waitForFunction(() => document.querySelector('article.answer[data-status="done"] .message-body')?.textContent?.trim() === 'edited');
+      const report = await s.report();
+      assert.deepEqual(report.messages.map((message) => message.text.trim()), ['/echo edited', 'edited']);
+    });
+  });
+
+  describe('on a slow emulator', () => {
+    let emulator: Emulator;
+    let s: Awaited<ReturnType<typeof session>>;
+    before(async () => {
+      emulator = await startEmulator({ streamChunkDelayMs: 4 });
+      s = await session(emulator);
+    });
+    after(async () => {
+      await s?.close();
+      await emulator?.close();
+    });
+
+    it('Stop freezes the answer at once: no text appears after it, and what was shown is what is kept', async () => {
+      await s.ask('/long 4000');
+      const body = s.view.page.locator('article.answer .message-body').last();
+      await s.view.page.waitForFunction(() => (document.querySelector('article.answer .message-body')?.textContent?.length ?? 0) > 300);
+      await s.view.page.click('button.stop');
+      const atStop = await body.innerText();
+      await sleep(400);
+      const later = await body.innerText();
+      assert.equal(later, atStop, 'text appeared after Stop');
+      await s.view.page.locator('article.answer[data-status="stopped"]').waitFor();
+      const conversationId = (await s.report()).conversationId;
+      const stored = JSON.parse(s.chat.storage.files.get(`conversation-${conversationId}.json`) ?? '{}');
+      const kept: string = stored.messages?.[1]?.content ?? '';
+      assert.ok(kept.length > 300);
+      assert.equal(kept.replace(/\s+/g, ' ').trim(), later.replace(/\s+/g, ' ').trim());
+      assert.equal(await s.view.page.locator('button.send').isVisible(), true);
+    });
+  });
+});

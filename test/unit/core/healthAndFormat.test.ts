@@ -1,0 +1,84 @@
+import * as assert from 'node:assert/strict';
+import { checkpointModelId, parseCoordinates } from '../../../src/core/checkpointIds';
+import { parseExperimentalConfig } from '../../../src/core/experimentalConfig';
+import { formatDuration, formatMetric } from '../../../src/core/format';
+import { summarizeHealth } from '../../../src/core/health';
+
+const checks = { api: { success: true, duration: 0.01, error: null }, gpu_queue: { success: false, duration: 0.2, error: 'no GPU workers' } };
+
+describe('health summary', () => {
+  it('is healthy when both APIs answer and every check passes', () => {
+    const summary = summarizeHealth({ state: 'ok', value: { healthy: true, status: 200, checks: { api: checks.api } }, ms: 12 }, { state: 'ok', value: {}, ms: 30 });
+    assert.equal(summary.level, 'healthy');
+    assert.match(summary.detail.join('\n'), /✓ `api`/);
+  });
+
+  it('shows a 503 system check as degraded, with the failing check in the detail', () => {
+    const summary = summarizeHealth({ state: 'ok', value: { healthy: false, status: 503, checks }, ms: 5 }, { state: 'ok', value: {}, ms: 30 });
+    assert.equal(summary.level, 'degraded');
+    assert.match(summary.text, /degraded/);
+    assert.match(summary.detail.join('\n'), /✗ `gpu_queue`.*no GPU workers/);
+  });
+
+  it('is unreachable when an API cannot be reached, and not checked when nothing is configured', () => {
+    assert.equal(summarizeHealth({ state: 'error', message: 'refused' }, { state: 'ok', value: {}, ms: 1 }).level, 'down');
+    assert.equal(summarizeHealth({ state: 'ok', value: { healthy: true, status: 200, checks: {} }, ms: 1 }, { state: 'error', message: 'x', status: 503 }).level, 'degraded');
+    const unset = summarizeHealth({ state: 'skipped', reason: 'not configured' }, { state: 'skipped', reason: 'not configured' });
+    assert.equal(unset.level, 'unknown');
+    assert.equal(summarizeHealth({ state: 'skipped', reason: 'not configured' }, { state: 'ok', value: {}, ms: 1 }).level, 'healthy');
+  });
+});
+
+describe('formatting', () => {
+  it('formats durations for people', () => {
+    assert.equal(formatDuration(850), '850 ms');
+    assert.equal(formatDuration(42_000), '42 s');
+    assert.equal(formatDuration(185_000), '3 min 05 s');
+    assert.equal(formatDuration(2 * 3600_000 + 7 * 60_000), '2 h 07 min');
+    assert.equal(formatDuration(-1), '');
+  });
+
+  it('formats metrics with about four significant digits', () => {
+    assert.equal(formatMetric(2.345678), '2.346');
+    assert.equal(formatMetric(0.00001), '1.00e-5');
+    assert.equal(formatMetric(1200), '1200');
+    assert.equal(formatMetric(12345678.9), '1.23e+7');
+  });
+});
+
+describe('checkpoint model ids', () => {
+  it('builds the id that serves a checkpoint, and the latest one without a step', () => {
+    const model = { entity: 'acme', project: 'agents', name: 'agent-001' };
+    assert.equal(checkpointModelId(model, 12), 'wandb-artifact:///acme/agents/agent-001:step12');
+    assert.equal(checkpointModelId(model), 'wandb-artifact:///acme/agents/agent-001');
+    assert.equal(checkpointModelId({ ...model, entity: '' }, 1), undefined);
+  });
+
+  it('reads entity/project/name as typed, with or without the scheme', () => {
+    assert.deepEqual(parseCoordinates(' acme/agents/agent-001 '), { entity: 'acme', project: 'agents', name: 'agent-001' });
+    assert.deepEqual(parseCoordinates('wandb-artifact:///acme/agents/agent-001:step3'), { entity: 'acme', project: 'agents', name: 'agent-001' });
+    assert.equal(parseCoordinates('acme/agents'), undefined);
+    assert.equal(parseCoordinates('a b/c/d'), undefined);
+  });
+});
+
+describe('experimental config', () => {
+  it('is optional, and passes unknown keys through', () => {
+    assert.deepEqual(parseExperimentalConfig('  '), { ok: true, value: undefined });
+    assert.deepEqual(parseExperimentalConfig('{"learning_rate": 1e-5, "future_key": [1]}'), { ok: true, value: { learning_rate: 1e-5, future_key: [1] } });
+  });
+
+  it('checks the types of the keys the platform documents', () => {
+    const check = (text: string) => {
+      const result = parseExperimentalConfig(text);
+      return result.ok ? 'ok' : result.message;
+    };
+    assert.equal(check('{"loss_fn": "ppo", "normalize_advantages": true, "packed_sequence_length": 4096}'), 'ok');
+    assert.match(check('{"loss_fn": "sgd"}'), /one of "cispo", "ppo"/);
+    assert.match(check('{"learning_rate": "fast"}'), /must be a number/);
+    assert.match(check('{"packed_sequence_length": 1.5}'), /integer/);
+    assert.match(check('{"scale_rewards": 1}'), /true or false/);
+    assert.match(check('[1]'), /JSON object/);
+    assert.match(check('{oops'), /Not valid JSON/);
+  });
+});

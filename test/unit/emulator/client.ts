@@ -1,0 +1,66 @@
+/** A tiny fetch wrapper for the emulator's own tests. */
+import type { Emulator } from '../../emulator/contract';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Sent as is instead of JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Leave out the Authorization header. */
+  anonymous?: boolean;
+}
+
+export async function call(emulator: Emulator, api: 'training' | 'inference' | 'control', method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+  const base = api === 'training' ? emulator.trainingUrl : api === 'inference' ? emulator.inferenceUrl : `${emulator.url}/_emulator`;
+  const headers: Record<string, string> = { ...options.headers };
+  if (!options.anonymous) headers.authorization ??= `Bearer ${emulator.apiKey}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+export function trajectoryGroup(metadata: Record<string, unknown> = {}) {
+  return {
+    trajectories: [
+      {
+        messages_and_choices: [
+          { role: 'user', content: 'What is 2 + 2?' },
+          { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '4' } },
+        ],
+        reward: 1,
+      },
+    ],
+    metadata,
+  };
+}
