@@ -1,7 +1,9 @@
 import type * as vscode from 'vscode';
 import { registerAccountCommands } from './vscode/account';
 import { createApi, type RlStudioApi } from './vscode/api';
+import { registerChat } from './vscode/chat/register';
 import { createServices } from './vscode/services';
+import { registerPayloadFeatures } from './vscode/payload/register';
 import { registerViews } from './vscode/views/register';
 
 /**
@@ -12,6 +14,8 @@ export function activate(context: vscode.ExtensionContext): RlStudioApi {
   const services = createServices(context);
   registerAccountCommands(services);
   const views = registerViews(services);
+  registerChat(services);
+  registerPayloadFeatures(services);
   return createApi(services, views);
 }
 

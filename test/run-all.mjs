@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = (name) => join(root, 'node_modules', '.bin', name);
+const bin = (name) => join('node_modules', '.bin', name); // run with cwd = root
 const vsix = join(root, 'rl-studio.vsix');
 
 const wholeStage = (result) => (result.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });

@@ -153,7 +153,15 @@ export class ChatController {
       await this.loadModels();
       this.pickDefaultModel(conversation);
     }
-    await this.send(conversation.id, text);
+    try {
+      await this.send(conversation.id, text);
+    } catch (error) {
+      if (!(error instanceof ProtocolError) || error.code !== 'no-model') throw error;
+      // No model can answer yet (signed out, empty list): the text waits in the message box.
+      conversation.draft = text;
+      await this.saveNow(conversation);
+      this.emit({ type: 'conversation', conversation, reveal: true });
+    }
     return conversation;
   }
 
@@ -432,7 +440,7 @@ export class ChatController {
   private async activate(conversation: Conversation): Promise<Conversation> {
     this.activeId = conversation.id;
     await this.options.store.setLastOpened(conversation.id);
-    this.emitConversation(conversation);
+    this.emit({ type: 'conversation', conversation, reveal: true });
     this.emitList();
     return conversation;
   }

@@ -33,7 +33,7 @@ export function parseCheckpointModelId(modelId: string): CheckpointRef | undefin
   return { entity: entity!, project: project!, name: name!, step: step === undefined ? undefined : Number(step) };
 }
 
-/** A short label for headers and tabs: `agent-001 · step 12`, or the catalogue id. */
+/** A short label for headers and tabs: `policy-001 · step 12`, or the catalogue id. */
 export function shortModelLabel(modelId: string): string {
   const ref = parseCheckpointModelId(modelId);
   if (!ref) return modelId || 'no model';

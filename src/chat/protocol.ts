@@ -76,14 +76,16 @@ export type WebviewMethods = {
 /** Events the host sends to the webview. */
 export type HostEvent =
   | { type: 'conversations'; items: ConversationSummary[] }
-  /** The conversation changed structurally (messages added or removed, settings, title). */
-  | { type: 'conversation'; conversation: Conversation }
+  /**
+   * The conversation changed structurally (messages added or removed, settings, title). With
+   * `reveal`, the host opened it (a model chosen in the Models view, a new chat): the webview
+   * switches to it; without, only the conversation on screen is updated.
+   */
+  | { type: 'conversation'; conversation: Conversation; reveal?: boolean }
   | ({ type: 'answerDelta'; conversationId: string; messageId: string } & AnswerDelta)
   /** One answer reached a new state (finished, stopped, failed); carries its whole text. */
   | { type: 'answerUpdated'; conversationId: string; answer: AnswerEntry }
-  | { type: 'models'; catalogue: ModelCatalogue; loading: boolean }
-  /** Put text into the composer (chat with the editor's selection when a send is not wanted). */
-  | { type: 'focusComposer' };
+  | { type: 'models'; catalogue: ModelCatalogue; loading: boolean };
 
 /** Events the webview sends to the host (none carry a reply). */
 export type WebviewEvent = { type: 'log'; level: 'warn' | 'error'; message: string };

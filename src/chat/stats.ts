@@ -1,6 +1,12 @@
 import type { Usage } from '../api/types';
 import type { AnswerStats } from './conversationTypes';
 
+/**
+ * Below this decoding time a rate says nothing (a whole answer in one network read gives millions
+ * of tokens per second), so none is shown.
+ */
+export const minimumRateWindowMs = 50;
+
 /** Moments of one streamed answer, in ms of one clock. */
 export interface StreamTiming {
   startedAt: number;
@@ -30,7 +36,7 @@ export function computeStats(timing: StreamTiming, usage: Usage | undefined, str
     stats.ttftMs = Math.max(0, timing.firstTokenAt - timing.startedAt);
     const decodeMs = timing.endedAt - timing.firstTokenAt;
     const tokens = usage?.completion_tokens ?? streamedChunks;
-    if (decodeMs > 0 && tokens > 1) stats.tokensPerSecond = ((tokens - 1) * 1000) / decodeMs;
+    if (decodeMs >= minimumRateWindowMs && tokens > 1) stats.tokensPerSecond = ((tokens - 1) * 1000) / decodeMs;
   }
   return stats;
 }

@@ -17,6 +17,8 @@ export interface JobRecord {
   /** All events seen, oldest first. */
   readonly events: readonly TrainingJobEvent[];
   readonly job?: TrainingJob;
+  /** True once a poll succeeded: before that, the status is not known yet. */
+  readonly loaded?: boolean;
   /** The last polling failure, cleared by the next success. Polling goes on. */
   readonly connectionError?: string;
   /** Polling stopped until the next refresh (the job does not exist here, or the key was rejected). */
@@ -176,9 +178,9 @@ export class JobTracker {
     }
     status = withJobRecord(status, job);
 
-    const changed = newEvents.length > 0 || job !== record.job || record.connectionError !== undefined || status.phase !== record.status.phase;
+    const changed = !record.loaded || newEvents.length > 0 || job !== record.job || record.connectionError !== undefined || status.phase !== record.status.phase;
     if (changed) {
-      record = { id, status, events: newEvents.length ? [...record.events, ...newEvents] : record.events, job, connectionError: undefined };
+      record = { id, status, events: newEvents.length ? [...record.events, ...newEvents] : record.events, job, loaded: true, connectionError: undefined };
       this.records.set(id, record);
       this.emit({ id, record, newEvents });
     }

@@ -1,5 +1,6 @@
 import { parseTree, visit } from 'jsonc-parser';
 import { readAutomationFields, type AutomationFields } from './automation';
+import { scanValidJson } from './fastScan';
 import { describeParseError } from './jsonErrors';
 import { contentEndOf, findOpenings, scanReferences, type VariableReference } from './references';
 
@@ -23,6 +24,14 @@ export interface StringTokens {
   ends: number[];
   /** 1 when the string is an object key. */
   keys: Uint8Array;
+}
+
+interface Collected {
+  starts: number[];
+  ends: number[];
+  keyFlags: number[];
+  references: VariableReference[];
+  onString?: (offset: number, length: number, isKey: boolean) => void;
 }
 
 /** Everything the language features need, computed once per document version. */
@@ -49,41 +58,47 @@ export function analysePayload(text: string, kind: PayloadDocumentKind): Payload
   }
 
   const openings = findOpenings(text);
-  let openingCursor = 0;
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const keyFlags: number[] = [];
-  const references: VariableReference[] = [];
-  const syntaxErrors: JsonSyntaxError[] = [];
-
-  const onString = (offset: number, length: number, isKey: boolean): void => {
-    if (offset < regionStart || offset >= regionEnd || text.charCodeAt(offset) !== 0x22) return;
-    const end = offset + length;
-    starts.push(offset);
-    ends.push(end);
-    keyFlags.push(isKey ? 1 : 0);
-    if (openingCursor < openings.length && openings[openingCursor] < end) {
-      openingCursor = scanReferences(text, offset + 1, contentEndOf(text, offset, end).contentEnd, isKey, openings, openingCursor, references);
-    }
+  const collect = (): Collected => {
+    const collected: Collected = { starts: [], ends: [], keyFlags: [], references: [] };
+    let openingCursor = 0;
+    collected.onString = (offset, length, isKey) => {
+      if (offset < regionStart || offset >= regionEnd || text.charCodeAt(offset) !== 0x22) return;
+      const end = offset + length;
+      collected.starts.push(offset);
+      collected.ends.push(end);
+      collected.keyFlags.push(isKey ? 1 : 0);
+      if (openingCursor < openings.length && openings[openingCursor] < end) {
+        openingCursor = scanReferences(text, offset + 1, contentEndOf(text, offset, end).contentEnd, isKey, openings, openingCursor, collected.references);
+      }
+    };
+    return collected;
   };
 
-  visit(
-    text,
-    {
-      onObjectProperty: (_property, offset, length) => onString(offset, length, true),
-      onLiteralValue: (value, offset, length) => {
-        if (typeof value === 'string') onString(offset, length, false);
+  let collected = collect();
+  const syntaxErrors: JsonSyntaxError[] = [];
+  if (!scanValidJson(text, collected.onString!)) {
+    // Not valid JSON: start over with the full visitor, which also says what is wrong and where.
+    collected = collect();
+    const onString = collected.onString!;
+    visit(
+      text,
+      {
+        onObjectProperty: (_property, offset, length) => onString(offset, length, true),
+        onLiteralValue: (value, offset, length) => {
+          if (typeof value === 'string') onString(offset, length, false);
+        },
+        onError: (code, offset, length) => {
+          // The parser may report several errors at one place; the first explains it best.
+          // jsonc-parser can report a span past the end (an unclosed comment at the very end): clamp it.
+          const start = Math.min(offset, text.length);
+          if (syntaxErrors.length > 0 && syntaxErrors[syntaxErrors.length - 1].start === start) return;
+          syntaxErrors.push({ start, end: Math.min(offset + length, text.length), message: describeParseError(code) });
+        },
       },
-      onError: (code, offset, length) => {
-        // The parser may report several errors at one place; the first explains it best.
-        // jsonc-parser can report a span past the end (an unclosed comment at the very end): clamp it.
-        const start = Math.min(offset, text.length);
-        if (syntaxErrors.length > 0 && syntaxErrors[syntaxErrors.length - 1].start === start) return;
-        syntaxErrors.push({ start, end: Math.min(offset + length, text.length), message: describeParseError(code) });
-      },
-    },
-    { disallowComments: true, allowTrailingComma: false },
-  );
+      { disallowComments: true, allowTrailingComma: false },
+    );
+  }
+  const { starts, ends, keyFlags, references } = collected;
 
   const analysis: PayloadAnalysis = {
     kind,

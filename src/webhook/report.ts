@@ -25,7 +25,7 @@ export function formatTestReport(result: TestSendResult): string {
   lines.push(`Body (${result.request.bodyBytes} bytes):`, '', ...fence(result.request.body, 'json'));
   if (result.response) {
     const response = result.response;
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(response.body);
+    const text = result.responseText ?? new TextDecoder('utf-8', { fatal: false }).decode(response.body);
     lines.push('', '## Response', '', `Status: ${response.status}`, `Time: ${Math.round(response.ms)} ms`, '', ...headerLines(response.headers), '');
     const truncated = response.truncated ? ', cut at the kept maximum' : '';
     lines.push(`Body (${response.body.byteLength} bytes${truncated}):`, '', ...fence(prettyIfJson(text), looksJson(text) ? 'json' : 'text'));

@@ -10,6 +10,7 @@ export interface SentRequest {
   method: 'POST';
   /** As sent, except the bearer token, which is masked. */
   headers: Record<string, string>;
+  /** As sent, except that the token and secret values are masked wherever they appear. */
   body: string;
   bodyBytes: number;
 }
@@ -20,6 +21,8 @@ export interface TestSendResult {
   request: SentRequest;
   /** Present when the endpoint answered, whatever the status. */
   response?: RawResponse;
+  /** The answer's body as text, with the token and secret values masked (an endpoint may echo them). */
+  responseText?: string;
   /** Present when no answer came (refused, timed out, bad address...). */
   failure?: { kind?: string; message: string };
   /** True for a 2xx answer. */
@@ -52,7 +55,8 @@ export async function sendTest(
 
   const shownHeaders = { ...headers };
   if (shownHeaders.Authorization) shownHeaders.Authorization = 'Bearer ********';
-  const request: SentRequest = { url: webhook.url, method: 'POST', headers: shownHeaders, body: payloadText, bodyBytes: body.byteLength };
+  const hide = masker([secrets.accessToken, secrets.secret]);
+  const request: SentRequest = { url: webhook.url, method: 'POST', headers: shownHeaders, body: hide(payloadText), bodyBytes: body.byteLength };
   const startedAt = Date.now();
   const raw: RawRequest = { url: webhook.url, method: 'POST', headers, body };
   if (options.timeoutMs !== undefined) raw.timeoutMs = options.timeoutMs;
@@ -60,11 +64,18 @@ export async function sendTest(
   try {
     const response = await send(raw);
     const ok = response.status >= 200 && response.status < 300;
-    return { webhook: webhook.name, startedAt, request, response, ok, advice: adviceForStatus(response.status) };
+    const responseText = hide(new TextDecoder('utf-8', { fatal: false }).decode(response.body));
+    return { webhook: webhook.name, startedAt, request, response, responseText, ok, advice: adviceForStatus(response.status) };
   } catch (error) {
     const failure = describeFailure(error);
     return { webhook: webhook.name, startedAt, request, failure, ok: false, advice: adviceForFailure(failure) };
   }
+}
+
+/** Replaces every occurrence of the given values (longest first) with a mask. */
+function masker(values: (string | undefined)[]): (text: string) => string {
+  const hidden = [...new Set(values.filter((value): value is string => Boolean(value)))].sort((a, b) => b.length - a.length);
+  return (text) => hidden.reduce((result, value) => result.split(value).join('********'), text);
 }
 
 function describeFailure(error: unknown): { kind?: string; message: string } {

@@ -1,16 +1,37 @@
+import { readFileSync } from 'node:fs';
+
 /**
  * A permissive stand-in for the `vscode` module, enough for activate() to run outside VS Code:
  * every property is a function, every call returns another stand-in (a disposable, an event, a
  * class instance), and `then` is absent so nothing looks like a promise.
  */
-export function createVscodeStandIn(): unknown {
-  return anything('vscode');
+export function createVscodeStandIn(names: string[]): unknown {
+  // Bundlers copy a CommonJS module's own keys into a namespace object, so the root is a plain
+  // object holding the real API's top-level names, read from the type declarations.
+  const root: Record<string, unknown> = { version: '1.104.0' };
+  for (const name of names) root[name] ??= anything(`vscode.${name}`);
+  return root;
+}
+
+/** The real API's top-level names, read from the type declarations. */
+export function vscodeTopLevelNames(): string[] {
+  const declarations = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
+  const names = new Set<string>(['version']);
+  for (const match of declarations.matchAll(/^\texport (?:class|namespace|enum|function|const|let) (\w+)/gm)) names.add(match[1]);
+  return [...names];
 }
 
 function anything(path: string): unknown {
   const target = function standIn() { /* callable */ };
+  // Values the extension assigns (item.label = …) are kept, so reading them back works.
+  const assigned = new Map<PropertyKey, unknown>();
   return new Proxy(target, {
+    set(_target, property, value) {
+      assigned.set(property, value);
+      return true;
+    },
     get(_target, property) {
+      if (assigned.has(property)) return assigned.get(property);
       if (property === 'then') return undefined;
       if (property === Symbol.iterator) return function* empty() { /* nothing */ };
       if (property === Symbol.toPrimitive) return () => '';

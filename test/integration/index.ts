@@ -26,6 +26,9 @@ export async function run(): Promise<void> {
     timeout: 60_000,
     ...(process.env.RL_STUDIO_TEST_GREP ? { grep: process.env.RL_STUDIO_TEST_GREP } : {}),
   });
+  // The pass and fail marks are coloured once, when mocha loads, whatever `color` says.
+  Mocha.reporters.Base.symbols.ok = '✔';
+  Mocha.reporters.Base.symbols.err = '✖';
   for (const file of testFiles(__dirname)) mocha.addFile(file);
 
   const counts: TestCounts = { passed: 0, failed: 0, pending: 0 };

@@ -167,10 +167,6 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
       return phase === 'queued' || phase === 'running';
     }).length, 'only moving jobs are polled');
 
-    const polls = platform.emulator.requests.filter((request) => request.path.includes(`/training-jobs/${created.id}/events`));
-    const firstWithCursor = polls.findIndex((request) => request.query.after);
-    assert.ok(firstWithCursor >= 0, 'polls ask by cursor once an event was seen');
-    assert.ok(polls.slice(firstWithCursor).every((request) => request.query.after), 'and never read the history again');
   });
 
   it('shows the error message of a failed job', async () => {
@@ -223,5 +219,44 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.deepEqual((await checkpointSteps(node)).steps, [0], 'a new model has its step-0 checkpoint');
     await vscode.commands.executeCommand('rlStudio.removeModel', node);
     assert.equal(platform.api.storedState && JSON.stringify(platform.api.storedState()).includes(model.id), false);
+  });
+
+  it('resumes following a job from the last event seen after server errors', async () => {
+    const ids = seeded();
+    views.prompts.answerNext(ids.trainedModelName, 'Default settings');
+    const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('long.jsonl'))) as { id: string };
+    const node = await jobNode(created.id);
+    await vscode.commands.executeCommand('rlStudio.openJobDetails', created.id);
+    await waitUntil('the first events', () => views.jobService.record(created.id)?.events.length ?? 0, (count) => count > 0);
+    // 500 is not retried by the client: the view's polling meets the failures itself.
+    platform.emulator.addFault({ kind: 'status', status: 500, body: 'detail-string', path: `/training-jobs/${created.id}/events`, times: 2 });
+    await waitUntil('the job to succeed after the failures', () => description(views.jobs.getTreeItem(node)), (text) => text.startsWith('succeeded'), { timeoutMs: 60_000 });
+    await waitUntil('the details panel to receive the snapshot and live updates', () => views.panels.posted.get(created.id) ?? 0, (count) => count >= 2);
+    assert.ok(views.panels.isOpen(created.id));
+    views.panels.close(created.id);
+    const record = views.jobService.record(created.id)!;
+    const eventIds = record.events.map((event) => event.id);
+    assert.equal(new Set(eventIds).size, eventIds.length, 'no event twice');
+    assert.equal(record.status.step, record.status.totalSteps, 'every gradient step counted once');
+    const polls = platform.emulator.requests.filter((request) => request.path.includes(`/training-jobs/${created.id}/events`));
+    const firstWithCursor = polls.findIndex((request) => request.query.after);
+    assert.ok(firstWithCursor >= 0, 'polls ask by cursor once an event was seen');
+    assert.ok(polls.slice(firstWithCursor).every((request) => request.query.after), 'and never read the history again');
+    const failedAt = polls.findIndex((request, index) => index > 0 && request.query.after && polls[index - 1]!.query.after === request.query.after);
+    assert.ok(failedAt > 0, 'the poll after a failure asked again from the same cursor');
+  });
+
+  it('shows one unreachable state, not an error per node, when the platform cannot be reached', async () => {
+    const config = vscode.workspace.getConfiguration('rlStudio');
+    const inference = config.get<string>('inferenceApiUrl');
+    try {
+      await config.update('inferenceApiUrl', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
+      await waitUntil('the unreachable state', async () => ({ roots: await modelChildren(), state: views.models.viewState }), ({ roots, state }) => roots.length === 0 && state.unreachable, { timeoutMs: 30_000 });
+      assert.match(views.models.viewState.message ?? '', /127\.0\.0\.1:9/);
+    } finally {
+      await config.update('inferenceApiUrl', inference, vscode.ConfigurationTarget.Global);
+    }
+    await waitUntil('the models again', async () => (await modelChildren()).length, (count) => count > 0, { timeoutMs: 30_000 });
+    assert.equal(views.models.viewState.unreachable, false);
   });
 });

@@ -35,5 +35,8 @@ export function testsInOrder(file: string): NamedTest[] {
 }
 
 function words(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase();
 }

@@ -25,6 +25,14 @@ async function pickInQuickInput(page: Page, text: string): Promise<void> {
   await row.click();
 }
 
+/** Collapses a view of the container (when it is there and open), to give the others room. */
+async function collapseView(page: Page, name: string): Promise<void> {
+  const header = viewPane(page, name).locator('.pane-header').first();
+  if ((await header.count()) === 0) return;
+  // Click the title, not the header's middle, where the view's actions are.
+  if ((await header.getAttribute('aria-expanded')) === 'true') await header.locator('.title').first().click();
+}
+
 function seededIds(context: UiTestContext) {
   const ids = context.emulator.seeded;
   assert.ok(ids, 'the emulator was seeded');
@@ -48,6 +56,7 @@ export async function expandsATrainingModelToItsCheckpoints(context: UiTestConte
   await typeInto(page, 'Model name', `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
   await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(ids.trainedModelName)));
   await viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: ids.trainedModelName }).first().click();
+  for (const other of ['Training Jobs', 'Webhooks']) await collapseView(page, other);
   const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => /^step \d+/.test(row)));
   const steps = rows.filter((row) => /^step \d+/.test(row)).map((row) => Number(/^step (\d+)/.exec(row)![1]));
   assert.deepEqual(steps, [...steps].sort((a, b) => b - a), 'checkpoints newest first');
@@ -57,6 +66,7 @@ export async function expandsATrainingModelToItsCheckpoints(context: UiTestConte
 export async function followsTrainingJobsLive(context: UiTestContext): Promise<void> {
   const { page, screenshot } = context;
   const ids = seededIds(context);
+  await collapseView(page, 'Models');
   const jobIds = [ids.succeededJobId, ids.failedJobId, ids.runningJobId];
   for (const jobId of jobIds) {
     await runCommand(page, 'RL Studio: Add Training Job by ID…');
@@ -64,11 +74,16 @@ export async function followsTrainingJobsLive(context: UiTestContext): Promise<v
   }
   const short = (id: string) => `job ${id.slice(0, 8)}`;
   const rows = await waitForViewRows(page, 'Training Jobs', (shown) =>
-    jobIds.every((id) => shown.some((row) => row.startsWith(short(id)))) &&
+    jobIds.every((id) => shown.some((row) => row.startsWith(short(id)) && !row.includes('loading…'))) &&
     shown.some((row) => row.startsWith(`${short(ids.failedJobId)} failed · `)) &&
     shown.some((row) => row.startsWith(`${short(ids.succeededJobId)} succeeded`)),
   );
   console.log(`      Training Jobs: ${JSON.stringify(rows)}`);
+  // A failed job opens on its error message, above its events.
+  await viewPane(page, 'Training Jobs').locator('.monaco-list-row').filter({ hasText: short(ids.failedJobId) }).first().click();
+  const expanded = await waitForViewRows(page, 'Training Jobs', (shown) => shown.some((row) => row === 'failed' || row.startsWith('failed ')));
+  const failedAt = expanded.findIndex((row) => row.startsWith(short(ids.failedJobId)));
+  assert.ok(expanded[failedAt + 1] && !expanded[failedAt + 1]!.startsWith('job '), 'the failed job expands to its message and events');
   await screenshot('training-jobs');
 }
 

@@ -6,6 +6,7 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
+import type { Browser } from 'playwright-core';
 import { launchBrowser } from './browser';
 import { startCodeServer } from './codeServer';
 import { ensureCodeServerInstalled } from './ensureInstalled';
@@ -27,10 +28,11 @@ export async function runExtensionTestsInCodeServer(artifactsDir: string): Promi
   mkdirSync(artifactsDir, { recursive: true });
   const timeoutMs = Number(process.env.RL_STUDIO_TEST_TIMEOUT_MS) || 10 * 60_000;
   const server = await startCodeServer({ logFile: join(artifactsDir, 'code-server.log') });
-  const browser = await launchBrowser();
+  let browser: Browser | undefined;
   let counts: TestCounts | undefined;
   let problem: string | undefined;
   try {
+    browser = await launchBrowser();
     const page = await browser.newPage();
     let finish: (exitCode: number | string) => void = () => undefined;
     const finished = new Promise<number | string>((resolve) => (finish = resolve));
@@ -50,6 +52,7 @@ export async function runExtensionTestsInCodeServer(artifactsDir: string): Promi
     });
     await page.exposeFunction('codeAutomationExit', (code: number) => finish(code));
     page.on('pageerror', (error) => console.log(`[workbench error] ${String(error).slice(0, 300)}`));
+    page.on('crash', () => finish('the browser page crashed'));
     const timer = setTimeout(() => finish('timeout'), timeoutMs);
 
     await page.goto(
@@ -61,6 +64,7 @@ export async function runExtensionTestsInCodeServer(artifactsDir: string): Promi
     const exitCode = await finished;
     clearTimeout(timer);
     if (exitCode === 'timeout') problem = `the extension tests did not finish within ${timeoutMs / 1000}s`;
+    else if (typeof exitCode === 'string') problem = exitCode;
     else if (exitCode !== 0 && !counts) problem = `the extension host ended with exit code ${exitCode} before reporting results`;
     if (problem || exitCode !== 0) {
       await page.screenshot({ path: join(artifactsDir, 'workbench-at-end.png') }).catch(() => undefined);
@@ -68,7 +72,7 @@ export async function runExtensionTestsInCodeServer(artifactsDir: string): Promi
   } catch (error) {
     problem = `the workbench could not run the tests: ${String(error)}`;
   } finally {
-    await browser.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
     if (problem || !counts || counts.failed > 0) {
       server.keepLogs(artifactsDir);
       for (const error of server.activationErrors(extensionId)) console.log(`RL Studio failed to activate:\n${error}`);

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The extension host logs under a `logs` folder (one subfolder per window session). */
+/** The extension host logs under a `logs` folder (one subfolder per window opened). */
 function hostLogFiles(logsDir: string): string[] {
   if (!existsSync(logsDir)) return [];
   return readdirSync(logsDir, { recursive: true, encoding: 'utf8' })

@@ -1,7 +1,7 @@
 /**
  * Starts a program in a session and process group of its own (what `setsid` does), so that stopping
  * it also stops every child it started: code-server leaves its extension hosts, file watchers and
- * agent processes running when only its main process is killed.
+ * other children running when only its main process is killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
@@ -23,7 +23,8 @@ export interface StartOptions {
   logFile: string;
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+/** Signal 0 only checks whether any process of the group is left. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pid, signal);
     return true;
@@ -33,7 +34,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
 }
 
 function groupAlive(pid: number): boolean {
-  return signalGroup(pid, 0 as unknown as NodeJS.Signals);
+  return signalGroup(pid, 0);
 }
 
 export function startInProcessGroup(command: string, args: string[], options: StartOptions): GroupProcess {

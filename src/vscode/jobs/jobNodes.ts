@@ -29,7 +29,7 @@ export function jobItem(node: JobNode, record: JobRecord | undefined, now: numbe
   const { job } = node;
   const item = new vscode.TreeItem(jobLabel(job), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `job:${job.id}`;
-  if (!record) {
+  if (!record || (!record.loaded && !record.connectionError)) {
     item.description = 'loading…';
     item.iconPath = new vscode.ThemeIcon('loading~spin');
     item.contextValue = 'job removable';
@@ -37,11 +37,12 @@ export function jobItem(node: JobNode, record: JobRecord | undefined, now: numbe
   }
   const { status } = record;
   const parts = [describePhase(status)];
+  // The error first: it is what a failed job's row is read for.
+  if (status.phase === 'failed' && status.errorMessage) parts.push(status.errorMessage);
   const elapsed = elapsedMs(status, now);
   if (elapsed !== undefined) parts.push(formatDuration(elapsed));
   const loss = latestLoss(status);
   if (loss !== undefined) parts.push(`loss ${formatMetric(loss)}`);
-  if (status.phase === 'failed' && status.errorMessage) parts.push(status.errorMessage);
   if (record.stopped) parts.push(record.connectionError ?? 'stopped');
   else if (record.connectionError) parts.push('connection lost, retrying');
   item.description = parts.join(' · ');

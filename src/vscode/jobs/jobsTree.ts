@@ -128,7 +128,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
   private eventChildren(node: JobNode): JobsNode[] {
     const record = this.jobs.record(node.job.id);
     const children: JobsNode[] = [];
-    if (!record) return [{ kind: 'jobMessage', jobId: node.job.id, text: 'Loading events…', icon: new vscode.ThemeIcon('loading~spin') }];
+    if (!record || (!record.loaded && !record.connectionError)) return [{ kind: 'jobMessage', jobId: node.job.id, text: 'Loading events…', icon: new vscode.ThemeIcon('loading~spin') }];
     if (record.status.phase === 'failed') {
       const text = record.status.errorMessage ?? 'The job failed.';
       children.push({ kind: 'jobMessage', jobId: node.job.id, text, icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')), tooltip: text });

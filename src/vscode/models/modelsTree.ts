@@ -7,6 +7,14 @@ import { setFlag, SidebarKeys } from '../views/sidebarContext';
 import { CheckpointPages } from './checkpointPages';
 import { inferenceGroup, trainingGroup, treeItemOf, type LoadMoreNode, type ModelsNode, type NoticeNode, type TrainingModelNode } from './modelNodes';
 
+export interface ModelsViewState {
+  unreachable: boolean;
+  rejected: boolean;
+  empty: boolean;
+  /** The one message shown at the top of the view, when there is one. */
+  message?: string;
+}
+
 type InferenceState = { state: 'unloaded' } | { state: 'loaded'; models: ModelListEntry[] } | { state: 'failed' };
 
 /**
@@ -24,6 +32,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   private inferenceLoad: Promise<InferenceState> | undefined;
   private view: vscode.TreeView<ModelsNode> | undefined;
   private generation = 0;
+  private states: ModelsViewState = { unreachable: false, rejected: false, empty: false };
 
   constructor(private readonly services: Services) {
     this.checkpoints = new CheckpointPages(services);
@@ -56,6 +65,11 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   /** Redraws one training model's children with what is loaded. */
   redrawModel(modelId: string): void {
     this.changed.fire(this.trainingNodes.get(modelId));
+  }
+
+  /** The whole-view state the welcome views show (also read by the extension's tests). */
+  get viewState(): ModelsViewState {
+    return { ...this.states };
   }
 
   trainingNode(modelId: string): TrainingModelNode | undefined {
@@ -189,7 +203,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     this.setStates({ unreachable: true, rejected: false, empty: false, message });
   }
 
-  private setStates(states: { unreachable: boolean; rejected: boolean; empty: boolean; message?: string }): void {
+  private setStates(states: ModelsViewState): void {
+    this.states = states;
     setFlag(SidebarKeys.unreachable, states.unreachable);
     setFlag(SidebarKeys.keyRejected, states.rejected);
     setFlag(SidebarKeys.modelsEmpty, states.empty);

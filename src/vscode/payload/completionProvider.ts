@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { complete, type PayloadCompletionItem } from './coreImports';
+import type { PayloadCompletionItem } from '../../payload';
+import { payloadCore } from './payloadCore';
 import type { PayloadDocuments } from './payloadDocuments';
 
 function kindOf(kind: PayloadCompletionItem['kind']): vscode.CompletionItemKind {
@@ -23,7 +24,7 @@ export class PayloadCompletionProvider implements vscode.CompletionItemProvider 
     const analysis = this.documents.analysisOf(document);
     if (!analysis) return undefined;
     const offset = document.offsetAt(position);
-    const result = complete(analysis, offset, this.documents.contextOf(document, analysis));
+    const result = payloadCore().complete(analysis, offset, this.documents.contextOf(document, analysis));
     if (!result) return undefined;
     const start = document.positionAt(result.replaceStart);
     const range = { inserting: new vscode.Range(start, position), replacing: new vscode.Range(start, document.positionAt(result.replaceEnd)) };

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { hover } from './coreImports';
+import { payloadCore } from './payloadCore';
 import { toRange, type PayloadDocuments } from './payloadDocuments';
 
 export class PayloadHoverProvider implements vscode.HoverProvider {
@@ -8,7 +8,7 @@ export class PayloadHoverProvider implements vscode.HoverProvider {
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const analysis = this.documents.analysisOf(document);
     if (!analysis) return undefined;
-    const result = hover(analysis, document.offsetAt(position), this.documents.contextOf(document, analysis));
+    const result = payloadCore().hover(analysis, document.offsetAt(position), this.documents.contextOf(document, analysis));
     if (!result) return undefined;
     return new vscode.Hover(new vscode.MarkdownString(result.markdown), toRange(document, result.start, result.end));
   }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { analysePayload, metadataKeysIn, type PayloadDocumentKind } from './coreImports';
+import type { PayloadDocumentKind } from '../../payload';
+import { payloadCore } from './payloadCore';
 
 const filePattern = '**/*.{payload,automation}.json';
 const excluded = '**/{node_modules,.git,out,dist}/**';
@@ -65,6 +66,7 @@ export class MetadataKeyIndex implements vscode.Disposable {
   private readText(uri: vscode.Uri, text: string): void {
     const kind: PayloadDocumentKind | undefined = /\.automation\.json$/i.test(uri.path) ? 'automation' : /\.payload\.json$/i.test(uri.path) ? 'payload' : undefined;
     if (!kind) return;
+    const { analysePayload, metadataKeysIn } = payloadCore();
     this.keysByFile.set(uri.toString(), metadataKeysIn(analysePayload(text, kind)));
   }
 }

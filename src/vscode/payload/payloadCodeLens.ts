@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { describeEvent, type PayloadAnalysis } from './coreImports';
+import type { PayloadAnalysis } from '../../payload';
+import { payloadCore } from './payloadCore';
 import type { PayloadDocuments } from './payloadDocuments';
 
 /**
@@ -25,7 +26,7 @@ export class PayloadCodeLensProvider implements vscode.CodeLensProvider, vscode.
     if (analysis.kind === 'payload') {
       lenses.push(new vscode.CodeLens(top, {
         title: `$(symbol-event) Sample: ${type}`,
-        tooltip: `Variables are explained and previewed with a sample event: ${describeEvent(type).title.toLowerCase()}. Click to choose another event type.`,
+        tooltip: `Variables are explained and previewed with a sample event: ${payloadCore().describeEvent(type).title.toLowerCase()}. Click to choose another event type.`,
         command: 'rlStudio.payload.chooseSampleEvent',
         arguments: [document.uri],
       }));

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { WebhookStore } from '../webhooks/webhookStore';
-import { describeEvent, eventTypes, isRunEvent, lookupVariable, payloadTemplates, plainVariables, templateText, type EventType, type TemplateId } from './coreImports';
+import type { EventType, TemplateId } from '../../payload';
+import { payloadCore } from './payloadCore';
 import type { PayloadDocuments } from './payloadDocuments';
 import type { PayloadPreview } from './payloadPreview';
 import { payloadKindOf, payloadLanguageId } from './selector';
@@ -53,6 +54,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
       return;
     }
     const current = documents.samples.typeFor(document, analysis);
+    const { describeEvent, eventTypes } = payloadCore();
     const chosen = type ?? (await vscode.window.showQuickPick(
       eventTypes.map((candidate) => ({ label: candidate, description: candidate === current ? 'current' : describeEvent(candidate).category, detail: describeEvent(candidate).title, type: candidate })),
       { title: 'Sample event for this payload' },
@@ -69,7 +71,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
   services.registerCommand('rlStudio.payload.newFromTemplate', async (id?: TemplateId) => {
     const template = id ?? (await pickTemplate());
     if (!template) return undefined;
-    const document = await vscode.workspace.openTextDocument({ language: payloadLanguageId, content: `${templateText(template)}\n` });
+    const document = await vscode.workspace.openTextDocument({ language: payloadLanguageId, content: `${payloadCore().templateText(template)}\n` });
     await vscode.window.showTextDocument(document);
     return document.uri;
   });
@@ -80,6 +82,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
     const template = id ?? (await pickTemplate());
     if (!template) return;
     const analysis = documents.analysisOf(document)!;
+    const { isRunEvent, templateText } = payloadCore();
     const category = analysis.kind === 'automation' && isRunEvent(documents.samples.typeFor(document, analysis)) ? 'run' : 'artifact';
     if (document.getText().trim() === '') {
       await editor.edit((edit) => edit.replace(new vscode.Range(0, 0, document.lineCount, 0), `${templateText(template, category)}\n`));
@@ -93,7 +96,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
 
 async function pickTemplate(): Promise<TemplateId | undefined> {
   const picked = await vscode.window.showQuickPick(
-    payloadTemplates.map((template) => ({ label: template.label, detail: template.description, id: template.id })),
+    payloadCore().payloadTemplates.map((template) => ({ label: template.label, detail: template.description, id: template.id })),
     { title: 'Payload template' },
   );
   return picked?.id;
@@ -112,6 +115,7 @@ async function payloadDocument(target?: vscode.Uri): Promise<vscode.TextDocument
 /** A quick pick of every sample value; picking one edits it. Loops until dismissed. */
 async function editSampleValues(documents: PayloadDocuments, type: EventType): Promise<void> {
   type Pick = vscode.QuickPickItem & { action: 'value' | 'metadata' | 'add-metadata' | 'reset'; name?: string };
+  const { lookupVariable, plainVariables } = payloadCore();
   for (;;) {
     const sample = documents.samples.sampleOf(type);
     const picks: Pick[] = [

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { diagnose, type PayloadDiagnostic } from './coreImports';
+import type { PayloadDiagnostic } from '../../payload';
+import { payloadCore } from './payloadCore';
 import { toRange, type PayloadDocuments } from './payloadDocuments';
 
 export const diagnosticSource = 'RL Studio payload';
@@ -66,7 +67,7 @@ export class PayloadDiagnostics implements vscode.Disposable {
     const analysis = this.documents.analysisOf(document);
     if (!analysis) return undefined;
     const webhook = this.documents.webhooks.secretNamesFor(document, analysis);
-    const diagnostics = diagnose(analysis, { webhook, skipSyntaxErrors: !reportSyntaxErrors() });
+    const diagnostics = payloadCore().diagnose(analysis, { webhook, skipSyntaxErrors: !reportSyntaxErrors() });
     this.latest.set(document.uri.toString(), { version: document.version, diagnostics });
     this.collection.set(document.uri, diagnostics.map((diagnostic) => toVscode(document, diagnostic)));
     return diagnostics;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { analysePayload, type PayloadAnalysis, type PayloadContext } from './coreImports';
+import type { PayloadAnalysis, PayloadContext } from '../../payload';
+import { payloadCore } from './payloadCore';
 import type { MetadataKeyIndex } from './metadataKeyIndex';
 import type { SampleEvents } from './sampleEvents';
 import { payloadKindOf } from './selector';
@@ -25,7 +26,7 @@ export class PayloadDocuments implements vscode.Disposable {
     const key = document.uri.toString();
     const cached = this.cache.get(key);
     if (cached && cached.version === document.version && cached.analysis.kind === kind) return cached.analysis;
-    const analysis = analysePayload(document.getText(), kind);
+    const analysis = payloadCore().analysePayload(document.getText(), kind);
     this.cache.set(key, { version: document.version, analysis });
     return analysis;
   }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { renderPayload } from './coreImports';
+import { payloadCore } from './payloadCore';
 import type { PayloadDocuments } from './payloadDocuments';
 
 export const previewScheme = 'rl-payload-preview';
@@ -55,7 +55,7 @@ export class PayloadPreview implements vscode.TextDocumentContentProvider, vscod
     }
     const analysis = this.documents.analysisOf(source);
     if (!analysis) return '// This file is neither a payload nor an automation.\n';
-    const rendered = renderPayload(analysis, {
+    const rendered = payloadCore().renderPayload(analysis, {
       sample: this.documents.samples.sampleFor(source, analysis),
       webhook: this.documents.webhooks.secretNamesFor(source, analysis),
       maskSecrets: true,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { automationEventType, isEventType, sampleEventWith, type EventType, type PayloadAnalysis, type SampleEvent, type SampleOverrides } from './coreImports';
+import type { EventType, PayloadAnalysis, SampleEvent, SampleOverrides } from '../../payload';
+import { payloadCore } from './payloadCore';
 
 const overridesKey = 'rlStudio.payload.sampleOverrides';
 const typeByFileKey = 'rlStudio.payload.sampleTypeByFile';
@@ -16,6 +17,7 @@ export class SampleEvents implements vscode.Disposable {
   constructor(private readonly state: vscode.Memento) {}
 
   typeFor(document: vscode.TextDocument, analysis: PayloadAnalysis | undefined): EventType {
+    const { automationEventType, isEventType } = payloadCore();
     const fromAutomation = automationEventType(analysis?.automation);
     if (fromAutomation) return fromAutomation;
     const chosen = this.state.get<Record<string, string>>(typeByFileKey, {})[document.uri.toString()];
@@ -27,7 +29,7 @@ export class SampleEvents implements vscode.Disposable {
   }
 
   sampleOf(type: EventType): SampleEvent {
-    return sampleEventWith(type, this.overrides()[type]);
+    return payloadCore().sampleEventWith(type, this.overrides()[type]);
   }
 
   async chooseType(uri: vscode.Uri, type: EventType): Promise<void> {

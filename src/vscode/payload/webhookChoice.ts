@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { automationEventType, findWebhook, type PayloadAnalysis, type WebhookSecretNames } from './coreImports';
-import type { Webhook } from '../../webhook';
+import type { PayloadAnalysis, WebhookSecretNames } from '../../payload';
+import { findWebhook, type Webhook } from '../../webhook/model';
 import type { WebhookStore } from '../webhooks/webhookStore';
 
 const choiceKey = 'rlStudio.payload.webhookByFile';
@@ -49,5 +49,3 @@ export class WebhookChoice implements vscode.Disposable {
     return this.state.get<Record<string, string>>(choiceKey, {});
   }
 }
-
-export { automationEventType };

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { describeVerdict, formatReceivedRequest, startReceiver, type LocalReceiver, type ReceivedRequest } from '../../webhook';
+import type * as ReceivedReport from '../../webhook/receivedReport';
+import type * as Receiver from '../../webhook/receiver';
+import type { LocalReceiver, ReceivedRequest } from '../../webhook/receiver';
+
+// node:http and the receiver load when a receiver is first started, not at activation.
+const receiverModule = (): typeof Receiver => require('../../webhook/receiver') as typeof Receiver;
+const reportModule = (): typeof ReceivedReport => require('../../webhook/receivedReport') as typeof ReceivedReport;
 
 /** Runs at most one local receiver and shows what it gets in an output channel and the status bar. */
 export class ReceiverController implements vscode.Disposable {
@@ -21,7 +27,7 @@ export class ReceiverController implements vscode.Disposable {
 
   async start(options: { port?: number; secret?: string }): Promise<LocalReceiver> {
     await this.stop();
-    const receiver = await startReceiver({ port: options.port ?? 0, secret: options.secret });
+    const receiver = await receiverModule().startReceiver({ port: options.port ?? 0, secret: options.secret });
     this.receiver = receiver;
     this.secretGiven = Boolean(options.secret);
     const channel = (this.channel ??= vscode.window.createOutputChannel('RL Studio: Webhook Receiver'));
@@ -63,7 +69,7 @@ export class ReceiverController implements vscode.Disposable {
 
   private show(request: ReceivedRequest): void {
     this.channel?.appendLine('');
-    this.channel?.appendLine(formatReceivedRequest(request));
+    this.channel?.appendLine(reportModule().formatReceivedRequest(request));
     if (request.sequence === 1) this.channel?.show(true);
     this.updateStatus(request);
     this.changed.fire();
@@ -76,7 +82,7 @@ export class ReceiverController implements vscode.Disposable {
     const icon = last?.signature === 'invalid' || last?.signature === 'missing' ? '$(warning)' : '$(radio-tower)';
     this.statusItem.text = `${icon} Receiver :${receiver.port} (${count})`;
     this.statusItem.tooltip = last
-      ? `Local webhook receiver on ${receiver.url}\nLast request: ${describeVerdict(last.signature)}\nClick to show the requests.`
+      ? `Local webhook receiver on ${receiver.url}\nLast request: ${reportModule().describeVerdict(last.signature)}\nClick to show the requests.`
       : `Local webhook receiver on ${receiver.url}\nClick to show the requests.`;
   }
 }

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
-import { analysePayload, renderPayload, templateText, type PayloadAnalysis } from '../../payload';
-import { formatTestReport, sendTest, type Webhook } from '../../webhook';
+import type { PayloadAnalysis } from '../../payload';
+import type { Webhook } from '../../webhook/model';
+import type * as Report from '../../webhook/report';
+import type * as Send from '../../webhook/send';
+import { payloadCore } from '../payload/payloadCore';
 import type { PayloadDocuments } from '../payload/payloadDocuments';
 import { payloadKindOf } from '../payload/selector';
 import type { Services } from '../services';
@@ -57,13 +60,16 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   if (webhook.secretName) secrets[webhook.secretName] = credentials.secret;
   const sample = source.document ? documents.samples.sampleFor(source.document, source.analysis) : documents.samples.sampleOf('LINK_ARTIFACT');
   const names = { name: webhook.name, hasAccessToken: webhook.hasAccessToken, ...(webhook.secretName ? { secretName: webhook.secretName } : {}) };
-  const rendered = renderPayload(source.analysis, { sample, webhook: names, secrets, maskSecrets: false });
+  const rendered = payloadCore().renderPayload(source.analysis, { sample, webhook: names, secrets, maskSecrets: false });
   if (rendered.invalid && !options.force) {
     const sendAnyway = 'Send Anyway';
     const answer = await vscode.window.showWarningMessage(rendered.invalid.message, { modal: true, detail: 'The endpoint will most likely reject it.' }, sendAnyway);
     if (answer !== sendAnyway) return undefined;
   }
 
+  // Signing needs node:crypto: loaded with the first test, not at activation.
+  const { sendTest } = require('../../webhook/send') as typeof Send;
+  const { formatTestReport } = require('../../webhook/report') as typeof Report;
   const network = await services.network();
   const timeoutSeconds = vscode.workspace.getConfiguration('rlStudio.webhooks').get<number>('testTimeoutSeconds', 30);
   const result = await vscode.window.withProgress(
@@ -115,5 +121,6 @@ async function chooseSource(target: unknown, documents: PayloadDocuments): Promi
   const picked = await vscode.window.showQuickPick(picks, { title: 'Which payload should the test send?' });
   if (!picked) return undefined;
   if (picked.uri) return fromUri(picked.uri);
+  const { analysePayload, templateText } = payloadCore();
   return { analysis: analysePayload(templateText('generic'), 'payload'), label: 'the generic sample payload' };
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { validateEndpointUrl, validateSecretName, validateWebhookName, type Webhook } from '../../webhook';
+import { validateEndpointUrl, validateSecretName, validateWebhookName, type Webhook } from '../../webhook/model';
 import type { Services } from '../services';
 import type { WebhookNode } from './webhooksTree';
 import type { WebhookStore } from './webhookStore';

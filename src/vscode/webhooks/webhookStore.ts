@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Webhook, WebhookCredentials } from '../../webhook';
+import type { Webhook, WebhookCredentials } from '../../webhook/model';
 
 const listKey = 'rlStudio.webhooks';
 
@@ -24,6 +23,8 @@ export class WebhookStore implements vscode.Disposable {
   }
 
   async add(input: Omit<Webhook, 'id' | 'hasAccessToken' | 'secretName'>, credentials: { accessToken?: string; secret?: { name: string; value: string } }): Promise<Webhook> {
+    // node:crypto is required here, not at the top: loading it would add to every activation.
+    const { randomUUID } = require('node:crypto') as typeof import('node:crypto');
     const webhook: Webhook = { id: randomUUID(), name: input.name.trim(), url: input.url.trim(), hasAccessToken: false };
     if (input.team?.trim()) webhook.team = input.team.trim();
     await this.save([...this.list(), webhook]);

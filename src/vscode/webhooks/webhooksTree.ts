@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Webhook } from '../../webhook';
+import type { Webhook } from '../../webhook/model';
 import type { ReceiverController } from './receiverController';
 import type { WebhookStore } from './webhookStore';
 

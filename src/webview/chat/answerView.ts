@@ -4,7 +4,7 @@ import { shortModelLabel } from '../../chat/modelIds';
 import type { ShownLength } from '../../chat/protocol';
 import { formatStats } from '../../chat/stats';
 import { button, h } from './dom';
-import type { FrameScheduler, FrameTask } from './frameScheduler';
+import type { FrameScheduler, Redrawable } from './frameScheduler';
 import type { MarkdownRenderer } from './markdown';
 import { StreamingMarkdownView } from './streamingMarkdown';
 
@@ -30,7 +30,7 @@ const statusLabels: Record<AnswerEntry['status'], string> = { streaming: 'answer
  * redraws this answer alone. After Stop the view is frozen: it shows exactly what was on screen and
  * ignores anything still in flight, until the host's final word replaces it.
  */
-export class AnswerView implements FrameTask {
+export class AnswerView implements Redrawable {
   readonly element: HTMLElement;
   private answer: AnswerEntry;
   private readonly body: StreamingMarkdownView;

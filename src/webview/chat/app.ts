@@ -109,8 +109,12 @@ export class ChatApp {
     return this.conversation?.id ?? '';
   }
 
-  private showConversation(conversation: Conversation, localDraft?: string): void {
-    const switched = conversation.id !== this.conversation?.id;
+  /**
+   * Draws a conversation. Its draft fills the message box when the conversation changes, or when
+   * the host opened it (`takeDraft`: text put there for the user, such as an editor selection).
+   */
+  private showConversation(conversation: Conversation, localDraft?: string, takeDraft = false): void {
+    const switched = conversation.id !== this.conversation?.id || takeDraft;
     this.conversation = structuredClone(conversation);
     this.stopping.clear();
     this.conversationBar.setConversations(this.conversations, conversation.id);
@@ -137,7 +141,8 @@ export class ChatApp {
         this.conversationBar.setConversations(event.items, this.currentId);
         return;
       case 'conversation':
-        if (event.conversation.id === this.currentId) this.showConversation(event.conversation);
+        if (event.reveal) this.showConversation(event.conversation, undefined, true);
+        else if (event.conversation.id === this.currentId) this.showConversation(event.conversation);
         return;
       case 'models':
         this.modelBar.setCatalogue(event.catalogue, event.loading);
@@ -151,9 +156,6 @@ export class ChatApp {
       case 'answerUpdated':
         if (event.conversationId !== this.currentId || this.stopping.has(event.answer.id)) return;
         this.replaceAnswer(event.answer);
-        return;
-      case 'focusComposer':
-        this.composer.focus();
         return;
     }
   }

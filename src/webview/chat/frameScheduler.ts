@@ -1,5 +1,5 @@
 /** Something that redraws itself from its latest state when its frame comes. */
-export interface FrameTask {
+export interface Redrawable {
   renderFrame(): void;
 }
 
@@ -8,12 +8,12 @@ const frameBudgetMs = 10;
 
 /**
  * Batches redraws to one per animation frame: streamed text arriving many times per frame is drawn
- * once, and only the tasks that changed are drawn. When a frame costs more than the budget (a very
+ * once, and only the views that changed are drawn. When a frame costs more than the budget (a very
  * large open block), the next one waits about twice that long, so input and scrolling always get
  * most of the main thread. Each frame is recorded as a `rl-chat:frame` performance measure.
  */
 export class FrameScheduler {
-  private readonly dirty = new Set<FrameTask>();
+  private readonly dirty = new Set<Redrawable>();
   private scheduled = false;
   private notBefore = 0;
   private measured = 0;
@@ -23,8 +23,8 @@ export class FrameScheduler {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  schedule(task: FrameTask): void {
-    this.dirty.add(task);
+  schedule(view: Redrawable): void {
+    this.dirty.add(view);
     if (this.scheduled) return;
     this.scheduled = true;
     const wait = this.notBefore - this.now();
@@ -32,27 +32,27 @@ export class FrameScheduler {
     else this.requestFrame(() => this.run());
   }
 
-  /** Draws a task now (Stop, a final answer) and drops it from the pending frame. */
-  flush(task: FrameTask): void {
-    this.dirty.delete(task);
-    task.renderFrame();
+  /** Draws a view now (Stop, a final answer) and drops it from the pending frame. */
+  flush(view: Redrawable): void {
+    this.dirty.delete(view);
+    view.renderFrame();
   }
 
-  cancel(task: FrameTask): void {
-    this.dirty.delete(task);
+  cancel(view: Redrawable): void {
+    this.dirty.delete(view);
   }
 
   private run(): void {
     this.scheduled = false;
-    const tasks = [...this.dirty];
+    const views = [...this.dirty];
     this.dirty.clear();
-    if (tasks.length === 0) return;
+    if (views.length === 0) return;
     const started = this.now();
-    for (const task of tasks) task.renderFrame();
+    for (const view of views) view.renderFrame();
     const cost = this.now() - started;
     this.notBefore = cost > frameBudgetMs ? this.now() + cost * 2 : 0;
     try {
-      // Bounded: a long session must not grow the timeline without end.
+      // Bounded: a panel left open for days must not grow the timeline without end.
       if (++this.measured % 20_000 === 0) performance.clearMeasures('rl-chat:frame');
       performance.measure('rl-chat:frame', { start: started, duration: cost });
     } catch {

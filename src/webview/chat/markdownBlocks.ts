@@ -3,7 +3,8 @@
  * streamed answer renders each finished block once and re-renders only its last, open block.
  *
  * A cut is safe at the start of a line that begins at column 0 after a blank line (a new top-level
- * block: text indented after a blank line may continue a list item, so it is never a cut), at an
+ * block: text indented after a blank line may continue a list item, so it is never a cut; a list
+ * item right after a list is not a cut either, since the two would make one loose list), at an
  * opening code fence at column 0 (a fence interrupts a paragraph), and right after a closing fence
  * at column 0. Nothing inside a fence is ever a cut. Rendering the pieces separately can differ from
  * one whole render only in cosmetics (a loose list rendered as two tight ones, a reference link
@@ -18,6 +19,8 @@ export class BlockScanner {
   private fence: { char: string; length: number; start: number; column0: boolean } | undefined;
   private lastCut = 0;
   private text = '';
+  /** Whether the last top-level block started with a list marker. */
+  private previousBlockList = false;
 
   /** Feeds the whole text so far (it must extend the previous one); returns the last safe cut. */
   update(text: string): number {
@@ -32,7 +35,8 @@ export class BlockScanner {
     // The incomplete last line can still say that a new block starts here: only its first
     // character matters, and it cannot change any more.
     if (this.scanned < text.length && !this.fence && this.previousBlank && startsBlockAtColumn0(text.charCodeAt(this.scanned))) {
-      this.lastCut = Math.max(this.lastCut, this.scanned);
+      // Until the line is complete, a line that may become a list item is not a cut after a list.
+      if (!this.previousBlockList || !mayStartListItem(text.charCodeAt(this.scanned))) this.lastCut = Math.max(this.lastCut, this.scanned);
     }
     return this.lastCut;
   }
@@ -52,6 +56,7 @@ export class BlockScanner {
     this.fence = undefined;
     this.lastCut = 0;
     this.text = '';
+    this.previousBlockList = false;
   }
 
   private readLine(start: number, line: string): void {
@@ -68,13 +73,18 @@ export class BlockScanner {
     const opening = indent <= 3 ? openingFence(line.trimStart()) : undefined;
     if (opening) {
       this.fence = { ...opening, start, column0: indent === 0 };
-      if (indent === 0) this.lastCut = Math.max(this.lastCut, start);
+      if (indent === 0) {
+        this.lastCut = Math.max(this.lastCut, start);
+        this.previousBlockList = false;
+      }
       this.previousBlank = false;
       return;
     }
     const blank = line.trim() === '';
     if (!blank && this.previousBlank && indent === 0 && startsBlockAtColumn0(line.charCodeAt(0))) {
-      this.lastCut = Math.max(this.lastCut, start);
+      const listItem = isListItem(line);
+      if (!(listItem && this.previousBlockList)) this.lastCut = Math.max(this.lastCut, start);
+      this.previousBlockList = listItem;
     }
     this.previousBlank = blank;
   }
@@ -98,4 +108,13 @@ function isClosingFence(trimmed: string, char: string, length: number): boolean 
   let run = 0;
   while (run < trimmed.length && trimmed[run] === char) run++;
   return run >= length && trimmed.slice(run).trim() === '';
+}
+
+function isListItem(line: string): boolean {
+  return /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/.test(line);
+}
+
+function mayStartListItem(code: number): boolean {
+  // '-', '+', '*' or a digit.
+  return code === 45 || code === 43 || code === 42 || (code >= 48 && code <= 57);
 }

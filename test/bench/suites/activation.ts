@@ -4,8 +4,11 @@
  * activation did not load the network bundle (undici lives there).
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchFigure, BenchSuite } from '../report';
+import { vscodeTopLevelNames } from '../vscodeStandIn';
 
 const runs = 15;
 
@@ -14,9 +17,11 @@ export const suite: BenchSuite = {
   async run(): Promise<BenchFigure[]> {
     const probe = join(__dirname, '..', 'activationProbe.js');
     const extension = join(__dirname, '..', '..', '..', '..', 'dist', 'extension.js');
+    const namesFile = join(mkdtempSync(join(tmpdir(), 'rl-studio-bench-')), 'vscode-names.json');
+    writeFileSync(namesFile, JSON.stringify(vscodeTopLevelNames()));
     const samples: { loadMs: number; activateMs: number; networkLoaded: boolean }[] = [];
     for (let i = 0; i < runs; i++) {
-      const output = execFileSync(process.execPath, [probe, extension], { encoding: 'utf8' });
+      const output = execFileSync(process.execPath, ['--expose-gc', probe, extension, namesFile], { encoding: 'utf8' });
       samples.push(JSON.parse(output.trim().split('\n').pop() as string));
     }
     const total = median(samples.map((s) => s.loadMs + s.activateMs));

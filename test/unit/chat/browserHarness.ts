@@ -28,9 +28,8 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 }
 
-/** Serves the panel document and media/ on 127.0.0.1, like the webview's resource origin. */
-export async function startPanelServer(): Promise<{ url: string; close(): Promise<void>; cspViolations: string[] }> {
-  const cspViolations: string[] = [];
+/** Serves the panel document (`/`) and media/ on 127.0.0.1, like the webview's resource origin. */
+export async function startPanelServer(): Promise<{ url: string; close(): Promise<void> }> {
   let origin = '';
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
@@ -39,13 +38,10 @@ export async function startPanelServer(): Promise<{ url: string; close(): Promis
       response.end(buildPanelHtml({ cspSource: origin, scriptUri: `${origin}/media/dist/chat.js`, styleUri: `${origin}/media/chat.css`, nonce: createNonce() }));
       return;
     }
-    if (path === '/csp-report' && request.method === 'POST') {
-      let body = '';
-      request.on('data', (data) => (body += data));
-      request.on('end', () => {
-        cspViolations.push(body);
-        response.end();
-      });
+    if (path === '/plain') {
+      // The panel's stylesheet and an empty #app, for renderers injected by a benchmark.
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<!DOCTYPE html><html><head><meta charset="UTF-8"><link rel="stylesheet" href="${origin}/media/chat.css"></head><body><div id="app"></div></body></html>`);
       return;
     }
     const file = join(repoRoot, path);
@@ -58,7 +54,7 @@ export async function startPanelServer(): Promise<{ url: string; close(): Promis
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url: `${origin}/`, cspViolations, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `${origin}/`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 export interface WebviewPage {
@@ -118,9 +114,9 @@ export async function openWebviewPage(
         state = next;
       },
     });
-    document.addEventListener('securitypolicyviolation', (event) => {
-      (w.__cspViolations as string[] | undefined)?.push(`${event.violatedDirective} ${event.blockedURI}`) ?? (w.__cspViolations = [`${event.violatedDirective} ${event.blockedURI}`]);
-    });
+    const violations: string[] = [];
+    w.__cspViolations = violations;
+    document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
   });
   await page.goto(url);
   return { page, post, drained: () => queue, sent, problems, dialogs };

@@ -161,7 +161,7 @@ describe('chat controller', () => {
     backend.fallback = (request) => slowWords([`answer from ${request.model}`], 0)(request, new AbortController().signal);
     const { webview, events } = createHarness({ backend, lastModel: 'model-a' });
     const { conversation } = await webview.request('ready', {});
-    const checkpoint = 'wandb-artifact:///e/p/agent:step3';
+    const checkpoint = 'wandb-artifact:///e/p/policy:step3';
     await webview.request('updateSettings', { conversationId: conversation.id, settings: { ...conversation.settings, compare: true, compareModel: checkpoint } });
     await webview.request('send', { conversationId: conversation.id, text: 'Compare' });
     await until(() => finished(events).length === 2);
@@ -203,19 +203,46 @@ describe('chat controller', () => {
     backend.scripts.push(slowWords(['ok'], 0));
     const { controller, webview, events, lastModel } = createHarness({ backend, lastModel: 'model-a' });
     const { conversation } = await webview.request('ready', {});
-    const checkpoint = 'wandb-artifact:///emulator-entity/demo-project/agent-001:step7';
+    const checkpoint = 'wandb-artifact:///emulator-entity/demo-project/policy-001:step7';
     const reused = await controller.openWithModel(checkpoint);
     assert.equal(reused.id, conversation.id, 'an empty conversation is reused');
     assert.equal(reused.settings.model, checkpoint);
     await webview.request('send', { conversationId: conversation.id, text: 'hello' });
     await until(() => finished(events).length === 1);
     assert.equal(backend.calls[0]!.api, 'training');
-    const other = 'wandb-artifact:///emulator-entity/demo-project/agent-001:step3';
+    const other = 'wandb-artifact:///emulator-entity/demo-project/policy-001:step3';
     const fresh = await controller.openWithModel(other);
     assert.notEqual(fresh.id, conversation.id);
     assert.equal(fresh.settings.model, other);
     assert.equal(lastModel(), other);
-    await until(() => events.some((event) => event.type === 'conversation' && event.conversation.id === fresh.id));
+    await until(() => events.some((event) => event.type === 'conversation' && event.conversation.id === fresh.id && event.reveal === true), 3000, 'the webview told to show the new conversation');
+  });
+
+  it('keeps the editor selection as the draft when no model can answer yet', async () => {
+    const backend = new FakeBackend();
+    backend.catalogue = { options: [], problems: ['Inference models: sign in to list them'] };
+    const { controller, webview, events } = createHarness({ backend });
+    await webview.request('ready', {});
+    const conversation = await controller.sendAsNewConversation('explain this code');
+    assert.equal(conversation.messages.length, 0);
+    assert.equal(conversation.draft, 'explain this code');
+    assert.equal(backend.calls.length, 0);
+    await until(() => events.some((event) => event.type === 'conversation' && event.reveal === true && event.conversation.draft === 'explain this code'));
+  });
+
+  it('sends the editor selection as the first message of a new conversation', async () => {
+    const backend = new FakeBackend();
+    backend.scripts.push(slowWords(['ok'], 0));
+    const { controller, webview, events } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation: first } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: first.id, text: 'earlier' });
+    await until(() => finished(events).length === 1);
+    backend.scripts.push(slowWords(['about the selection'], 0));
+    const conversation = await controller.sendAsNewConversation('```ts\nconst a = 1;\n```');
+    assert.notEqual(conversation.id, first.id);
+    await until(() => finished(events).length === 2);
+    assert.deepEqual(conversation.messages.map((entry) => entry.content), ['```ts\nconst a = 1;\n```', 'about the selection']);
+    assert.deepEqual(backend.calls[1]!.request.messages, [{ role: 'user', content: '```ts\nconst a = 1;\n```' }]);
   });
 
   it('restores conversations, the open one and its draft after a reload', async () => {

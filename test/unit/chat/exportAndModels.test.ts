@@ -95,14 +95,14 @@ describe('chat export', () => {
 
 describe('chat models', () => {
   it('routes checkpoint ids to the training API and everything else to inference', () => {
-    const id = checkpointModelId({ entity: 'e', project: 'p', name: 'agent-001', step: 12 });
-    assert.equal(id, 'wandb-artifact:///e/p/agent-001:step12');
+    const id = checkpointModelId({ entity: 'e', project: 'p', name: 'policy-001', step: 12 });
+    assert.equal(id, 'wandb-artifact:///e/p/policy-001:step12');
     assert.equal(apiForModel(id), 'training');
     assert.equal(apiForModel('meta-llama/Llama-3.1-8B-Instruct'), 'inference');
-    assert.deepEqual(parseCheckpointModelId(id), { entity: 'e', project: 'p', name: 'agent-001', step: 12 });
-    assert.deepEqual(parseCheckpointModelId('wandb-artifact:///e/p/agent'), { entity: 'e', project: 'p', name: 'agent', step: undefined });
+    assert.deepEqual(parseCheckpointModelId(id), { entity: 'e', project: 'p', name: 'policy-001', step: 12 });
+    assert.deepEqual(parseCheckpointModelId('wandb-artifact:///e/p/policy'), { entity: 'e', project: 'p', name: 'policy', step: undefined });
     assert.equal(parseCheckpointModelId('wandb-artifact:///e/p'), undefined);
-    assert.equal(shortModelLabel(id), 'agent-001 · step 12');
+    assert.equal(shortModelLabel(id), 'policy-001 · step 12');
   });
 
   it('lists catalogue models, then each trained model latest-first, without duplicates', () => {
@@ -138,6 +138,10 @@ describe('chat statistics', () => {
     const stats = computeStats({ startedAt: 0, firstTokenAt: 100, endedAt: 1100 }, undefined, 11);
     assert.equal(stats.tokensPerSecond, 10);
     assert.match(formatStats(stats), /^≈11 completion tokens \(usage not reported\)/);
+  });
+
+  it('shows no speed for a window too short to measure', () => {
+    assert.equal(computeStats({ startedAt: 0, firstTokenAt: 5, endedAt: 9 }, { prompt_tokens: 1, completion_tokens: 500, total_tokens: 501 }, 500).tokensPerSecond, undefined);
   });
 
   it('has no speed without text', () => {

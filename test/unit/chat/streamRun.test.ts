@@ -19,7 +19,7 @@ describe('streamed answer runner', () => {
     const deltas: [string, string][] = [];
     const outcome = await runStream(
       fromArray([chunk('', { reasoning: 'think ' }), chunk('Hel'), chunk('lo', { finish: 'stop' }), usageChunk({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 })]),
-      { signal: new AbortController().signal, onDelta: (c, r) => deltas.push([c, r]), now: steppingClock(10) },
+      { signal: new AbortController().signal, onDelta: (c, r) => deltas.push([c, r]), now: steppingClock(100) },
     );
     assert.deepEqual(deltas, [['', 'think '], ['Hel', ''], ['lo', '']]);
     assert.equal(outcome.status, 'done');
@@ -27,10 +27,10 @@ describe('streamed answer runner', () => {
     assert.equal(outcome.reasoning, 'think ');
     assert.equal(outcome.finishReason, 'stop');
     assert.deepEqual(outcome.usage, { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 });
-    // clock readings: start 10, first token 20, (2 more deltas without readings), end 30
-    assert.equal(outcome.stats.ttftMs, 10);
-    assert.equal(outcome.stats.totalMs, 20);
-    assert.equal(outcome.stats.tokensPerSecond, 200);
+    // clock readings: start 100, first token 200, (2 more deltas without readings), end 300
+    assert.equal(outcome.stats.ttftMs, 100);
+    assert.equal(outcome.stats.totalMs, 200);
+    assert.equal(outcome.stats.tokensPerSecond, 20);
     assert.equal(outcome.stats.usageReported, true);
   });
 

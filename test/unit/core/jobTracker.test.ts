@@ -65,7 +65,9 @@ describe('job tracker', () => {
 
   it('follows a job by cursor until it ends, reporting only real changes', async () => {
     tracker.track('j');
+    assert.equal(tracker.get('j')?.loaded, undefined, 'not known before the first answer');
     await settle();
+    assert.equal(tracker.get('j')?.loaded, true);
     assert.equal(tracker.get('j')?.status.phase, 'queued');
     const afterFirst = changes.length;
 

@@ -95,3 +95,22 @@ describe('payload rendering', () => {
     assert.equal(text.slice(substitution.start, substitution.end), '${event_type}');
   });
 });
+
+describe('sample events', () => {
+  it('follow the event type: alias only for the alias event, no artifact values for run events', () => {
+    assert.equal(defaultSampleEvent('ADD_ARTIFACT_ALIAS').values.alias, 'production');
+    assert.equal(defaultSampleEvent('LINK_ARTIFACT').values.alias, '');
+    const run = defaultSampleEvent('RUN_STATE');
+    assert.equal(run.values.artifact_version_string, '');
+    assert.equal(run.values.event_type, 'RUN_STATE');
+    assert.deepEqual(run.metadata, {});
+  });
+
+  it('apply edits over the defaults, including removed metadata keys', () => {
+    const sample = sampleEventWith('LINK_ARTIFACT', { values: { event_author: 'sam' }, metadata: { owner: 'ml' }, removedMetadata: ['dataset'] });
+    assert.equal(sample.values.event_author, 'sam');
+    assert.equal(sample.metadata.owner, 'ml');
+    assert.equal(sample.metadata.dataset, undefined);
+    assert.equal(sample.metadata.accuracy, '0.93');
+  });
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { visit } from 'jsonc-parser';
 import {
   analysePayload,
   complete,
@@ -9,6 +10,7 @@ import {
   renderPayload,
   type PayloadDocumentKind,
 } from '../../../src/payload';
+import { scanValidJson } from '../../../src/payload/fastScan';
 
 // Pieces that matter to the analyser: JSON punctuation, quotes and escapes, reference openings and
 // closings, names, astral characters and line breaks, so shrunk failures stay readable.
@@ -85,6 +87,66 @@ describe('payload analyser properties', () => {
         }
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+/** The value with a reference put into every string, keys included. */
+function withReferences(value: unknown): unknown {
+  if (typeof value === 'string') return `\${${value.slice(0, 6)}} ${value}`;
+  if (Array.isArray(value)) return value.map(withReferences);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [withReferences(key) as string, withReferences(inner)]));
+  }
+  return value;
+}
+
+describe('fast path for valid JSON', () => {
+  function visited(text: string): { strings: [number, number, boolean][]; valid: boolean } {
+    const strings: [number, number, boolean][] = [];
+    let valid = true;
+    visit(
+      text,
+      {
+        onObjectProperty: (_name, offset, length) => strings.push([offset, length, true]),
+        onLiteralValue: (value, offset, length) => {
+          if (typeof value === 'string') strings.push([offset, length, false]);
+        },
+        onError: () => {
+          valid = false;
+        },
+      },
+      { disallowComments: true, allowTrailingComma: false },
+    );
+    return { strings, valid };
+  }
+
+  it('accepts exactly what the full parser accepts, and reports the same strings', () => {
+    fc.assert(
+      fc.property(documentText, (text) => {
+        const fast: [number, number, boolean][] = [];
+        const accepted = scanValidJson(text, (offset, length, isKey) => fast.push([offset, length, isKey]));
+        const full = visited(text);
+        assert.equal(accepted, full.valid, `fast ${accepted}, full ${full.valid} for ${JSON.stringify(text)}`);
+        if (accepted) assert.deepEqual(fast, full.strings);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives the same analysis as the full parser on valid JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(0, 2), (value, indent) => {
+        const text = JSON.stringify(withReferences(value), null, indent);
+        assert.ok(scanValidJson(text, () => undefined));
+        const analysis = analysePayload(text, 'payload');
+        assert.deepEqual(analysis.syntaxErrors, []);
+        assert.deepEqual(
+          [...analysis.strings.starts.keys()].map((index) => [analysis.strings.starts[index], analysis.strings.ends[index] - analysis.strings.starts[index], analysis.strings.keys[index] === 1]),
+          visited(text).strings,
+        );
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -45,7 +45,8 @@ describe('webhook test send through the local receiver', () => {
     assert.equal(result.request.headers.Authorization, 'Bearer ********', 'the report never shows the token');
     const report = formatTestReport(result);
     assert.match(report, /\*\*Succeeded\*\*: 200 OK in \d+ ms/);
-    assert.doesNotMatch(report, /Bearer token-123/);
+    assert.doesNotMatch(report, /token-123/, 'neither in the headers nor in the body shown');
+    assert.match(report, /"token": "\*\*\*\*\*\*\*\*"/);
     const log = formatReceivedRequest(received);
     assert.match(log, /signature valid/);
     assert.doesNotMatch(log, /Bearer token-123/, 'the receiver log masks the bearer token');
@@ -100,19 +101,20 @@ describe('webhook test send (fake transport)', () => {
     let captured: RawRequest | undefined;
     const fake = async (request: RawRequest): Promise<RawResponse> => {
       captured = request;
-      return { status: 401, headers: { 'content-type': 'text/plain' }, body: new TextEncoder().encode('bad token'), ms: 12.3 };
+      return { status: 401, headers: { 'content-type': 'text/plain' }, body: new TextEncoder().encode('bad token tok-123'), ms: 12.3 };
     };
-    const result = await sendTest('{"é": "ü"}', { name: 'hook', url: 'https://example.invalid/h' }, { accessToken: 't', secret: 's' }, fake, { timeoutMs: 5000 });
+    const result = await sendTest('{"é": "ü"}', { name: 'hook', url: 'https://example.invalid/h' }, { accessToken: 'tok-123', secret: 'sec-456' }, fake, { timeoutMs: 5000 });
     assert.ok(captured);
     assert.equal(captured.method, 'POST');
     assert.equal(captured.timeoutMs, 5000);
     assert.deepEqual(Buffer.from(captured.body as Uint8Array), Buffer.from('{"é": "ü"}', 'utf8'));
-    assert.equal(captured.headers['X-Service-Signature'], signPayload('s', captured.body!));
+    assert.equal(captured.headers['X-Service-Signature'], signPayload('sec-456', captured.body!));
     assert.equal(result.ok, false);
     assert.match(result.advice[0], /access token/);
     const report = formatTestReport(result);
     assert.match(report, /\*\*Failed\*\*: 401 Unauthorized in 12 ms/);
-    assert.match(report, /bad token/);
+    assert.match(report, /bad token \*{8}/, 'an echoed token is masked');
+    assert.doesNotMatch(report, /tok-123|sec-456/);
   });
 
   it('passes a cancellation signal through', async () => {

@@ -1,0 +1,101 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatUi } from '../../chat/chatController';
+import type { Conversation } from '../../chat/conversationTypes';
+import { conversationToJson, conversationToMarkdown, exportFileName } from '../../chat/exportConversation';
+import type { ExportFormat } from '../../chat/protocol';
+
+/**
+ * The chat's uses of the editor: native input and confirmation dialogs, the clipboard, the last
+ * text editor (the panel itself has focus when a code block's "Insert at cursor" is clicked), and
+ * the browser for links.
+ */
+export class EditorChatUi implements ChatUi, vscode.Disposable {
+  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+  private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
+    if (editor) this.lastEditor = editor;
+  });
+
+  async askTitle(current: string): Promise<string | undefined> {
+    return vscode.window.showInputBox({
+      title: 'Rename Conversation',
+      value: current,
+      prompt: 'A new name for this conversation',
+      validateInput: (value) => (value.trim() === '' ? 'Enter a name' : undefined),
+    });
+  }
+
+  async confirmDelete(title: string): Promise<boolean> {
+    const choice = await vscode.window.showWarningMessage(
+      `Delete the conversation "${title}"?`,
+      { modal: true, detail: 'Its messages are removed from this computer. Export it first to keep a copy.' },
+      'Delete',
+    );
+    return choice === 'Delete';
+  }
+
+  /** Opens the export as an unsaved document named after the conversation; Save writes it anywhere. */
+  async exportConversation(conversation: Conversation, format?: ExportFormat): Promise<boolean> {
+    const chosen = format ?? (await pickFormat());
+    if (!chosen) return false;
+    const content = chosen === 'markdown' ? conversationToMarkdown(conversation) : conversationToJson(conversation);
+    const language = chosen === 'markdown' ? 'markdown' : 'json';
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+    const target = vscode.Uri.file(path.join(folder, exportFileName(conversation, chosen))).with({ scheme: 'untitled' });
+    let document = await vscode.workspace.openTextDocument(target);
+    if (document.getText() === '') {
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(target, new vscode.Position(0, 0), content);
+      await vscode.workspace.applyEdit(edit);
+      if (document.languageId !== language) document = await vscode.languages.setTextDocumentLanguage(document, language);
+    } else {
+      // A document of that name is already open with other text: never overwrite it.
+      document = await vscode.workspace.openTextDocument({ language, content });
+    }
+    await vscode.window.showTextDocument(document, { preview: false, viewColumn: vscode.ViewColumn.Active });
+    return true;
+  }
+
+  async copyText(text: string): Promise<void> {
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage('$(check) Copied to the clipboard', 2000);
+  }
+
+  async insertText(text: string): Promise<void> {
+    const editor = this.lastEditor && !this.lastEditor.document.isClosed ? this.lastEditor : vscode.window.visibleTextEditors[0];
+    if (!editor) {
+      const document = await vscode.workspace.openTextDocument({ content: text });
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside });
+      return;
+    }
+    const shown = await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+    await shown.edit((builder) => {
+      for (const selection of shown.selections) builder.replace(selection, text);
+    });
+  }
+
+  async openExternal(url: string): Promise<boolean> {
+    return vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+
+  async runAction(action: 'signIn' | 'configure' | 'showLog'): Promise<void> {
+    const command = { signIn: 'rlStudio.signIn', configure: 'rlStudio.configure', showLog: 'rlStudio.showLog' }[action];
+    await vscode.commands.executeCommand(command);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+async function pickFormat(): Promise<ExportFormat | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: 'Markdown', description: 'a readable document', format: 'markdown' as const },
+      { label: 'JSON', description: 'every field, for scripts', format: 'json' as const },
+    ],
+    { title: 'Export Conversation', placeHolder: 'Format' },
+  );
+  return picked?.format;
+}

@@ -1,0 +1,108 @@
+import * as vscode from 'vscode';
+import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
+import { runStream } from '../../chat/streamRun';
+import type { Services } from '../services';
+
+export const languageModelVendor = 'rl-studio';
+
+/** What the platform does not say about its models; conservative so the editor trims context early. */
+const assumedLimits = { maxInputTokens: 32_768, maxOutputTokens: 8_192 };
+
+/**
+ * Offers the inference catalogue in VS Code's own chat model picker. Registered only where the
+ * editor has the language-model provider API, so the extension still activates on editors without
+ * it; any failure there is logged, never thrown into activation.
+ */
+export function registerLanguageModels(services: Services): void {
+  const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
+  if (typeof lm?.registerLanguageModelChatProvider !== 'function' || typeof vscode.LanguageModelTextPart !== 'function') {
+    services.log.info('this editor has no language model provider API: RL Studio models are offered in the RL Studio chat only');
+    return;
+  }
+  try {
+    const provider = new PlatformLanguageModels(services);
+    services.context.subscriptions.push(provider, lm.registerLanguageModelChatProvider(languageModelVendor, provider));
+  } catch (error) {
+    services.log.warn(`registering RL Studio models with the editor's chat failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+class PlatformLanguageModels implements vscode.LanguageModelChatProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly services: Services) {
+    this.subscription = services.onDidChangeConnection(() => this.changed.fire());
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<vscode.LanguageModelChatInformation[]> {
+    if (!this.services.settings.current.inferenceApiUrl) return [];
+    if (!(await this.services.credentials.isSignedIn())) {
+      if (!options.silent) await vscode.commands.executeCommand('rlStudio.signIn');
+      if (!(await this.services.credentials.isSignedIn())) return [];
+    }
+    const abort = abortOn(token);
+    try {
+      const client = await this.services.client();
+      const list = await client.inference.listModels({ signal: abort.signal });
+      return list.data.map((model) => ({
+        id: model.id,
+        name: model.id.split('/').at(-1) ?? model.id,
+        family: model.root ?? model.id,
+        version: String(model.created ?? ''),
+        detail: 'RL Studio',
+        tooltip: `${model.id}, served by the RL Studio inference API`,
+        ...assumedLimits,
+        capabilities: { imageInput: false, toolCalling: false },
+      }));
+    } catch (error) {
+      this.services.log.warn(`listing models for the editor's chat failed: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  async provideLanguageModelChatResponse(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const abort = abortOn(token);
+    try {
+      const client = await this.services.client();
+      const stream = client.inference.streamChatCompletion(
+        { model: model.id, messages: toChatMessages(messages), ...requestOptionsFrom(options.modelOptions), stream: true, stream_options: { include_usage: true } },
+        { signal: abort.signal },
+      );
+      const outcome = await runStream(stream, {
+        signal: abort.signal,
+        onDelta: (content) => {
+          if (content) progress.report(new vscode.LanguageModelTextPart(content));
+        },
+      });
+      if (outcome.status === 'error') throw new Error(outcome.error?.message ?? 'the request failed');
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    return estimateTokens(typeof text === 'string' ? text : toChatMessages([text]).map((message) => message.content).join('\n'));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  const subscription = token.onCancellationRequested(() => controller.abort());
+  return { signal: controller.signal, dispose: () => subscription.dispose() };
+}

@@ -1,0 +1,162 @@
+/**
+ * The chat panel as a user sees it in the real workbench: open it from the palette, ask a question
+ * and watch the answer stream from the emulator, press Stop in the middle of a long answer and see
+ * that nothing more arrives, export the conversation as Markdown, render hostile answers inertly,
+ * and find the panel restored after a reload. Screenshots of each step are kept.
+ */
+import * as assert from 'node:assert/strict';
+import type { Frame, FrameLocator, Page } from 'playwright-core';
+import type { UiTestContext } from './context';
+import { inputBox, openViewContainer, runCommand, viewWelcomeText, waitForText } from './workbench';
+
+/** The chat webview's document: VS Code nests the content in an iframe inside the webview's iframe. */
+function chatFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview').last().frameLocator('iframe').first();
+}
+
+/** The same document as a Frame, to evaluate script in it. */
+async function chatDocument(page: Page): Promise<Frame> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (await frame.locator('.composer-input').count().catch(() => 0)) return frame;
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error('the chat webview did not appear');
+}
+
+async function ask(page: Page, text: string): Promise<void> {
+  const input = chatFrame(page).locator('.composer-input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+async function answerCount(page: Page, selector = 'article.answer:not([data-status="streaming"])'): Promise<number> {
+  return chatFrame(page).locator(selector).count();
+}
+
+async function waitForAnswers(page: Page, count: number, timeoutMs = 60_000): Promise<void> {
+  await waitForText(async () => String(await answerCount(page)), new RegExp(`^(${count}|[1-9]\\d{${String(count).length},})$`), timeoutMs);
+}
+
+export async function signsInForChat({ page, emulator }: UiTestContext): Promise<void> {
+  await openViewContainer(page, 'RL Studio');
+  await runCommand(page, 'RL Studio: Sign In (Set API Key)');
+  const input = await inputBox(page, 'RL Studio: Sign In');
+  await input.pressSequentially(emulator.apiKey);
+  await input.press('Enter');
+  await waitForText(() => viewWelcomeText(page, 'Models'), /Sign in with your platform API key/, 30_000, false);
+}
+
+export async function opensTheChatFromThePalette({ page, emulator, screenshot }: UiTestContext): Promise<void> {
+  await runCommand(page, 'RL Studio: Open Chat');
+  const frame = chatFrame(page);
+  await frame.locator('.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
+  const model = frame.locator('.model-select').first();
+  await waitForText(async () => (await model.inputValue()) || '', /.+/, 30_000);
+  const offered = await model.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+  for (const id of emulator.seeded!.inferenceModels) assert.ok(offered.includes(id), `the picker offers ${id}`);
+  await screenshot('chat-opened');
+}
+
+export async function typesQuestionAndSeesTheStreamedAnswer({ page, screenshot }: UiTestContext): Promise<void> {
+  await ask(page, 'How should I choose a learning rate?');
+  await waitForAnswers(page, 1);
+  const answer = chatFrame(page).locator('article.answer').last();
+  assert.match(await answer.locator('.message-body').innerText(), /learning/i);
+  assert.equal(await answer.locator('.code-block button[data-action="copy"]').count() > 0, true, 'code blocks have Copy');
+  assert.match(await answer.locator('.message-stats').innerText(), /\d+ prompt \+ \d+ completion tokens · first token/);
+  await screenshot('answer-streamed');
+}
+
+export async function stopsLongAnswerMidStreamAndNoMoreTextArrives({ page, screenshot }: UiTestContext): Promise<void> {
+  const frame = chatFrame(page);
+  const before = await frame.locator('article.answer').count();
+  await ask(page, '/long 200000');
+  const body = frame.locator('article.answer').nth(before).locator('.message-body');
+  const stop = frame.locator('button.stop');
+  await stop.waitFor({ state: 'visible', timeout: 30_000 });
+  await waitForText(async () => String((await body.textContent())?.length ?? 0), /^\d{3,}$/, 30_000);
+  await stop.click();
+  const atStop = await body.textContent();
+  await page.waitForTimeout(1500);
+  const later = await body.textContent();
+  assert.equal(later, atStop, 'no text appeared after Stop');
+  await frame.locator('article.answer[data-status="stopped"]').last().waitFor({ timeout: 15_000 });
+  assert.ok((later ?? '').length < 1_000_000, 'the answer was cut short');
+  assert.equal(await frame.locator('button.send').isVisible(), true, 'Send is back');
+  await screenshot('answer-stopped');
+}
+
+export async function exportsTheConversationAsMarkdown({ page, screenshot }: UiTestContext): Promise<void> {
+  await chatFrame(page).locator('button.export-markdown').click();
+  const editor = page.locator('.editor-instance .monaco-editor .view-lines').last();
+  const text = await waitForText(async () => (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' '), /## User/, 30_000);
+  assert.match(text, /^# How should I choose a learning rate\?/m);
+  assert.match(text, /- Model: `/);
+  assert.match(text, /## Assistant \(`/);
+  await screenshot('exported-markdown');
+}
+
+export async function rendersHostileAnswersWithoutRunningThem({ page, screenshot }: UiTestContext): Promise<void> {
+  await page.locator('.tab').filter({ hasText: 'RL Studio Chat' }).first().click();
+  const webview = await chatDocument(page);
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const hostile = [
+    `<script>window.top.__pwned='script';alert('script')</script>`,
+    `<img src=x onerror="window.top.__pwned='img'">`,
+    `[click](javascript:window.top.__pwned='link') <svg onload="window.top.__pwned='svg'"></svg>`,
+    `[x](&#106;avascript:alert(1)) ![pixel](https://tracker.invalid/p.gif)`,
+  ];
+  const before = await answerCount(page);
+  for (const [index, text] of hostile.entries()) {
+    await ask(page, `/echo ${text}`);
+    await waitForAnswers(page, before + index + 1);
+  }
+  const seen = await webview.evaluate(() => {
+    const transcript = document.querySelector('.transcript')!;
+    return {
+      forbidden: transcript.querySelectorAll('script, img, svg, iframe, object, embed, style').length,
+      handlers: [...transcript.querySelectorAll('*')].filter((element) => [...element.attributes].some((attribute) => /^on/i.test(attribute.name))).length,
+      badLinks: [...transcript.querySelectorAll('a[href]')].map((link) => link.getAttribute('href')!).filter((href) => !/^https?:\/\//.test(href)),
+      shownScript: (transcript as HTMLElement).innerText.includes("<script>window.top.__pwned='script'"),
+    };
+  });
+  const pwned = await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned);
+  assert.deepEqual(seen, { forbidden: 0, handlers: 0, badLinks: [], shownScript: true });
+  assert.equal(pwned, undefined);
+  assert.deepEqual(dialogs, []);
+  await screenshot('hostile-answers-inert');
+}
+
+export async function restoresThePanelAfterReloadingTheWindow({ page, screenshot }: UiTestContext): Promise<void> {
+  const frame = chatFrame(page);
+  const messages = await frame.locator('article.message').count();
+  assert.ok(messages > 0);
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+  // The panel comes back as a tab; VS Code restores its content when the tab is shown.
+  await page.locator('.tab').filter({ hasText: 'RL Studio Chat' }).first().click({ timeout: 60_000 });
+  const restored = chatFrame(page);
+  await restored.locator('article.message').first().waitFor({ state: 'visible', timeout: 60_000 });
+  await waitForText(async () => String(await restored.locator('article.message').count()), new RegExp(`^${messages}$`), 30_000);
+  await screenshot('restored-after-reload');
+}
+
+export async function closesThePanelAndTheExportLeavingNothingToRestore({ page, screenshot }: UiTestContext): Promise<void> {
+  const exported = page.locator('.tab').filter({ hasText: /\.md/ }).first();
+  if (await exported.count()) {
+    await exported.click();
+    await runCommand(page, 'View: Revert and Close Editor');
+  }
+  const chatTab = page.locator('.tab').filter({ hasText: 'RL Studio Chat' }).first();
+  // A middle click closes a tab, wherever the keyboard focus is (inside the webview, F1 is not seen).
+  await chatTab.click({ button: 'middle' });
+  await waitForText(async () => String(await page.locator('.tabs-container .tab').count()), /^0$/, 15_000);
+  await screenshot('closed');
+}
