@@ -1,13 +1,10 @@
 /** The calls of the training API (models, checkpoints, training jobs, health). */
-import type { ApiCaller } from './apiCaller';
-import { createChatStream, type ChatStream } from './chatStream';
+import { ChatCompletionsApi } from './chatCompletionsApi';
 import type { CallOptions } from './options';
 import { walkPages } from './pagination';
 import { discardBody, errorFromResponse, header, httpError, isSuccess, parseJsonAnswer } from './responses';
-import { hasId, isChatCompletion, isObject, isPage, readShaped, unexpectedShape } from './shapes';
+import { hasId, isObject, isPage, readShaped, unexpectedShape } from './shapes';
 import type {
-  ChatCompletion,
-  ChatCompletionRequest,
   Checkpoint,
   CheckpointQuery,
   CreatedJob,
@@ -37,7 +34,6 @@ const modelPath = (modelId: string) => `/preview/models/${encodeURIComponent(mod
 const jobPath = (jobId: string) => `/preview/training-jobs/${encodeURIComponent(jobId)}`;
 
 // Built once: they are the same for every call.
-const readCompletion = readShaped(isChatCompletion, 'a chat completion');
 const readModel = readShaped((value): value is TrainingModel => hasId(value), 'a model');
 const readCheckpointPage = readShaped((value): value is Page<Checkpoint> => isPage(value), 'a page of checkpoints');
 const readJob = readShaped((value): value is TrainingJob => hasId(value), 'a training job');
@@ -48,24 +44,7 @@ const readNameList = readShaped((list): list is unknown[] => Array.isArray(list)
 const readDeletedModel = readShaped((value): value is DeleteModelResult => isObject(value), 'a deletion result');
 const readDeletedCheckpoints = readShaped((value): value is DeleteCheckpointsResult => isObject(value), 'a deletion result');
 
-export class TrainingApi {
-  constructor(private readonly caller: ApiCaller) {}
-
-  chatCompletion(request: ChatCompletionRequest, options?: CallOptions): Promise<ChatCompletion> {
-    return this.caller.call({
-      method: 'POST',
-      path: '/chat/completions',
-      body: { ...request, stream: false },
-      auth: true,
-      signal: options?.signal,
-      read: readCompletion,
-    });
-  }
-
-  streamChatCompletion(request: ChatCompletionRequest, options?: CallOptions): ChatStream {
-    return createChatStream({ caller: this.caller, path: '/chat/completions', request, signal: options?.signal });
-  }
-
+export class TrainingApi extends ChatCompletionsApi {
   createModel(request: CreateModelRequest, options?: CallOptions): Promise<TrainingModel> {
     return this.caller.call({
       method: 'POST',
