@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
+import { redactSecrets } from '../api/redact';
 
 const recentLimit = 500;
-const mask = '••••';
 
 /**
  * The "RL Studio" log channel. Every line passes through redaction first: the values of the
@@ -17,15 +17,13 @@ export class RedactingLog implements vscode.Disposable {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
   }
 
-  /** Registers a secret value to mask from now on. Short values are ignored: masking "a" would mangle every line. */
+  /** Registers a secret value to mask from now on. */
   addSecret(value: string | undefined): void {
-    if (value && value.length >= 4) this.secrets.add(value);
+    if (value) this.secrets.add(value);
   }
 
   redact(text: string): string {
-    let out = text.replace(/(Bearer\s+)[^\s"',]+/gi, `$1${mask}`);
-    for (const secret of this.secrets) out = out.split(secret).join(mask);
-    return out;
+    return redactSecrets(text, [...this.secrets]);
   }
 
   trace(message: string): void { this.write('trace', message); }

@@ -28,7 +28,7 @@ import { WebhookLanguageStatus } from './webhookStatus';
  */
 export function registerPayloadFeatures(services: Services): void {
   const { context } = services;
-  const store = new WebhookStore(context.globalState, context.secrets);
+  const store = new WebhookStore(context.globalState, context.secrets, (value) => services.log.addSecret(value));
   const choice = new WebhookChoice(context.workspaceState, store);
   const samples = new SampleEvents(context.workspaceState);
   const metadataKeys = new MetadataKeyIndex();

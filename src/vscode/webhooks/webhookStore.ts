@@ -11,7 +11,12 @@ export class WebhookStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly state: vscode.Memento, private readonly secrets: vscode.SecretStorage) {}
+  /** `revealed` hears every token and secret value that passes through, so the log can mask it. */
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly secrets: vscode.SecretStorage,
+    private readonly revealed: (value: string) => void = () => undefined,
+  ) {}
 
   list(): Webhook[] {
     const stored = this.state.get<Webhook[]>(listKey, []);
@@ -50,15 +55,19 @@ export class WebhookStore implements vscode.Disposable {
 
   /** At most one access token per webhook: setting one replaces the previous. */
   async setAccessToken(id: string, value: string | undefined): Promise<void> {
-    if (value) await this.secrets.store(tokenKey(id), value);
-    else await this.secrets.delete(tokenKey(id));
+    if (value) {
+      this.revealed(value);
+      await this.secrets.store(tokenKey(id), value);
+    } else await this.secrets.delete(tokenKey(id));
     await this.patch(id, (webhook) => ({ ...webhook, hasAccessToken: Boolean(value) }));
   }
 
   /** At most one secret per webhook: setting one replaces the previous, name and value. */
   async setSecret(id: string, name: string | undefined, value?: string): Promise<void> {
-    if (name && value !== undefined) await this.secrets.store(secretKey(id), value);
-    else await this.secrets.delete(secretKey(id));
+    if (name && value !== undefined) {
+      this.revealed(value);
+      await this.secrets.store(secretKey(id), value);
+    } else await this.secrets.delete(secretKey(id));
     await this.patch(id, (webhook) => {
       const next = { ...webhook };
       if (name && value !== undefined) next.secretName = name.trim();
@@ -72,11 +81,17 @@ export class WebhookStore implements vscode.Disposable {
     const credentials: WebhookCredentials = {};
     if (webhook?.hasAccessToken) {
       const token = await this.secrets.get(tokenKey(id));
-      if (token) credentials.accessToken = token;
+      if (token) {
+        this.revealed(token);
+        credentials.accessToken = token;
+      }
     }
     if (webhook?.secretName) {
       const secret = await this.secrets.get(secretKey(id));
-      if (secret !== undefined) credentials.secret = secret;
+      if (secret !== undefined) {
+        this.revealed(secret);
+        credentials.secret = secret;
+      }
     }
     return credentials;
   }
