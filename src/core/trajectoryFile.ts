@@ -1,4 +1,4 @@
-import { nodeAtPath, parseJsonTree, type JsonNode, type JsonSyntaxProblem } from './jsonTree';
+import { arrayItems, extentOf, isArrayNode, nodeAtPath, parseStrictJson, type JsonNode, type JsonSyntaxProblem } from './strictJson';
 import type { TrajectoryGroup } from '../api/types';
 import { validateTrajectoryGroup, type JsonPath } from './trajectoryShape';
 
@@ -49,7 +49,7 @@ function parseLines(text: string, locator: LineLocator): Omit<ParsedTrajectoryFi
     if (end < 0) end = text.length;
     const lineEnd = end > start && text[end - 1] === '\r' ? end - 1 : end;
     if (text.slice(start, lineEnd).trim() !== '') {
-      const parsed = parseJsonTree(text, start, lineEnd);
+      const parsed = parseStrictJson(text, start, lineEnd);
       if (!parsed.ok) {
         problems.push(syntaxProblem(parsed.error, locator, 'a .jsonl file holds one JSON trajectory group per line'));
       } else {
@@ -66,18 +66,18 @@ function parseLines(text: string, locator: LineLocator): Omit<ParsedTrajectoryFi
 function parseArray(text: string, locator: LineLocator): Omit<ParsedTrajectoryFile, 'ok'> {
   const groups: TrajectoryGroup[] = [];
   const problems: SourceProblem[] = [];
-  const parsed = parseJsonTree(text);
+  const parsed = parseStrictJson(text);
   if (!parsed.ok) {
     problems.push(syntaxProblem(parsed.error, locator, 'a .json file holds an array of trajectory groups'));
     return { groups, problems };
   }
   const { root } = parsed;
-  if (root.type !== 'array') {
+  if (!isArrayNode(root)) {
     problems.push({ ...firstLineOf(root, locator), message: 'a .json trajectory file must be an array of trajectory groups (use .jsonl for one group per line)', severity: 'error' });
     return { groups, problems };
   }
   const values = parsed.value as unknown[];
-  (root.items ?? []).forEach((element, index) => {
+  arrayItems(root).forEach((element, index) => {
     const before = problems.length;
     collectShapeProblems(element, values[index], locator, problems);
     if (!problems.slice(before).some((problem) => problem.severity === 'error')) groups.push(values[index] as TrajectoryGroup);
@@ -107,8 +107,8 @@ function nearestNode(root: JsonNode, path: JsonPath): JsonNode {
  * underlined from top to bottom.
  */
 function firstLineOf(node: JsonNode, locator: LineLocator): Omit<SourceProblem, 'message' | 'severity'> {
-  const start = node.offset;
-  const range = locator.range(start, start + node.length);
+  const { offset: start, length } = extentOf(node);
+  const range = locator.range(start, start + length);
   if (range.endLine === range.line) return range;
   return { ...range, endLine: range.line, endColumn: locator.lineEnd(range.line) - locator.lineStart(range.line) };
 }
