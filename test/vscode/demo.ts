@@ -53,6 +53,24 @@ function demoWorkspace(trainingUrl: string, inferenceUrl: string): string {
   return folder;
 }
 
+/** The seeded ids a person pastes into "Add Model by ID" and "Add Training Job by ID". */
+async function seededIdLines(): Promise<string[]> {
+  try {
+    const state = (await (await fetch(`http://127.0.0.1:${emulatorPort}/_emulator/state`)).json()) as {
+      seeded?: { trainedModelId: string; trainedModelName: string; runningJobId: string; failedJobId: string; succeededJobId: string };
+    };
+    const seeded = state.seeded;
+    if (!seeded) return [];
+    return [
+      `  add model:  ${seeded.trainedModelId}   (${seeded.trainedModelName}: Models view, Add Model by ID)`,
+      `  add jobs:   ${seeded.runningJobId} (running), ${seeded.failedJobId} (failed),`,
+      `              ${seeded.succeededJobId} (succeeded)   (Training Jobs view, Add Job by ID)`,
+    ];
+  } catch {
+    return [];
+  }
+}
+
 function desktopCodeAvailable(): boolean {
   if (process.env.RL_STUDIO_DEMO === 'web') return false;
   if (process.env.RL_STUDIO_DEMO === 'desktop') return true;
@@ -67,12 +85,14 @@ async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
   const emulator = await startDemoEmulator();
   const workspace = demoWorkspace(emulator.trainingUrl, emulator.inferenceUrl);
+  const seeded = await seededIdLines();
   const banner = (where: string) =>
     [
       '',
       'RL Studio demo',
       `  emulator:   ${emulator.trainingUrl} and ${emulator.inferenceUrl} (log: ${join(logDir, 'emulator.log')})`,
       `  API key:    ${apiKey}   (RL Studio: Sign In, or the Sign In button of the RL Studio view)`,
+      ...seeded,
       `  VS Code:    ${where}`,
       '  Ctrl-C stops everything.',
       '',
