@@ -1,12 +1,12 @@
 // Builds every bundle of the extension:
 //   dist/extension.js   the extension host entry: VS Code glue only, loads fast
-//   dist/network.js     the platform client and everything that needs undici, loaded on first use
+//   dist/<feature>.js   the features activation does not need, each loaded on first use (hostBundles)
 //   media/dist/*.js     webview scripts (browser), one per folder in src/webview/ that has a main.ts
 //   out/**              every source and test file transpiled one-to-one, for mocha in Node and in the extension host
 // `node esbuild.mjs --watch` rebuilds on change; `--dev` skips minification.
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const minify = !process.argv.includes('--dev');
@@ -42,8 +42,46 @@ const shareVscodeNamespace = {
   },
 };
 
-const hostCommon = {
-  plugins: [shareVscodeNamespace],
+// The extension host bundles, by output name. VS Code loads `extension`; each other one is
+// required on first use by the glue that registered its commands, views and providers.
+const hostBundles = {
+  extension: 'src/extension.ts',
+  /** The platform client and everything that needs undici. */
+  network: 'src/network.ts',
+  /** Models and Training Jobs views, job details panels and their commands. */
+  sidebar: 'src/vscode/views/sidebarFeature.ts',
+  /** The chat panel and its commands. */
+  chat: 'src/vscode/chat/chatFeature.ts',
+  /** The platform's models in VS Code's own chat. */
+  languageModels: 'src/vscode/chat/languageModelProvider.ts',
+  /** Payload language features, the Webhooks view, test sends and the local receiver. */
+  payload: 'src/vscode/payload/payloadFeature.ts',
+  /** The payload language core and its JSON parser, needed once a payload is analysed. */
+  payloadCore: 'src/payload/index.ts',
+};
+
+// The source loads a feature by requiring its entry module by path (`require('./chatFeature')`),
+// which also works for the one-to-one transpiled files in out/. In a bundle, such a require (or an
+// import) of another bundle's entry is rewritten to `./<name>.js` and left to Node, so the feature
+// is not copied into the bundle that asks for it and its module state exists once.
+const lazyBundleBoundary = {
+  name: 'lazy-bundle-boundary',
+  setup(build) {
+    const bundleOfEntry = new Map(Object.entries(hostBundles).map(([name, entry]) => [resolve(entry), name]));
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      const target = resolve(args.resolveDir, args.path);
+      for (const candidate of [target, `${target}.ts`, join(target, 'index.ts')]) {
+        const name = bundleOfEntry.get(candidate);
+        if (name) return { path: `./${name}.js`, external: true };
+      }
+      return undefined;
+    });
+  },
+};
+
+const hostBuild = {
+  plugins: [shareVscodeNamespace, lazyBundleBoundary],
   bundle: true,
   // jsonc-parser's default entry is a UMD build whose inner requires a bundler cannot follow.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
@@ -53,6 +91,9 @@ const hostCommon = {
   sourcemap: true,
   minify,
   logLevel: 'warning',
+  entryPoints: hostBundles,
+  outdir: 'dist',
+  external: ['vscode'],
 };
 
 const transpile = (dirs) => ({
@@ -80,19 +121,7 @@ const webviewBuild = {
 };
 
 const builds = transpileOnly ? [transpile(transpileOnly)] : [
-  {
-    ...hostCommon,
-    entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist',
-    // network.js is required lazily at run time, so it must stay a separate file.
-    external: ['vscode', './network.js'],
-  },
-  {
-    ...hostCommon,
-    entryPoints: { network: 'src/network.ts' },
-    outdir: 'dist',
-    external: ['vscode'],
-  },
+  hostBuild,
   ...(Object.keys(webviewEntries).length ? [webviewBuild] : []),
   transpile(['src', 'test']),
 ];

@@ -7,16 +7,18 @@ import { registerPayloadFeatures } from './vscode/payload/register';
 import { registerViews } from './vscode/views/register';
 
 /**
- * Kept cheap on purpose: it wires commands, views and providers, and nothing here touches the
- * network. The client and undici load on the first request (see Services.network).
+ * Kept cheap on purpose: it registers every command, view, serializer and provider, and nothing
+ * here touches the network. What serves them is built into bundles of their own that load on first
+ * use (see hostBundles in esbuild.mjs): the client and undici on the first request (Services.network),
+ * the sidebar, the chat and the payload features when first shown or run.
  */
 export function activate(context: vscode.ExtensionContext): RlStudioApi {
   const services = createServices(context);
   registerAccountCommands(services);
-  const views = registerViews(services);
+  const sidebar = registerViews(services);
   registerChat(services);
   registerPayloadFeatures(services);
-  return createApi(services, views);
+  return createApi(services, sidebar);
 }
 
 export function deactivate(): void {

@@ -1,3 +1,6 @@
+// The nonce of the chat document comes from the helper every webview of the extension uses.
+export { createNonce } from '../webviewSecurity/nonce';
+
 /**
  * The chat webview's document. Its Content Security Policy allows nothing by default; scripts run
  * only from the extension's media folder and only with this load's nonce; styles only from the
@@ -32,13 +35,6 @@ export function buildPanelHtml(options: PanelHtmlOptions): string {
 <script nonce="${attr(options.nonce)}" src="${attr(options.scriptUri)}"></script>
 </body>
 </html>`;
-}
-
-/** A fresh nonce per load: 32 characters from a cryptographic source. */
-export function createNonce(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
-  return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
 }
 
 function escapeAttribute(value: string): string {

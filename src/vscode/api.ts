@@ -10,10 +10,13 @@ export interface RlStudioApi {
   storedState(): Record<string, unknown>;
 }
 
-export function createApi(services: Services, views: RlStudioApi['views']): RlStudioApi {
+/** `views` loads the sidebar when the API first reads them. */
+export function createApi(services: Services, views: () => RlStudioApi['views']): RlStudioApi {
   const { globalState, workspaceState } = services.context;
   return {
-    views,
+    get views() {
+      return views();
+    },
     recentLogLines: () => services.log.recentLines(),
     storedState: () => {
       const state: Record<string, unknown> = {};

@@ -3,6 +3,7 @@ import type * as Network from '../network';
 import type { PlatformClient, PlatformError } from '../api';
 import { ContextKeys, setContext } from './contextKeys';
 import { CredentialStore } from './credentials';
+import { onFirstUse } from './lazy/onFirstUse';
 import { RedactingLog } from './log';
 import { isConfigured, SettingsStore, type Settings } from './settings';
 import { RememberedList, type RememberedJob, type RememberedModel } from './state/remembered';
@@ -49,15 +50,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
   let networkModule: NetworkModule | undefined;
   let clientPromise: Promise<PlatformClient> | undefined;
 
-  const network = async (): Promise<NetworkModule> => {
-    if (!networkModule) {
-      const started = Date.now();
-      // Resolved next to dist/extension.js at run time; kept out of the main bundle by esbuild.mjs.
-      networkModule = require('./network.js') as NetworkModule;
-      log.debug(`network stack loaded in ${Date.now() - started} ms`);
-    }
-    return networkModule;
-  };
+  // dist/network.js, a bundle of its own (see esbuild.mjs).
+  const loadNetwork = onFirstUse('network stack', log, () => (networkModule = require('../network') as NetworkModule));
+  const network = async (): Promise<NetworkModule> => loadNetwork();
 
   const buildClient = async (current: Settings): Promise<PlatformClient> => {
     const { PlatformClient } = await network();

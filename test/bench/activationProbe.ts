@@ -1,14 +1,19 @@
 /**
- * Run in a fresh process by the activation suite: installs a stand-in `vscode` module, loads the
- * extension bundle, calls activate() and prints the timings as one JSON line.
+ * Run in a fresh process by the activation suite (and the activation unit test): installs a
+ * stand-in `vscode` module, loads the extension bundle, calls activate() and prints one JSON line:
+ * the timings, the other bundles of dist/ that got loaded, and the commands activate() registered.
  */
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
+import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createVscodeStandIn, standInContext } from './vscodeStandIn';
 
 const [extensionPath, namesFile] = process.argv.slice(2);
-const standIn = createVscodeStandIn(JSON.parse(readFileSync(namesFile, 'utf8')) as string[]);
+const commands: string[] = [];
+const standIn = createVscodeStandIn(JSON.parse(readFileSync(namesFile, 'utf8')) as string[], (path, args) => {
+  if (path === 'vscode.commands.registerCommand' && typeof args[0] === 'string') commands.push(args[0]);
+});
 const moduleInternals = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
 const originalLoad = moduleInternals._load;
 moduleInternals._load = function load(request: string, ...rest: unknown[]) {
@@ -23,6 +28,9 @@ const loadMs = performance.now() - loadStart;
 const activateStart = performance.now();
 extension.activate(standInContext(extensionPath));
 const activateMs = performance.now() - activateStart;
-const networkLoaded = Object.keys(require.cache).some((file) => /[\\/]network\.js$|[\\/]undici[\\/]/.test(file));
-console.log(JSON.stringify({ loadMs, activateMs, networkLoaded }));
+const loadedFiles = Object.keys(require.cache);
+const networkLoaded = loadedFiles.some((file) => /[\\/]network\.js$|[\\/]undici[\\/]/.test(file));
+const distFolder = dirname(extensionPath);
+const bundlesLoaded = loadedFiles.filter((file) => dirname(file) === distFolder && file !== extensionPath).map((file) => basename(file));
+console.log(JSON.stringify({ loadMs, activateMs, networkLoaded, bundlesLoaded, commands }));
 process.exit(0);

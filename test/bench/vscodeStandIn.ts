@@ -5,13 +5,16 @@ import { readFileSync } from 'node:fs';
  * every property is a function, every call returns another stand-in (a disposable, an event, a
  * class instance), and `then` is absent so nothing looks like a promise.
  */
-export function createVscodeStandIn(names: string[]): unknown {
+export function createVscodeStandIn(names: string[], onCall?: CallRecorder): unknown {
   // Bundlers copy a CommonJS module's own keys into a namespace object, so the root is a plain
   // object holding the real API's top-level names, read from the type declarations.
   const root: Record<string, unknown> = { version: '1.104.0' };
-  for (const name of names) root[name] ??= anything(`vscode.${name}`);
+  for (const name of names) root[name] ??= anything(`vscode.${name}`, onCall);
   return root;
 }
+
+/** Hears every call made through the stand-in, by path (`vscode.commands.registerCommand`). */
+export type CallRecorder = (path: string, args: unknown[]) => void;
 
 /** The real API's top-level names, read from the type declarations. */
 export function vscodeTopLevelNames(): string[] {
@@ -21,7 +24,7 @@ export function vscodeTopLevelNames(): string[] {
   return [...names];
 }
 
-function anything(path: string): unknown {
+function anything(path: string, onCall?: CallRecorder): unknown {
   const target = function standIn() { /* callable */ };
   // Values the extension assigns (item.label = …) are kept, so reading them back works.
   const assigned = new Map<PropertyKey, unknown>();
@@ -37,13 +40,15 @@ function anything(path: string): unknown {
       if (property === Symbol.toPrimitive) return () => '';
       if (property === 'dispose') return () => undefined;
       if (property === 'version') return '1.104.0';
-      return anything(`${path}.${String(property)}`);
+      return anything(`${path}.${String(property)}`, onCall);
     },
-    apply() {
-      return anything(`${path}()`);
+    apply(_target, _this, args: unknown[]) {
+      onCall?.(path, args);
+      return anything(`${path}()`, onCall);
     },
-    construct() {
-      return anything(`new ${path}`) as object;
+    construct(_target, args: unknown[]) {
+      onCall?.(`new ${path}`, args);
+      return anything(`new ${path}`, onCall) as object;
     },
   });
 }

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 import type { UiTestContext } from './context';
-import { inputBox, openViewContainer, runCommand, viewWelcomeText, waitForText } from './workbench';
+import { openViewContainer, runCommand, signInThroughThePalette, waitForText } from './workbench';
 
 /** The chat webview's document: VS Code nests the content in an iframe inside the webview's iframe. */
 function chatFrame(page: Page): FrameLocator {
@@ -42,11 +42,7 @@ async function waitForAnswers(page: Page, count: number, timeoutMs = 60_000): Pr
 
 export async function signsInForChat({ page, emulator }: UiTestContext): Promise<void> {
   await openViewContainer(page, 'RL Studio');
-  await runCommand(page, 'RL Studio: Sign In (Set API Key)');
-  const input = await inputBox(page, 'RL Studio: Sign In');
-  await input.pressSequentially(emulator.apiKey);
-  await input.press('Enter');
-  await waitForText(() => viewWelcomeText(page, 'Models'), /Sign in with your platform API key/, 30_000, false);
+  await signInThroughThePalette(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
 }
 
 export async function opensTheChatFromThePalette({ page, emulator, screenshot }: UiTestContext): Promise<void> {

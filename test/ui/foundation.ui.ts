@@ -1,7 +1,7 @@
 /** A first look at RL Studio as a user meets it: sign in from the palette, then browse models and jobs. */
 import * as assert from 'node:assert/strict';
 import type { UiTestContext } from './context';
-import { inputBox, openViewContainer, runCommand, viewRows, viewWelcomeText, waitForText, waitForViewRows } from './workbench';
+import { inputBox, openViewContainer, runCommand, submitInputBox, viewRows, viewWelcomeText, waitForText, waitForViewRows } from './workbench';
 
 /** The start of the welcome text both views show while signed out (package.json viewsWelcome). */
 const signedOutPrompt = /Sign in with your platform API key/;
@@ -24,7 +24,7 @@ export async function signsInWithTheKeyTypedIntoThePasswordBox({ page, emulator,
   assert.equal(await input.getAttribute('type'), 'password', 'the key is typed into a password box');
   await input.pressSequentially(emulator.apiKey);
   await screenshot('api-key-input');
-  await input.press('Enter');
+  await submitInputBox(input);
   await waitForText(() => viewWelcomeText(page, 'Training Jobs'), signedOutPrompt, 30_000, false);
 }
 

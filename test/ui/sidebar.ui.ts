@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { UiTestContext } from './context';
-import { inputBox, openViewContainer, runCommand, viewPane, viewWelcomeText, waitForText, waitForViewRows } from './workbench';
+import { openViewContainer, runCommand, signInThroughThePalette, viewPane, waitForViewRows } from './workbench';
 
 /**
  * Types into the input box a command opened, once its title shows: the command palette's own input
@@ -41,11 +41,7 @@ function seededIds(context: UiTestContext) {
 
 export async function signsIn({ page, emulator }: UiTestContext): Promise<void> {
   await openViewContainer(page, 'RL Studio');
-  await runCommand(page, 'RL Studio: Sign In (Set API Key)');
-  const input = await inputBox(page, 'RL Studio: Sign In');
-  await input.pressSequentially(emulator.apiKey);
-  await input.press('Enter');
-  await waitForText(() => viewWelcomeText(page, 'Training Jobs'), /Sign in with your platform API key/, 30_000, false);
+  await signInThroughThePalette(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
 }
 
 export async function expandsATrainingModelToItsCheckpoints(context: UiTestContext): Promise<void> {

@@ -126,3 +126,30 @@ export async function waitForText(
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/**
+ * Presses Enter in an input box and waits for the box to close. A key press that lands while the
+ * box is still validating what was typed can be dropped, so Enter is pressed again once if the box
+ * is still open after a moment.
+ */
+export async function submitInputBox(input: Locator): Promise<void> {
+  await input.press('Enter');
+  try {
+    await input.waitFor({ state: 'hidden', timeout: 3_000 });
+  } catch {
+    await input.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+}
+
+/**
+ * Signs in through the palette and the password box, then waits for proof: the Models view lists
+ * the emulator's inference models (a welcome view not yet drawn would look signed in too).
+ */
+export async function signInThroughThePalette(page: Page, apiKey: string, inferenceModels: string[]): Promise<void> {
+  await runCommand(page, 'RL Studio: Sign In (Set API Key)');
+  const input = await inputBox(page, 'RL Studio: Sign In');
+  await input.pressSequentially(apiKey);
+  await submitInputBox(input);
+  await waitForViewRows(page, 'Models', (rows) => inferenceModels.some((id) => rows.some((row) => row.includes(id))));
+}

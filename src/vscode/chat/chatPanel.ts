@@ -4,9 +4,9 @@ import { ConversationStore } from '../../chat/conversationStore';
 import { buildPanelHtml, createNonce } from '../../chat/panelHtml';
 import { createPlatformBackend } from '../../chat/platformBackend';
 import type { Services } from '../services';
+import { chatViewType } from './chatViewType';
 import { EditorChatUi } from './editorUi';
 
-export const chatViewType = 'rlStudio.chat';
 const lastModelKey = 'rlStudio.chat.lastModel';
 
 /** Shared by every panel of the window: one store, so a reopened panel sees the same conversations. */

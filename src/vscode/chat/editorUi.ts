@@ -12,10 +12,12 @@ import type { ExportFormat } from '../../chat/protocol';
  * the browser for links.
  */
 export class EditorChatUi implements ChatUi, vscode.Disposable {
-  private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
   private readonly subscription = vscode.window.onDidChangeActiveTextEditor((editor) => {
     if (editor) this.lastEditor = editor;
   });
+
+  /** `lastEditor`: the text editor that was last active before this object existed. */
+  constructor(private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor) {}
 
   async askTitle(current: string): Promise<string | undefined> {
     return vscode.window.showInputBox({

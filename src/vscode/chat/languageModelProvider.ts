@@ -3,31 +3,14 @@ import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/l
 import { runStream } from '../../chat/streamRun';
 import type { Services } from '../services';
 
-export const languageModelVendor = 'rl-studio';
-
 /** What the platform does not say about its models; conservative so the editor trims context early. */
 const assumedLimits = { maxInputTokens: 32_768, maxOutputTokens: 8_192 };
 
 /**
- * Offers the inference catalogue in VS Code's own chat model picker. Registered only where the
- * editor has the language-model provider API, so the extension still activates on editors without
- * it; any failure there is logged, never thrown into activation.
+ * Entry of dist/languageModels.js: the inference catalogue in VS Code's own chat model picker,
+ * loaded when the editor first asks for the models (languageModelRegistration.ts registers it).
  */
-export function registerLanguageModels(services: Services): void {
-  const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
-  if (typeof lm?.registerLanguageModelChatProvider !== 'function' || typeof vscode.LanguageModelTextPart !== 'function') {
-    services.log.info('this editor has no language model provider API: RL Studio models are offered in the RL Studio chat only');
-    return;
-  }
-  try {
-    const provider = new PlatformLanguageModels(services);
-    services.context.subscriptions.push(provider, lm.registerLanguageModelChatProvider(languageModelVendor, provider));
-  } catch (error) {
-    services.log.warn(`registering RL Studio models with the editor's chat failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-class PlatformLanguageModels implements vscode.LanguageModelChatProvider, vscode.Disposable {
+export class PlatformLanguageModels implements vscode.LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   private readonly subscription: vscode.Disposable;

@@ -1,77 +1,38 @@
 import * as vscode from 'vscode';
-import { ConversationStore } from '../../chat/conversationStore';
-import { selectionMessage } from '../../chat/selectionMessage';
+import { DeferredCommands } from '../lazy/deferredCommands';
+import { onFirstUse } from '../lazy/onFirstUse';
 import type { Services } from '../services';
-import { ChatPanel, chatViewType, type ChatShared } from './chatPanel';
-import { EditorChatUi } from './editorUi';
-import { FileDocumentStorage } from './fileStorage';
-import { registerLanguageModels } from './languageModelProvider';
+import type * as ChatFeature from './chatFeature';
+import { chatViewType } from './chatViewType';
+import { registerLanguageModels } from './languageModelRegistration';
+
+/** The commands chatFeature.ts registers. */
+const chatCommands = ['rlStudio.openChat', 'rlStudio.newChat', 'rlStudio.chatWithSelection', 'rlStudio.chatReport'] as const;
 
 /**
- * The chat feature: the panel and its serializer (an open panel comes back after a reload), the
- * commands that open it, and the models offered to VS Code's own chat.
+ * The chat feature: the panel's serializer (an open panel comes back after a reload), the commands
+ * that open it, and the models offered to VS Code's own chat. The chat itself (dist/chat.js) loads
+ * when one of its commands first runs or a panel is restored.
  */
 export function registerChat(services: Services): void {
-  const ui = new EditorChatUi();
-  const shared: ChatShared = {
-    services,
-    ui,
-    store: new ConversationStore(new FileDocumentStorage(vscode.Uri.joinPath(services.context.globalStorageUri, 'chat'))),
-  };
-  services.context.subscriptions.push(ui, { dispose: () => ChatPanel.open?.dispose() });
+  // "Insert at cursor" goes to the text editor last active before the chat panel took focus, which
+  // may be one used before the chat loaded.
+  let lastEditor = vscode.window.activeTextEditor;
+  const editorTracking = vscode.window.onDidChangeActiveTextEditor((editor) => {
+    if (editor) lastEditor = editor;
+  });
+  const chat = onFirstUse('chat', services.log, () => {
+    editorTracking.dispose();
+    return (require('./chatFeature') as typeof ChatFeature).startChat(commands.servicesForFeature(), lastEditor);
+  });
+  const commands = new DeferredCommands(services, chatCommands, chat);
 
   services.context.subscriptions.push(
+    editorTracking,
     vscode.window.registerWebviewPanelSerializer(chatViewType, {
-      deserializeWebviewPanel: async (panel) => {
-        ChatPanel.restore(panel, shared);
-      },
+      deserializeWebviewPanel: async (panel) => chat().restore(panel),
     }),
   );
 
-  /** `{ modelId }` (from the Models view) opens exactly that model; without it, the last conversation. */
-  services.registerCommand('rlStudio.openChat', async (argument?: unknown) => {
-    const modelId = modelIdOf(argument);
-    const panel = ChatPanel.show(shared);
-    const conversation = modelId ? await panel.controller.openWithModel(modelId) : undefined;
-    return { conversationId: conversation?.id ?? panel.controller.activeConversationId };
-  });
-
-  services.registerCommand('rlStudio.newChat', async () => {
-    const panel = ChatPanel.show(shared);
-    const conversation = await panel.controller.startNewConversation();
-    return { conversationId: conversation.id };
-  });
-
-  services.registerCommand('rlStudio.chatWithSelection', async () => {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor) throw new Error('Open an editor and select some text to chat about it.');
-    const selection = editor.selection;
-    const range = selection.isEmpty ? editor.document.lineAt(selection.active.line).range : selection;
-    const text = editor.document.getText(range);
-    if (!text.trim()) throw new Error('Select some text to chat about it.');
-    const message = selectionMessage({
-      text,
-      languageId: editor.document.languageId,
-      fileLabel: vscode.workspace.asRelativePath(editor.document.uri, false),
-      startLine: range.start.line + 1,
-      endLine: range.end.line + (range.end.character === 0 && range.end.line > range.start.line ? 0 : 1),
-    });
-    const panel = ChatPanel.show(shared, vscode.ViewColumn.Beside);
-    const conversation = await panel.controller.sendAsNewConversation(message);
-    return { conversationId: conversation.id };
-  });
-
-  /** What the open panel shows (model pickers, messages): for tests and bug reports. */
-  services.registerCommand('rlStudio.chatReport', async () => ChatPanel.open?.controller.report());
-
   registerLanguageModels(services);
-}
-
-function modelIdOf(argument: unknown): string | undefined {
-  if (typeof argument === 'string' && argument.trim()) return argument.trim();
-  if (typeof argument === 'object' && argument !== null) {
-    const modelId = (argument as { modelId?: unknown }).modelId;
-    if (typeof modelId === 'string' && modelId.trim()) return modelId.trim();
-  }
-  return undefined;
 }

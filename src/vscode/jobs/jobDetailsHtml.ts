@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { createNonce } from '../../webviewSecurity/nonce';
 
 /**
  * The page of a job details webview: a strict content security policy (no inline script or style,
  * only this load's nonce), styles and script from media/ only.
  */
 export function jobDetailsHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  const nonce = randomBytes(18).toString('base64');
+  const nonce = createNonce();
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'dist', 'jobDetails.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'jobDetails.css'));
   const csp = [

@@ -4,10 +4,9 @@ import { isWebviewMessage } from '../../core/jobDetailsProtocol';
 import type { JobChange } from '../../core/jobTracker';
 import type { Services } from '../services';
 import { jobDetailsHtml } from './jobDetailsHtml';
+import { jobDetailsViewType } from './jobDetailsViewType';
 import { jobLabel } from './jobNodes';
 import type { JobService } from './jobService';
-
-export const jobDetailsViewType = 'rlStudio.jobDetails';
 
 interface PanelState {
   jobId: string;
@@ -27,19 +26,20 @@ export class JobDetailsPanels implements vscode.Disposable {
   readonly posted = new Map<string, number>();
 
   constructor(private readonly services: Services, private readonly jobs: JobService) {
-    this.subscriptions.push(
-      jobs.onDidChangeJob((change) => this.push(change)),
-      vscode.window.registerWebviewPanelSerializer(jobDetailsViewType, {
-        deserializeWebviewPanel: async (panel, state: unknown) => {
-          const jobId = (state as Partial<PanelState> | undefined)?.jobId;
-          if (typeof jobId !== 'string' || !services.remembered.jobs.get(jobId)) {
-            panel.dispose();
-            return;
-          }
-          this.adopt(jobId, panel);
-        },
-      }),
-    );
+    this.subscriptions.push(jobs.onDidChangeJob((change) => this.push(change)));
+  }
+
+  /**
+   * Takes over a panel VS Code kept open across a window reload (the serializer registered at
+   * activation calls this); a panel of a job no longer remembered is closed.
+   */
+  restore(panel: vscode.WebviewPanel, state: unknown): void {
+    const jobId = (state as Partial<PanelState> | undefined)?.jobId;
+    if (typeof jobId !== 'string' || !this.services.remembered.jobs.get(jobId)) {
+      panel.dispose();
+      return;
+    }
+    this.adopt(jobId, panel);
   }
 
   show(jobId: string): vscode.WebviewPanel {

@@ -6,8 +6,8 @@ let loaded: PayloadCore | undefined;
 
 /**
  * The payload language core and jsonc-parser, loaded the first time a payload is worked with:
- * activation must not pay for a parser most windows never use. The bundler keeps a module that is
- * only `require`d inside a function uninitialised until that call.
+ * neither activation nor the Webhooks view pays for a parser most windows never use. It is a bundle
+ * of its own (dist/payloadCore.js, see esbuild.mjs), required here on the first call.
  */
 export function payloadCore(): PayloadCore {
   loaded ??= require('../../payload') as PayloadCore;

@@ -1,71 +1,104 @@
 import * as vscode from 'vscode';
+import { DeferredCommands } from '../lazy/deferredCommands';
+import { DeferredTreeProvider } from '../lazy/deferredTreeProvider';
+import { onFirstUse } from '../lazy/onFirstUse';
+import { RelayedEvent } from '../lazy/relayedEvent';
 import type { Services } from '../services';
-import { ReceiverController } from '../webhooks/receiverController';
-import { registerReceiverCommands } from '../webhooks/receiverCommands';
-import { ReportDocuments, reportScheme } from '../webhooks/reportDocuments';
-import { registerSendTest } from '../webhooks/sendTestCommand';
-import { registerWebhookCommands } from '../webhooks/webhookCommands';
-import { WebhooksTreeProvider } from '../webhooks/webhooksTree';
+import { reportScheme } from '../webhooks/reportDocuments';
+import type { WebhookNode } from '../webhooks/webhooksTree';
 import { WebhookStore } from '../webhooks/webhookStore';
-import { PayloadCodeLensProvider } from './payloadCodeLens';
-import { registerPayloadCommands } from './payloadCommands';
-import { PayloadCompletionProvider } from './completionProvider';
-import { PayloadDiagnostics } from './payloadDiagnostics';
-import { PayloadDocuments } from './payloadDocuments';
-import { PayloadHoverProvider } from './hoverProvider';
-import { MetadataKeyIndex } from './metadataKeyIndex';
-import { PayloadPreview, previewScheme } from './payloadPreview';
+import { previewScheme } from './payloadPreview';
+import type * as PayloadFeature from './payloadFeature';
 import { PayloadQuickFixes } from './quickFixes';
-import { SampleEvents } from './sampleEvents';
-import { payloadSelector } from './selector';
-import { WebhookChoice } from './webhookChoice';
-import { WebhookLanguageStatus } from './webhookStatus';
+import { payloadKindOf, payloadSelector } from './selector';
+
+/** The commands payloadFeature.ts registers. */
+const payloadCommands = [
+  'rlStudio.payload.chooseWebhook',
+  'rlStudio.payload.preview',
+  'rlStudio.payload.chooseSampleEvent',
+  'rlStudio.payload.editSampleEvent',
+  'rlStudio.payload.newFromTemplate',
+  'rlStudio.payload.insertTemplate',
+  'rlStudio.webhook.add',
+  'rlStudio.webhook.edit',
+  'rlStudio.webhook.remove',
+  'rlStudio.webhook.setAccessToken',
+  'rlStudio.webhook.removeAccessToken',
+  'rlStudio.webhook.setSecret',
+  'rlStudio.webhook.removeSecret',
+  'rlStudio.webhook.copyUrl',
+  'rlStudio.webhook.sendTest',
+  'rlStudio.webhook.refresh',
+  'rlStudio.webhook.startReceiver',
+  'rlStudio.webhook.stopReceiver',
+  'rlStudio.webhook.showReceiver',
+] as const;
 
 /**
  * Webhook payload authoring and webhooks: completion, hover, diagnostics, quick fixes, code lens
  * and preview for payload and automation files; the Webhooks view, test sends and the local receiver.
- * Nothing here reads files or opens sockets until the user works with a payload or a webhook.
+ * Activation registers the providers, the view and the commands; what serves them (dist/payload.js)
+ * loads when a payload or automation file is open, since its diagnostics appear unasked, or on the
+ * first request, view content or command. Nothing reads files or opens sockets before that.
  */
 export function registerPayloadFeatures(services: Services): void {
   const { context } = services;
-  const store = new WebhookStore(context.globalState, context.secrets, (value) => services.log.addSecret(value));
-  const choice = new WebhookChoice(context.workspaceState, store);
-  const samples = new SampleEvents(context.workspaceState);
-  const metadataKeys = new MetadataKeyIndex();
-  const documents = new PayloadDocuments(choice, samples, metadataKeys);
-  const diagnostics = new PayloadDiagnostics(documents);
-  const codeLenses = new PayloadCodeLensProvider(documents);
-  const preview = new PayloadPreview(documents);
-  const reports = new ReportDocuments();
-  const receiver = new ReceiverController();
-  const tree = new WebhooksTreeProvider(store, receiver);
-  const status = new WebhookLanguageStatus(documents);
-  context.subscriptions.push(store, choice, samples, metadataKeys, documents, diagnostics, codeLenses, preview, reports, receiver, tree, status);
+  const store = new WebhookStore(context.globalState, context.secrets);
+  const codeLensesChanged = new RelayedEvent<void>();
+  const previewChanged = new RelayedEvent<vscode.Uri>();
+  const reportsChanged = new RelayedEvent<vscode.Uri>();
+  const openedPayloads = vscode.workspace.onDidOpenTextDocument((document) => {
+    if (payloadKindOf(document)) payload();
+  });
+  const payload = onFirstUse('payload', services.log, () => {
+    openedPayloads.dispose();
+    const feature = (require('./payloadFeature') as typeof PayloadFeature).startPayload(commands.servicesForFeature(), store);
+    codeLensesChanged.connect(feature.codeLenses.onDidChangeCodeLenses);
+    previewChanged.connect(feature.preview.onDidChange);
+    reportsChanged.connect(feature.reports.onDidChange);
+    tree.attach(feature.tree);
+    return feature;
+  });
+  const commands = new DeferredCommands(services, payloadCommands, payload);
+  const tree = new DeferredTreeProvider<WebhookNode>(payload);
+  context.subscriptions.push(store, codeLensesChanged, previewChanged, reportsChanged, openedPayloads, tree);
 
   context.subscriptions.push(
-    vscode.languages.registerCompletionItemProvider(payloadSelector, new PayloadCompletionProvider(documents), '{', '.'),
-    vscode.languages.registerHoverProvider(payloadSelector, new PayloadHoverProvider(documents)),
-    vscode.languages.registerCodeActionsProvider(payloadSelector, new PayloadQuickFixes(diagnostics), PayloadQuickFixes.metadata()),
-    vscode.languages.registerCodeLensProvider(payloadSelector, codeLenses),
-    vscode.workspace.registerTextDocumentContentProvider(previewScheme, preview),
-    vscode.workspace.registerTextDocumentContentProvider(reportScheme, reports),
+    vscode.languages.registerCompletionItemProvider(
+      payloadSelector,
+      { provideCompletionItems: (document, position) => payload().completion.provideCompletionItems(document, position) },
+      '{',
+      '.',
+    ),
+    vscode.languages.registerHoverProvider(payloadSelector, {
+      provideHover: (document, position) => payload().hover.provideHover(document, position),
+    }),
+    vscode.languages.registerCodeActionsProvider(
+      payloadSelector,
+      { provideCodeActions: (document, range, actionContext) => payload().quickFixes.provideCodeActions(document, range, actionContext) },
+      PayloadQuickFixes.metadata(),
+    ),
+    vscode.languages.registerCodeLensProvider(payloadSelector, {
+      onDidChangeCodeLenses: codeLensesChanged.event,
+      provideCodeLenses: (document) => payload().codeLenses.provideCodeLenses(document),
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(previewScheme, {
+      onDidChange: previewChanged.event,
+      provideTextDocumentContent: (uri) => payload().preview.provideTextDocumentContent(uri),
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(reportScheme, {
+      onDidChange: reportsChanged.event,
+      provideTextDocumentContent: (uri) => payload().reports.provideTextDocumentContent(uri),
+    }),
     vscode.window.createTreeView('rlStudio.webhooks', { treeDataProvider: tree }),
   );
 
-  // What the features depend on besides the text: refresh everything that shows it.
-  const refresh = (): void => {
-    diagnostics.refreshAll();
-    codeLenses.refresh();
-    preview.refreshAll();
-    status.update();
-  };
-  context.subscriptions.push(store.onDidChange(refresh), choice.onDidChange(refresh), samples.onDidChange(refresh));
-  status.update();
   void vscode.commands.executeCommand('setContext', 'rlStudio.hasWebhooks', store.list().length > 0);
-
-  registerPayloadCommands(services, documents, preview, store);
-  registerWebhookCommands(services, store);
-  registerSendTest(services, store, documents, reports);
-  registerReceiverCommands(services, receiver, store);
-  services.registerCommand('rlStudio.webhook.refresh', () => tree.refresh());
+  for (const document of vscode.workspace.textDocuments) {
+    if (payloadKindOf(document)) {
+      payload();
+      break;
+    }
+  }
 }

@@ -1,56 +1,76 @@
 import * as vscode from 'vscode';
-import type { Services } from '../services';
 import { HealthStatusBar } from '../health/healthStatusBar';
-import { registerJobCommands } from '../jobs/jobCommands';
-import { JobDetailsPanels } from '../jobs/jobDetailsPanel';
+import { jobDetailsViewType } from '../jobs/jobDetailsViewType';
 import type { JobsNode } from '../jobs/jobNodes';
-import { JobService } from '../jobs/jobService';
-import { JobsTreeProvider } from '../jobs/jobsTree';
-import { TrajectoryDiagnostics } from '../jobs/trajectoryDiagnostics';
-import { registerModelCommands } from '../models/modelCommands';
+import { DeferredCommands } from '../lazy/deferredCommands';
+import { DeferredTreeProvider } from '../lazy/deferredTreeProvider';
+import { onFirstUse } from '../lazy/onFirstUse';
 import type { ModelsNode } from '../models/modelNodes';
-import { ModelsTreeProvider } from '../models/modelsTree';
-import { Prompts } from './prompts';
+import type { Services } from '../services';
+import type * as SidebarFeature from './sidebarFeature';
+import type { RegisteredViews } from './sidebarFeature';
+
+export type { RegisteredViews } from './sidebarFeature';
+
+/** The commands sidebarFeature.ts registers. */
+const sidebarCommands = [
+  'rlStudio.refreshModels',
+  'rlStudio.refreshJobs',
+  'rlStudio.createModel',
+  'rlStudio.addModel',
+  'rlStudio.removeModel',
+  'rlStudio.deleteModel',
+  'rlStudio.setModelName',
+  'rlStudio.copyModelId',
+  'rlStudio.copyCheckpointModelId',
+  'rlStudio.chatWithModel',
+  'rlStudio.loadMoreCheckpoints',
+  'rlStudio.refreshModel',
+  'rlStudio.deleteCheckpoints',
+  'rlStudio.createTrainingJob',
+  'rlStudio.createSftJob',
+  'rlStudio.logTrajectories',
+  'rlStudio.addJob',
+  'rlStudio.removeJob',
+  'rlStudio.copyJobId',
+  'rlStudio.openJobDetails',
+  'rlStudio.refreshJob',
+  'rlStudio.showOlderEvents',
+] as const;
 
 /**
- * What the sidebar hands to the extension's API: the two tree providers (read by the extension's
- * tests) and the pieces automation needs to drive flows without a person at the keyboard.
+ * What must exist from activation on: the Models and Training Jobs views, the job details panel
+ * serializer, the health item and every sidebar command. The rest (dist/sidebar.js) loads when a
+ * view first shows its content, a job details panel is restored, a command first runs or the
+ * extension's API reads the views. Returns that loader.
  */
-export interface RegisteredViews {
-  models: ModelsTreeProvider;
-  jobs: JobsTreeProvider;
-  /** Dialogs of the sidebar; automation queues answers here. */
-  prompts: Prompts;
-  jobService: JobService;
-  panels: JobDetailsPanels;
-  health: HealthStatusBar;
-  diagnostics: TrajectoryDiagnostics;
-}
-
-/** Creates the Models and Training Jobs views, the job details panels, the health item and their commands. */
-export function registerViews(services: Services): RegisteredViews {
-  const prompts = new Prompts();
-  const jobService = new JobService(services);
-  const models = new ModelsTreeProvider(services);
-  const jobs = new JobsTreeProvider(services, jobService);
-  const panels = new JobDetailsPanels(services, jobService);
-  const diagnostics = new TrajectoryDiagnostics();
+export function registerViews(services: Services): () => RegisteredViews {
   const health = new HealthStatusBar(services);
-
+  const sidebar = onFirstUse('sidebar', services.log, () => {
+    const feature = (require('./sidebarFeature') as typeof SidebarFeature).startSidebar(commands.servicesForFeature(), { models: modelsView, jobs: jobsView, health });
+    models.attach(feature.models);
+    jobs.attach(feature.jobs);
+    return feature;
+  });
+  const commands = new DeferredCommands(services, sidebarCommands, sidebar);
+  const models = new DeferredTreeProvider<ModelsNode>(sidebar);
+  const jobs = new DeferredTreeProvider<JobsNode>(sidebar);
   const modelsView = vscode.window.createTreeView<ModelsNode>('rlStudio.models', { treeDataProvider: models, showCollapseAll: true, canSelectMany: true });
   const jobsView = vscode.window.createTreeView<JobsNode>('rlStudio.jobs', { treeDataProvider: jobs, showCollapseAll: true, canSelectMany: true });
-  models.attach(modelsView);
-  jobs.attach(jobsView);
-  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics, health, modelsView, jobsView);
+  services.context.subscriptions.push(
+    health,
+    models,
+    jobs,
+    modelsView,
+    jobsView,
+    vscode.window.registerWebviewPanelSerializer(jobDetailsViewType, {
+      deserializeWebviewPanel: async (panel, state: unknown) => sidebar().panels.restore(panel, state),
+    }),
+  );
 
-  services.registerCommand('rlStudio.refreshModels', () => models.refresh());
-  services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
   services.registerCommand('rlStudio.checkHealth', () => health.check());
   services.registerCommand('rlStudio.openEmulatorGuide', () => openEmulatorGuide(services));
-  registerModelCommands(services, models, modelsView, prompts);
-  registerJobCommands({ services, tree: jobs, view: jobsView, prompts, diagnostics, panels });
-
-  return { models, jobs, prompts, jobService, panels, health, diagnostics };
+  return sidebar;
 }
 
 /**

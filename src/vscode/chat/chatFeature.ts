@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import { ConversationStore } from '../../chat/conversationStore';
+import { selectionMessage } from '../../chat/selectionMessage';
+import type { Services } from '../services';
+import { ChatPanel, type ChatShared } from './chatPanel';
+import { EditorChatUi } from './editorUi';
+import { FileDocumentStorage } from './fileStorage';
+
+export interface ChatFeature {
+  /** Takes over a chat panel VS Code kept open across a window reload. */
+  restore(panel: vscode.WebviewPanel): void;
+}
+
+/**
+ * Entry of dist/chat.js, loaded when a chat command first runs or a chat panel is restored: the
+ * conversation store, the panel and the commands that open it. `lastEditor` is the text editor
+ * last active before the chat loaded, where "Insert at cursor" goes.
+ */
+export function startChat(services: Services, lastEditor: vscode.TextEditor | undefined): ChatFeature {
+  const ui = new EditorChatUi(lastEditor);
+  const shared: ChatShared = {
+    services,
+    ui,
+    store: new ConversationStore(new FileDocumentStorage(vscode.Uri.joinPath(services.context.globalStorageUri, 'chat'))),
+  };
+  services.context.subscriptions.push(ui, { dispose: () => ChatPanel.open?.dispose() });
+
+  /** `{ modelId }` (from the Models view) opens exactly that model; without it, the last conversation. */
+  services.registerCommand('rlStudio.openChat', async (argument?: unknown) => {
+    const modelId = modelIdOf(argument);
+    const panel = ChatPanel.show(shared);
+    const conversation = modelId ? await panel.controller.openWithModel(modelId) : undefined;
+    return { conversationId: conversation?.id ?? panel.controller.activeConversationId };
+  });
+
+  services.registerCommand('rlStudio.newChat', async () => {
+    const panel = ChatPanel.show(shared);
+    const conversation = await panel.controller.startNewConversation();
+    return { conversationId: conversation.id };
+  });
+
+  services.registerCommand('rlStudio.chatWithSelection', async () => {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) throw new Error('Open an editor and select some text to chat about it.');
+    const selection = editor.selection;
+    const range = selection.isEmpty ? editor.document.lineAt(selection.active.line).range : selection;
+    const text = editor.document.getText(range);
+    if (!text.trim()) throw new Error('Select some text to chat about it.');
+    const message = selectionMessage({
+      text,
+      languageId: editor.document.languageId,
+      fileLabel: vscode.workspace.asRelativePath(editor.document.uri, false),
+      startLine: range.start.line + 1,
+      endLine: range.end.line + (range.end.character === 0 && range.end.line > range.start.line ? 0 : 1),
+    });
+    const panel = ChatPanel.show(shared, vscode.ViewColumn.Beside);
+    const conversation = await panel.controller.sendAsNewConversation(message);
+    return { conversationId: conversation.id };
+  });
+
+  /** What the open panel shows (model pickers, messages): for tests and bug reports. */
+  services.registerCommand('rlStudio.chatReport', async () => ChatPanel.open?.controller.report());
+
+  return {
+    restore: (panel) => {
+      ChatPanel.restore(panel, shared);
+    },
+  };
+}
+
+function modelIdOf(argument: unknown): string | undefined {
+  if (typeof argument === 'string' && argument.trim()) return argument.trim();
+  if (typeof argument === 'object' && argument !== null) {
+    const modelId = (argument as { modelId?: unknown }).modelId;
+    if (typeof modelId === 'string' && modelId.trim()) return modelId.trim();
+  }
+  return undefined;
+}

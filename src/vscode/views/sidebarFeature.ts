@@ -1,0 +1,59 @@
+import type * as vscode from 'vscode';
+import type { HealthStatusBar } from '../health/healthStatusBar';
+import { registerJobCommands } from '../jobs/jobCommands';
+import { JobDetailsPanels } from '../jobs/jobDetailsPanel';
+import type { JobsNode } from '../jobs/jobNodes';
+import { JobService } from '../jobs/jobService';
+import { JobsTreeProvider } from '../jobs/jobsTree';
+import { TrajectoryDiagnostics } from '../jobs/trajectoryDiagnostics';
+import { registerModelCommands } from '../models/modelCommands';
+import type { ModelsNode } from '../models/modelNodes';
+import { ModelsTreeProvider } from '../models/modelsTree';
+import type { Services } from '../services';
+import { Prompts } from './prompts';
+
+/**
+ * What the sidebar hands to the extension's API: the two tree providers (read by the extension's
+ * tests) and the pieces automation needs to drive flows without a person at the keyboard.
+ */
+export interface RegisteredViews {
+  models: ModelsTreeProvider;
+  jobs: JobsTreeProvider;
+  /** Dialogs of the sidebar; automation queues answers here. */
+  prompts: Prompts;
+  jobService: JobService;
+  panels: JobDetailsPanels;
+  health: HealthStatusBar;
+  diagnostics: TrajectoryDiagnostics;
+}
+
+/** What exists from activation on (see register.ts) and the sidebar works with. */
+export interface SidebarViews {
+  models: vscode.TreeView<ModelsNode>;
+  jobs: vscode.TreeView<JobsNode>;
+  health: HealthStatusBar;
+}
+
+/**
+ * Entry of dist/sidebar.js, loaded when a sidebar view first shows its content or one of its
+ * commands first runs: the tree providers, the job service, the job details panels and the
+ * commands of models and jobs.
+ */
+export function startSidebar(services: Services, views: SidebarViews): RegisteredViews {
+  const prompts = new Prompts();
+  const jobService = new JobService(services);
+  const models = new ModelsTreeProvider(services);
+  const jobs = new JobsTreeProvider(services, jobService);
+  const panels = new JobDetailsPanels(services, jobService);
+  const diagnostics = new TrajectoryDiagnostics();
+  models.attach(views.models);
+  jobs.attach(views.jobs);
+  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics);
+
+  services.registerCommand('rlStudio.refreshModels', () => models.refresh());
+  services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
+  registerModelCommands(services, models, views.models, prompts);
+  registerJobCommands({ services, tree: jobs, view: views.jobs, prompts, diagnostics, panels });
+
+  return { models, jobs, prompts, jobService, panels, health: views.health, diagnostics };
+}
