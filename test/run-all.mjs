@@ -3,7 +3,8 @@
 // `<stage>: N passed, N failed`, then `total: N passed, N failed`. Exits non-zero when any stage fails.
 //
 //   npm test -- --only unit            run only these stages (comma-separated or repeated)
-//   npm test -- --skip ui,ui-vsix      run all but these
+//   npm test -- --skip ui-vsix         run all but these
+//   npm test -- --only ui              the UI tests against the repository's build (not in the default run)
 //   npm test -- --desktop              extension tests in desktop VS Code (@vscode/test-electron)
 //                                      instead of code-server; also RL_STUDIO_TEST_RUNNER=electron
 //
@@ -54,7 +55,10 @@ const stages = [
     command: ['node', 'out/test/vscode/integration.js', ...(desktop ? ['--desktop'] : [])],
     counts: runnerCounts('integration'),
   },
-  { name: 'ui', needs: ['build'], command: ['node', 'out/test/ui/runner.js', '--stage', 'ui'], counts: runnerCounts('ui') },
+  // The UI tests run by default against the packaged extension (ui-vsix), as users get it; `--only ui`
+  // runs them against the repository's build for a quicker edit-and-look loop. Integration tests
+  // already load the extension from the repository, so the default run covers both ways of loading.
+  { name: 'ui', optional: true, needs: ['build'], command: ['node', 'out/test/ui/runner.js', '--stage', 'ui'], counts: runnerCounts('ui') },
   {
     name: 'package',
     needs: ['build'],
@@ -102,7 +106,7 @@ function selectStages() {
     console.error(`unknown stage(s): ${unknown.join(', ')}; stages are ${known.join(', ')}`);
     process.exit(2);
   }
-  const chosen = new Set(only.length ? only : known);
+  const chosen = new Set(only.length ? only : stages.filter((stage) => !stage.optional).map((stage) => stage.name));
   for (const name of skip) chosen.delete(name);
   // Prerequisites come along unless skipped on purpose.
   for (const stage of stages) {
