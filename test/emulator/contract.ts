@@ -78,6 +78,10 @@ export interface Emulator {
   clearFaults(): void;
   /** Extra latency before every response, in ms. */
   setLatency(ms: number): void;
+  /** Delay between streamed chat chunks from now on, in ms (also POST /_emulator/stream-delay {ms}). */
+  setStreamChunkDelay(ms: number): void;
+  /** Chat streams sent to the end, and those the client closed before the end (also in GET /_emulator/state). */
+  streamStats(): { completed: number; closedByClient: number };
   /** Make one system check fail (503 from /system-check) or pass again. */
   setSystemCheckFailure(check: 'api' | 'database' | 'cpu_queue' | 'gpu_queue' | undefined): void;
   /** Create a model with `count` checkpoints directly (for paging tests and benchmarks). */

@@ -97,6 +97,10 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
     setLatency: (ms) => {
       state.latencyMs = Math.max(0, ms);
     },
+    setStreamChunkDelay: (ms) => {
+      env.settings.streamChunkDelayMs = Math.max(0, ms);
+    },
+    streamStats: () => ({ ...state.streams }),
     setSystemCheckFailure: (check) => {
       state.systemCheckFailure = check;
     },

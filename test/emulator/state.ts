@@ -70,6 +70,8 @@ export class EmulatorState {
   /** Faults waiting for their requests, in the order they were added. */
   readonly faults: ActiveFault[] = [];
   latencyMs = 0;
+  /** Chat streams sent to the end, and those the client closed before the end (Stop, cancel). */
+  readonly streams = { completed: 0, closedByClient: 0 };
   systemCheckFailure: SystemCheckName | undefined;
   /** Ids and other random-looking values come from one seeded generator. */
   readonly random = new Prng(0x5eed);

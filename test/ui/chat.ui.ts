@@ -66,23 +66,32 @@ export async function typesQuestionAndSeesTheStreamedAnswer({ page, screenshot }
   await screenshot('answer-streamed');
 }
 
-export async function stopsLongAnswerMidStreamAndNoMoreTextArrives({ page, screenshot }: UiTestContext): Promise<void> {
+export async function stopsLongAnswerMidStreamAndNoMoreTextArrives({ page, emulator, screenshot }: UiTestContext): Promise<void> {
   const frame = chatFrame(page);
   const before = await frame.locator('article.answer').count();
-  await ask(page, '/long 200000');
-  const body = frame.locator('article.answer').nth(before).locator('.message-body');
-  const stop = frame.locator('button.stop');
-  await stop.waitFor({ state: 'visible', timeout: 30_000 });
-  await waitForText(async () => String((await body.textContent())?.length ?? 0), /^\d{3,}$/, 30_000);
-  await stop.click();
-  const atStop = await body.textContent();
-  await page.waitForTimeout(1500);
-  const later = await body.textContent();
-  assert.equal(later, atStop, 'no text appeared after Stop');
-  await frame.locator('article.answer[data-status="stopped"]').last().waitFor({ timeout: 15_000 });
-  assert.ok((later ?? '').length < 1_000_000, 'the answer was cut short');
-  assert.equal(await frame.locator('button.send').isVisible(), true, 'Send is back');
-  await screenshot('answer-stopped');
+  const closedBefore = emulator.streamStats().closedByClient;
+  // Slow the stream down (2,000 tokens at 20 ms a chunk take well over a minute), so Stop surely
+  // lands mid-stream, and the emulator can tell whether the client really closed the request.
+  emulator.setStreamChunkDelay(20);
+  try {
+    await ask(page, '/long 2000');
+    const body = frame.locator('article.answer').nth(before).locator('.message-body');
+    const stop = frame.locator('button.stop');
+    await stop.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForText(async () => String((await body.textContent())?.length ?? 0), /^\d{3,}$/, 30_000);
+    await stop.click();
+    await frame.locator('article.answer[data-status="stopped"]').last().waitFor({ timeout: 15_000 });
+    const atStop = await body.textContent();
+    await page.waitForTimeout(1500);
+    const later = await body.textContent();
+    assert.equal(later, atStop, 'no text appeared after Stop');
+    await waitForText(async () => String(emulator.streamStats().closedByClient - closedBefore), /^[1-9]/, 10_000);
+    assert.ok((later ?? '').split(/\s+/).length < 2000, 'the answer was cut short');
+    assert.equal(await frame.locator('button.send').isVisible(), true, 'Send is back');
+    await screenshot('answer-stopped');
+  } finally {
+    emulator.setStreamChunkDelay(0);
+  }
 }
 
 export async function exportsTheConversationAsMarkdown({ page, screenshot }: UiTestContext): Promise<void> {

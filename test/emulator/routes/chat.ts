@@ -116,7 +116,11 @@ async function streamCompletion(ctx: RequestContext, completion: Completion, hea
 
   writer.start();
   for (let index = 0; index < events.length; index++) {
-    if (writer.gone || env.isClosed()) return;
+    if (env.isClosed()) return;
+    if (writer.gone) {
+      env.state.streams.closedByClient++;
+      return;
+    }
     if (ctx.cutStreamAfter !== undefined && index >= ctx.cutStreamAfter) {
       ctx.res.destroy();
       return;
@@ -131,4 +135,5 @@ async function streamCompletion(ctx: RequestContext, completion: Completion, hea
   }
   await writer.data('[DONE]');
   writer.end();
+  env.state.streams.completed++;
 }

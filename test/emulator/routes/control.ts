@@ -29,6 +29,8 @@ function describeState(ctx: RequestContext) {
       jobs: [...state.jobs.values()].map((job) => ({ id: job.id, model_id: job.modelId, events: job.events.length })),
       secondsPerStep: settings.secondsPerStep,
       latencyMs: state.latencyMs,
+      streamChunkDelayMs: settings.streamChunkDelayMs,
+      streams: state.streams,
       systemCheckFailure: state.systemCheckFailure ?? null,
     },
   };
@@ -47,6 +49,13 @@ function postLatency(ctx: RequestContext) {
   if (typeof ms !== 'number' || !(ms >= 0)) throw new HttpError(400, 'Send {"ms": number >= 0}');
   ctx.env.state.latencyMs = ms;
   return { body: { latencyMs: ms } };
+}
+
+function postStreamDelay(ctx: RequestContext) {
+  const { ms } = objectBody(ctx);
+  if (typeof ms !== 'number' || !(ms >= 0)) throw new HttpError(400, 'Send {"ms": number >= 0}');
+  ctx.env.settings.streamChunkDelayMs = ms;
+  return { body: { streamChunkDelayMs: ms } };
 }
 
 function postSystemCheck(ctx: RequestContext) {
@@ -74,6 +83,7 @@ export const controlRoutes: readonly Route[] = [
     return { body: { faults: 0 } };
   }),
   route('POST', '/latency', postLatency),
+  route('POST', '/stream-delay', postStreamDelay),
   route('POST', '/system-check', postSystemCheck),
   route('POST', '/models-with-checkpoints', postModelWithCheckpoints),
   route('GET', '/requests', (ctx) => ({ body: ctx.env.state.requests })),

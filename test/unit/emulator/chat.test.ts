@@ -188,4 +188,34 @@ describe('emulator: chat completions', () => {
       await slow.close();
     }
   });
+
+  it('counts streams sent to the end and streams the client closed, with a delay set while running', async () => {
+    const slow = await startEmulator({ seed: false });
+    try {
+      await stream(slow, 'inference', { model: MODEL, messages: [{ role: 'user', content: '/long 5' }] });
+      assert.deepEqual(slow.streamStats(), { completed: 1, closedByClient: 0 });
+
+      const delay = await fetch(`${slow.url}/_emulator/stream-delay`, { method: 'POST', body: JSON.stringify({ ms: 20 }) });
+      assert.equal(delay.status, 200);
+      const abort = new AbortController();
+      const answer = await fetch(`${slow.inferenceUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${slow.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: 'user', content: '/long 500' }] }),
+        signal: abort.signal,
+      });
+      const reader = answer.body!.getReader();
+      await reader.read();
+      abort.abort();
+      await reader.read().catch(() => undefined);
+      const deadline = Date.now() + 5_000;
+      while (slow.streamStats().closedByClient === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(slow.streamStats(), { completed: 1, closedByClient: 1 });
+      const state = (await (await fetch(`${slow.url}/_emulator/state`)).json()) as { streamChunkDelayMs: number; streams: unknown };
+      assert.equal(state.streamChunkDelayMs, 20);
+      assert.deepEqual(state.streams, { completed: 1, closedByClient: 1 });
+    } finally {
+      await slow.close();
+    }
+  });
 });
