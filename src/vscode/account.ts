@@ -50,17 +50,8 @@ type Verdict = 'verified' | 'rejected' | 'unverified';
 
 /** A cheap authenticated call with the candidate key, before it replaces the stored one. */
 async function verifyKey(services: Services, key: string): Promise<Verdict> {
-  const settings = services.settings.current;
-  if (!settings.inferenceApiUrl) return 'unverified';
-  const { PlatformClient } = await services.network();
-  const probe = new PlatformClient({
-    trainingUrl: settings.trainingApiUrl,
-    inferenceUrl: settings.inferenceApiUrl,
-    project: settings.project || undefined,
-    timeoutMs: Math.min(settings.requestTimeoutMs, 15_000),
-    maxRetries: 1,
-    credentials: { getApiKey: async () => key },
-  });
+  if (!services.settings.current.inferenceApiUrl) return 'unverified';
+  const probe = await services.probeClient(key);
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'RL Studio: checking the API key…' },

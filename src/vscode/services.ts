@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type * as Network from '../network';
-import type { PlatformClient, PlatformError } from '../api';
+import type { ClientOptions, PlatformClient, PlatformError } from '../api';
 import { ContextKeys, setContext } from './contextKeys';
 import { CredentialStore } from './credentials';
 import { onFirstUse } from './lazy/onFirstUse';
@@ -9,6 +9,9 @@ import { isConfigured, SettingsStore, type Settings } from './settings';
 import { RememberedList, type RememberedJob, type RememberedModel } from './state/remembered';
 
 export type NetworkModule = typeof Network;
+
+/** A key check should not keep someone waiting for the full request timeout. */
+const probeTimeoutMs = 15_000;
 
 /**
  * What every feature of the VS Code layer receives: the context, the log, settings, credentials,
@@ -26,6 +29,11 @@ export interface Services {
   network(): Promise<NetworkModule>;
   /** The one platform client for the current settings; rebuilt when settings change. */
   client(): Promise<PlatformClient>;
+  /**
+   * A short-lived client with the same settings but a given key, one retry and a short timeout:
+   * for checking a key before it is saved. The caller closes it.
+   */
+  probeClient(apiKey: string): Promise<PlatformClient>;
   /** Fires after the client is replaced (settings changed) or the sign-in state changed. */
   readonly onDidChangeConnection: vscode.Event<void>;
   registerCommand(id: string, handler: (...args: any[]) => unknown): void;
@@ -54,27 +62,36 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const loadNetwork = onFirstUse('network stack', log, () => (networkModule = require('../network') as NetworkModule));
   const network = async (): Promise<NetworkModule> => loadNetwork();
 
+  const clientOptions = (current: Settings, getApiKey: () => Promise<string | undefined>): ClientOptions => ({
+    trainingUrl: current.trainingApiUrl,
+    inferenceUrl: current.inferenceApiUrl,
+    project: current.project || undefined,
+    timeoutMs: current.requestTimeoutMs,
+    credentials: { getApiKey },
+    userAgent: `rl-studio-vscode/${context.extension.packageJSON.version as string} vscode/${vscode.version}`,
+    logger: (entry) => {
+      const outcome = entry.error ? `failed: ${entry.error}` : String(entry.status);
+      const retry = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
+      const line = `${entry.api} ${entry.method} ${entry.path} → ${outcome} in ${Math.round(entry.ms)} ms${retry}`;
+      if (entry.error || (entry.status ?? 0) >= 400) log.warn(line);
+      else log.info(line);
+    },
+  });
+
   const buildClient = async (current: Settings): Promise<PlatformClient> => {
     const { PlatformClient } = await network();
-    return new PlatformClient({
-      trainingUrl: current.trainingApiUrl,
-      inferenceUrl: current.inferenceApiUrl,
-      project: current.project || undefined,
-      timeoutMs: current.requestTimeoutMs,
-      credentials: { getApiKey: async () => {
-        const key = await credentials.getApiKey();
-        log.addSecret(key);
-        return key;
-      } },
-      userAgent: `rl-studio-vscode/${context.extension.packageJSON.version as string} vscode/${vscode.version}`,
-      logger: (entry) => {
-        const outcome = entry.error ? `failed: ${entry.error}` : String(entry.status);
-        const retry = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
-        const line = `${entry.api} ${entry.method} ${entry.path} → ${outcome} in ${Math.round(entry.ms)} ms${retry}`;
-        if (entry.error || (entry.status ?? 0) >= 400) log.warn(line);
-        else log.info(line);
-      },
-    });
+    return new PlatformClient(clientOptions(current, async () => {
+      const key = await credentials.getApiKey();
+      log.addSecret(key);
+      return key;
+    }));
+  };
+
+  const probeClient = async (apiKey: string): Promise<PlatformClient> => {
+    const { PlatformClient } = await network();
+    log.addSecret(apiKey);
+    const options = clientOptions(settings.current, async () => apiKey);
+    return new PlatformClient({ ...options, timeoutMs: Math.min(options.timeoutMs ?? probeTimeoutMs, probeTimeoutMs), maxRetries: 1 });
   };
 
   const resetClient = (): void => {
@@ -143,6 +160,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     remembered,
     network,
     client: () => (clientPromise ??= buildClient(settings.current)),
+    probeClient,
     onDidChangeConnection: connectionChanged.event,
     registerCommand,
     showError,
