@@ -15,6 +15,16 @@ async function chatReport(): Promise<WebviewReport | undefined> {
   return vscode.commands.executeCommand<WebviewReport | undefined>('rlStudio.chatReport');
 }
 
+/** Writes a file, opens it, selects part of it and runs Chat About Selection. */
+async function chatAboutSelection(file: string, text: string, selection: vscode.Selection): Promise<vscode.TextDocument> {
+  writeFileSync(file, text);
+  const document = await vscode.workspace.openTextDocument(file);
+  const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
+  editor.selection = selection;
+  await vscode.commands.executeCommand('rlStudio.chatWithSelection');
+  return document;
+}
+
 function chatTabs(): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(chatViewType));
 }
@@ -76,12 +86,7 @@ describe('Chat panel', function () {
 
   it('chats about the editor selection: the selection is the first message and the checkpoint answers through the training API', async () => {
     const before = platform.emulator.requests.length;
-    const file = join(folder, 'reward.py');
-    writeFileSync(file, 'def reward(answer):\n    return 1.0\n');
-    const document = await vscode.workspace.openTextDocument(file);
-    const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
-    editor.selection = new vscode.Selection(0, 0, 1, 14);
-    await vscode.commands.executeCommand('rlStudio.chatWithSelection');
+    await chatAboutSelection(join(folder, 'reward.py'), 'def reward(answer):\n    return 1.0\n', new vscode.Selection(0, 0, 1, 14));
     const report = await waitUntil(
       'the streamed answer in the panel',
       chatReport,
@@ -121,12 +126,7 @@ describe('Chat panel', function () {
   });
 
   it('shows the whole answer after the panel was hidden while it streamed', async () => {
-    const file = join(folder, 'prompt.txt');
-    writeFileSync(file, '/long 40000\n');
-    const document = await vscode.workspace.openTextDocument(file);
-    const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
-    editor.selection = new vscode.Selection(0, 0, 0, 11);
-    await vscode.commands.executeCommand('rlStudio.chatWithSelection');
+    const document = await chatAboutSelection(join(folder, 'prompt.txt'), '/long 40000\n', new vscode.Selection(0, 0, 0, 11));
     const panelColumn = chatTabs()[0]!.group.viewColumn;
     // Another editor in the panel's group hides the webview, which is not kept alive while hidden.
     await vscode.window.showTextDocument(document, { viewColumn: panelColumn, preview: false });
