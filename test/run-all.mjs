@@ -49,6 +49,13 @@ const stages = [
     command: [bin('mocha'), '--config', 'test/unit/.mocharc.json', '--reporter', 'spec', '--no-color'],
     counts: mochaCounts,
   },
+  // Hostile servers, files, settings and callers, each with its safe outcome asserted (test/fault/).
+  {
+    name: 'fault',
+    needs: ['build'],
+    command: [bin('mocha'), '--config', 'test/fault/.mocharc.json', '--reporter', 'spec', '--no-color'],
+    counts: mochaCounts,
+  },
   {
     name: 'integration',
     needs: ['build'],
