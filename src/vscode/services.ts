@@ -20,6 +20,12 @@ const probeTimeoutMs = 15_000;
  */
 export interface Services {
   readonly context: vscode.ExtensionContext;
+  /**
+   * True only while VS Code runs this extension's own tests (ExtensionMode.Test). Test hooks (an
+   * exported API, arguments that stand in for dialogs or secrets) exist only then: a normal install,
+   * where any other extension can call our commands, has none of them.
+   */
+  readonly testMode: boolean;
   readonly log: RedactingLog;
   readonly settings: SettingsStore;
   readonly credentials: CredentialStore;
@@ -154,6 +160,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
 
   return {
     context,
+    testMode: context.extensionMode === vscode.ExtensionMode.Test,
     log,
     settings,
     credentials,
