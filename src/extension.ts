@@ -1,9 +1,10 @@
 import type * as vscode from 'vscode';
 import { registerAccountCommands } from './vscode/account';
-import { createApi, type RlStudioApi } from './vscode/api';
+import { createTestApi, type RlStudioTestApi } from './vscode/api';
 import { registerChat } from './vscode/chat/register';
 import { createServices } from './vscode/services';
 import { registerPayloadFeatures } from './vscode/payload/register';
+import { registerWorkspaceEndpoints } from './vscode/trust/register';
 import { registerViews } from './vscode/views/register';
 
 /**
@@ -11,14 +12,19 @@ import { registerViews } from './vscode/views/register';
  * here touches the network. What serves them is built into bundles of their own that load on first
  * use (see hostBundles in esbuild.mjs): the client and undici on the first request (Services.network),
  * the sidebar, the chat and the payload features when first shown or run.
+ *
+ * It returns nothing in a normal install: whatever activate() returns is handed to every other
+ * extension that asks (vscode.extensions.getExtension(...).exports). Only the extension's own tests
+ * (ExtensionMode.Test) get an API.
  */
-export function activate(context: vscode.ExtensionContext): RlStudioApi {
+export function activate(context: vscode.ExtensionContext): RlStudioTestApi | undefined {
   const services = createServices(context);
+  registerWorkspaceEndpoints(services);
   registerAccountCommands(services);
   const sidebar = registerViews(services);
   registerChat(services);
   registerPayloadFeatures(services);
-  return createApi(services, sidebar);
+  return services.testMode ? createTestApi(services, sidebar) : undefined;
 }
 
 export function deactivate(): void {

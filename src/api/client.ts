@@ -28,4 +28,9 @@ export class PlatformClient {
   close(): Promise<void> {
     return this.transport.close();
   }
+
+  /** Aborts the requests in flight, closes every socket now and refuses any later request. */
+  destroy(): Promise<void> {
+    return this.transport.destroy();
+  }
 }

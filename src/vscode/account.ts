@@ -1,9 +1,14 @@
 import * as vscode from 'vscode';
 import type { Services } from './services';
+import { onlyFromTests } from './testHooks';
 
 /** Sign in, sign out, endpoint configuration and the log: the commands every other feature relies on. */
 export function registerAccountCommands(services: Services): void {
-  services.registerCommand('rlStudio.signIn', (key?: unknown) => signIn(services, typeof key === 'string' ? key : undefined));
+  // Another extension calling this command must not plant a key of its choosing: only the tests may pass one.
+  services.registerCommand('rlStudio.signIn', (key?: unknown) => {
+    const given = onlyFromTests(services, key);
+    return signIn(services, typeof given === 'string' ? given : undefined);
+  });
   services.registerCommand('rlStudio.signOut', () => signOut(services));
   services.registerCommand('rlStudio.configure', () =>
     vscode.commands.executeCommand('workbench.action.openSettings', '@ext:rl-studio.rl-studio'),
@@ -12,8 +17,8 @@ export function registerAccountCommands(services: Services): void {
 }
 
 /**
- * Asks for the API key with a password box (or takes it from the caller, for automation), checks it
- * against the inference API when that is configured, and keeps it in SecretStorage only.
+ * Asks for the API key with a password box (or takes it from the extension's tests), checks it
+ * against the inference API in use when there is one, and keeps it in SecretStorage only.
  */
 async function signIn(services: Services, given: string | undefined): Promise<boolean> {
   const key = (given ?? (await askForKey()))?.trim();

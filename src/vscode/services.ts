@@ -7,6 +7,8 @@ import { onFirstUse } from './lazy/onFirstUse';
 import { RedactingLog } from './log';
 import { isConfigured, SettingsStore, type Settings } from './settings';
 import { RememberedList, type RememberedJob, type RememberedModel } from './state/remembered';
+import { ApprovalList, approvedStorageKey, declinedStorageKey } from './trust/approvals';
+import { Prompts } from './views/prompts';
 
 export type NetworkModule = typeof Network;
 
@@ -27,13 +29,20 @@ export interface Services {
    */
   readonly testMode: boolean;
   readonly log: RedactingLog;
+  /** Every dialog of the extension (answers can be queued only in test mode). */
+  readonly prompts: Prompts;
+  /** Settings as RL Studio uses them: workspace-set endpoints only once the user allowed them. */
   readonly settings: SettingsStore;
+  /** The user's answers about workspace-set endpoints: allowed (all workspaces) and declined (this one). */
+  readonly approvals: { allowed: ApprovalList; declined: ApprovalList };
+  /** Aborted when the extension is disposed: work that outlives a call (a send, a poll) stops with it. */
+  readonly lifetime: AbortSignal;
   readonly credentials: CredentialStore;
   /** Training models and jobs the user created or added by id, for the current training API. */
   readonly remembered: { models: RememberedList<RememberedModel>; jobs: RememberedList<RememberedJob> };
   /** Loads dist/network.js (undici and the client) on first call. */
   network(): Promise<NetworkModule>;
-  /** The one platform client for the current settings; rebuilt when settings change. */
+  /** The one platform client for the current settings; rebuilt when settings change. Fails once disposed. */
   client(): Promise<PlatformClient>;
   /**
    * A short-lived client with the same settings but a given key, one retry and a short timeout:
@@ -50,19 +59,27 @@ export interface Services {
 }
 
 export function createServices(context: vscode.ExtensionContext): Services {
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const log = new RedactingLog('RL Studio');
-  const settings = new SettingsStore();
+  const prompts = new Prompts(testMode);
+  const approvals = {
+    allowed: new ApprovalList(context.globalState, approvedStorageKey),
+    declined: new ApprovalList(context.workspaceState, declinedStorageKey),
+  };
+  const settings = new SettingsStore(approvals.allowed);
   const credentials = new CredentialStore(context.secrets);
   const connectionChanged = new vscode.EventEmitter<void>();
+  const lifetime = new AbortController();
   const scope = () => settings.current.trainingApiUrl || 'unset';
   const remembered = {
     models: new RememberedList<RememberedModel>(context.globalState, 'models', scope),
     jobs: new RememberedList<RememberedJob>(context.globalState, 'jobs', scope),
   };
-  context.subscriptions.push(log, settings, credentials, connectionChanged, remembered.models, remembered.jobs);
+  context.subscriptions.push(log, approvals.allowed, approvals.declined, settings, credentials, connectionChanged, remembered.models, remembered.jobs);
 
   let networkModule: NetworkModule | undefined;
   let clientPromise: Promise<PlatformClient> | undefined;
+  let disposed = false;
 
   // dist/network.js, a bundle of its own (see esbuild.mjs).
   const loadNetwork = onFirstUse('network stack', log, () => (networkModule = require('../network') as NetworkModule));
@@ -84,20 +101,37 @@ export function createServices(context: vscode.ExtensionContext): Services {
     },
   });
 
+  /**
+   * Clients whose close() has not finished (a replaced client keeps answering its requests in
+   * flight): all of them are destroyed with the extension.
+   */
+  const live = new Set<PlatformClient>();
+  const track = (client: PlatformClient): PlatformClient => {
+    if (disposed) {
+      void client.destroy();
+      throw new Error('RL Studio was turned off');
+    }
+    live.add(client);
+    const close = client.close.bind(client);
+    client.close = () => close().finally(() => live.delete(client));
+    return client;
+  };
+
   const buildClient = async (current: Settings): Promise<PlatformClient> => {
     const { PlatformClient } = await network();
-    return new PlatformClient(clientOptions(current, async () => {
+    return track(new PlatformClient(clientOptions(current, async () => {
       const key = await credentials.getApiKey();
       log.addSecret(key);
       return key;
-    }));
+    })));
   };
 
   const probeClient = async (apiKey: string): Promise<PlatformClient> => {
+    if (disposed) throw new Error('RL Studio was turned off');
     const { PlatformClient } = await network();
     log.addSecret(apiKey);
     const options = clientOptions(settings.current, async () => apiKey);
-    return new PlatformClient({ ...options, timeoutMs: Math.min(options.timeoutMs ?? probeTimeoutMs, probeTimeoutMs), maxRetries: 1 });
+    return track(new PlatformClient({ ...options, timeoutMs: Math.min(options.timeoutMs ?? probeTimeoutMs, probeTimeoutMs), maxRetries: 1 }));
   };
 
   const resetClient = (): void => {
@@ -105,6 +139,24 @@ export function createServices(context: vscode.ExtensionContext): Services {
     clientPromise = undefined;
     if (previous) void previous.then((client) => client.close()).catch(() => undefined);
     connectionChanged.fire();
+  };
+
+  /**
+   * The extension is turned off (disabled, uninstalled, window closing): requests in flight are
+   * aborted and their sockets closed at once, and no new client is built, so nothing outlives it.
+   */
+  const shutDown = (): void => {
+    disposed = true;
+    lifetime.abort();
+    clientPromise = undefined;
+    for (const client of live) void client.destroy().catch(() => undefined);
+    live.clear();
+    void networkModule?.closeRawConnections().catch(() => undefined);
+  };
+
+  const client = (): Promise<PlatformClient> => {
+    if (disposed) return Promise.reject(new Error('RL Studio was turned off'));
+    return (clientPromise ??= buildClient(settings.current));
   };
 
   const updateContext = async (): Promise<void> => {
@@ -126,7 +178,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
       void updateContext();
       connectionChanged.fire();
     }),
-    { dispose: resetClient },
+    { dispose: shutDown },
   );
 
   const asPlatformError = (error: unknown): PlatformError | undefined =>
@@ -160,13 +212,16 @@ export function createServices(context: vscode.ExtensionContext): Services {
 
   return {
     context,
-    testMode: context.extensionMode === vscode.ExtensionMode.Test,
+    testMode,
     log,
+    prompts,
     settings,
+    approvals,
+    lifetime: lifetime.signal,
     credentials,
     remembered,
     network,
-    client: () => (clientPromise ??= buildClient(settings.current)),
+    client,
     probeClient,
     onDidChangeConnection: connectionChanged.event,
     registerCommand,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
+import { checkedId, idProblem } from '../trust/ids';
 import { readyForTraining, withNotification } from '../views/guards';
 import type { Prompts } from '../views/prompts';
 import { createSftJob, createTrainingJobFromFile, logTrajectoriesFromFile } from './createJobs';
@@ -47,12 +48,13 @@ export function registerJobCommands({ services, tree, view, prompts, diagnostics
 
   services.registerCommand('rlStudio.addJob', async (given?: unknown) => {
     if (!(await readyForTraining(services))) return undefined;
-    const id = (typeof given === 'string' ? given : await prompts.input({
+    const typed = typeof given === 'string' ? given : await prompts.input({
       title: 'Add Training Job by ID',
       prompt: 'The id of a training job (a UUID)',
-      validateInput: (value) => (value.trim() === '' ? 'Enter the job id' : /\s/.test(value.trim()) ? 'An id has no spaces' : undefined),
-    }))?.trim();
-    if (!id) return undefined;
+      validateInput: (value) => idProblem(value, 'training job'),
+    });
+    if (!typed?.trim()) return undefined;
+    const id = checkedId(typed, 'training job');
     if (!services.remembered.jobs.get(id)) {
       const client = await services.client();
       const job = await withNotification('checking the job id…', () => client.training.getTrainingJob(id)).catch((error: unknown) => {
@@ -82,7 +84,7 @@ export function registerJobCommands({ services, tree, view, prompts, diagnostics
   });
 
   services.registerCommand('rlStudio.openJobDetails', async (node?: JobsNode | string) => {
-    const jobId = typeof node === 'string' ? node : node?.kind === 'job' ? node.job.id : await pickJob(services, prompts);
+    const jobId = typeof node === 'string' ? checkedId(node, 'training job') : node?.kind === 'job' ? node.job.id : await pickJob(services, prompts);
     if (jobId) panels.show(jobId);
   });
 

@@ -4,7 +4,7 @@ import { formatDuration, formatMetric } from '../../core/format';
 import type { JobRecord } from '../../core/jobTracker';
 import { describePhase, elapsedMs, isTerminal, latestLoss, type JobPhase } from '../../core/jobStatus';
 import type { RememberedJob } from '../state/remembered';
-import { escapeMarkdown } from '../views/markdown';
+import { codeBlock, codeText, escapeMarkdown, tooltipMarkdown } from '../views/markdown';
 
 export type JobNode = { kind: 'job'; job: RememberedJob };
 export type EventNode = { kind: 'event'; jobId: string; event: TrainingJobEvent; gradientStep?: number };
@@ -22,8 +22,11 @@ const phaseIcons: Record<JobPhase, vscode.ThemeIcon> = {
 };
 
 export function jobLabel(job: RememberedJob): string {
-  return job.label || `job ${job.id.slice(0, 8)}`;
+  return job.label || `job ${String(job.id).slice(0, 8)}`;
 }
+
+/** A tooltip lists at most this many metrics of a job. */
+const maxTooltipMetrics = 40;
 
 export function jobItem(node: JobNode, record: JobRecord | undefined, now: number): vscode.TreeItem {
   const { job } = node;
@@ -55,21 +58,21 @@ export function jobItem(node: JobNode, record: JobRecord | undefined, now: numbe
 
 function jobTooltip(job: RememberedJob, record: JobRecord, now: number): vscode.MarkdownString {
   const { status } = record;
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMarkdown(jobLabel(job))}** — ${describePhase(status)}\n\n`);
-  md.appendMarkdown(`- Job: \`${job.id}\`\n`);
-  if (job.modelId) md.appendMarkdown(`- Model: \`${job.modelId}\`\n`);
+  const md = tooltipMarkdown({ themeIcons: true });
+  md.appendMarkdown(`**${escapeMarkdown(jobLabel(job))}** — ${escapeMarkdown(describePhase(status))}\n\n`);
+  md.appendMarkdown(`- Job: ${codeText(String(job.id))}\n`);
+  if (job.modelId) md.appendMarkdown(`- Model: ${codeText(String(job.modelId))}\n`);
   if (job.kind) md.appendMarkdown(`- Kind: ${job.kind === 'sft' ? 'supervised fine-tuning' : 'reinforcement learning'}\n`);
   const elapsed = elapsedMs(status, now);
   if (elapsed !== undefined) md.appendMarkdown(`- ${isTerminal(status) ? 'Took' : 'Running for'}: ${formatDuration(elapsed)}\n`);
-  if (status.startedAt !== undefined) md.appendMarkdown(`- Started: ${new Date(status.startedAt).toLocaleString()}\n`);
-  md.appendMarkdown(`- Events: ${status.eventCount}\n`);
-  if (status.phase === 'failed') md.appendMarkdown(`\n$(error) **Error:** ${escapeMarkdown(status.errorMessage ?? 'unknown')}\n`);
-  if (record.connectionError) md.appendMarkdown(`\n$(warning) ${escapeMarkdown(record.connectionError)}${record.stopped ? '' : ' — retrying'}\n`);
-  const metrics = Object.entries(status.latestMetrics);
+  if (status.startedAt !== undefined) md.appendMarkdown(`- Started: ${escapeMarkdown(new Date(status.startedAt).toLocaleString())}\n`);
+  md.appendMarkdown(`- Events: ${escapeMarkdown(String(status.eventCount))}\n`);
+  if (status.phase === 'failed') md.appendMarkdown(`\n$(error) **Error:** ${escapeMarkdown(String(status.errorMessage ?? 'unknown'))}\n`);
+  if (record.connectionError) md.appendMarkdown(`\n$(warning) ${escapeMarkdown(String(record.connectionError))}${record.stopped ? '' : ' — retrying'}\n`);
+  const metrics = Object.entries(status.latestMetrics).slice(0, maxTooltipMetrics);
   if (metrics.length) {
     md.appendMarkdown('\n| Latest metric | Value |\n|---|---:|\n');
-    for (const [name, value] of metrics) md.appendMarkdown(`| ${escapeMarkdown(name)} | ${formatMetric(value)} |\n`);
+    for (const [name, value] of metrics) md.appendMarkdown(`| ${escapeMarkdown(name)} | ${escapeMarkdown(typeof value === 'number' ? formatMetric(value) : String(value))} |\n`);
   }
   return md;
 }
@@ -81,9 +84,9 @@ export function eventItem(node: EventNode): vscode.TreeItem {
   item.description = eventDescription(event);
   item.iconPath = eventIcon(event);
   item.contextValue = `event ${event.type}`;
-  const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${escapeMarkdown(event.type)}** \`${event.id}\`\n\n`);
-  md.appendCodeblock(JSON.stringify(event.data ?? {}, null, 2), 'json');
+  const md = tooltipMarkdown();
+  md.appendMarkdown(`**${escapeMarkdown(String(event.type))}** ${codeText(String(event.id))}\n\n`);
+  md.appendMarkdown(codeBlock(JSON.stringify(event.data ?? {}, null, 2), 'json'));
   item.tooltip = md;
   return item;
 }

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { parseCoordinates } from '../../core/checkpointIds';
 import type { Services } from '../services';
 import type { RememberedModel } from '../state/remembered';
+import { onlyFromTests } from '../testHooks';
+import { checkedId, idProblem } from '../trust/ids';
 import { readyForTraining, withNotification } from '../views/guards';
 import type { Prompts } from '../views/prompts';
 import { createModel } from './createModel';
@@ -19,7 +21,9 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
   };
 
   services.registerCommand('rlStudio.createModel', async (given?: unknown) => {
-    const model = await createModel(services, prompts, isObject(given) ? given : {});
+    // A filled-in form skips the questions, so only the tests may pass one.
+    const form = onlyFromTests(services, given);
+    const model = await createModel(services, prompts, isObject(form) ? form : {});
     if (model) {
       reveal(model.id);
       prompts.info(`Created model ${model.name} (${model.entity}/${model.project}).`);
@@ -138,12 +142,13 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
 /** Adds a model the platform knows by id, after checking that the training API has it. */
 export async function addModelById(services: Services, prompts: Prompts, givenId?: string, givenCoordinates?: string): Promise<RememberedModel | undefined> {
   if (!(await readyForTraining(services))) return undefined;
-  const id = (givenId ?? (await prompts.input({
+  const typed = givenId ?? (await prompts.input({
     title: 'Add Model by ID',
     prompt: 'The id of a training model (a UUID), as returned when it was created',
-    validateInput: (value) => (value.trim() === '' ? 'Enter the model id' : /\s/.test(value.trim()) ? 'An id has no spaces' : undefined),
-  })))?.trim();
-  if (!id) return undefined;
+    validateInput: (value) => idProblem(value, 'model'),
+  }));
+  if (!typed?.trim()) return undefined;
+  const id = checkedId(typed, 'model');
   const existing = services.remembered.models.get(id);
   if (existing) return existing;
   const client = await services.client();

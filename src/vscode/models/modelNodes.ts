@@ -3,7 +3,7 @@ import type { Checkpoint, ModelListEntry } from '../../api/types';
 import { checkpointModelId } from '../../core/checkpointIds';
 import { formatMetric, formatTimestamp } from '../../core/format';
 import type { RememberedModel } from '../state/remembered';
-import { escapeMarkdown } from '../views/markdown';
+import { codeText, escapeMarkdown, tooltipMarkdown } from '../views/markdown';
 
 export type GroupNode = { kind: 'group'; group: 'inference' | 'training' };
 export type InferenceModelNode = { kind: 'inferenceModel'; model: ModelListEntry };
@@ -19,8 +19,11 @@ export type ModelsNode = GroupNode | InferenceModelNode | TrainingModelNode | Ch
 
 /** Labels of a training model: its name when known, else its id. */
 export function modelLabel(model: RememberedModel): string {
-  return model.name || model.id;
+  return String(model.name || model.id);
 }
+
+/** A tooltip lists at most this many metrics of a checkpoint. */
+const maxTooltipMetrics = 40;
 
 /** The id to chat with: the inference id, the latest checkpoint of a training model, or one checkpoint. */
 export function chatModelId(node: ModelsNode): string | undefined {
@@ -79,11 +82,11 @@ function inferenceModelItem(node: InferenceModelNode): vscode.TreeItem {
   item.description = model.owned_by;
   item.iconPath = new vscode.ThemeIcon('hubot');
   item.contextValue = 'model inference chattable';
-  const tooltip = new vscode.MarkdownString(undefined, true);
-  tooltip.appendMarkdown(`**${escapeMarkdown(model.id)}**\n\n`);
-  tooltip.appendMarkdown(`- Owner: ${escapeMarkdown(model.owned_by || 'unknown')}\n`);
-  if (Number.isFinite(model.created)) tooltip.appendMarkdown(`- Created: ${formatTimestamp(model.created)}\n`);
-  if (model.root && model.root !== model.id) tooltip.appendMarkdown(`- Root: ${escapeMarkdown(model.root)}\n`);
+  const tooltip = tooltipMarkdown();
+  tooltip.appendMarkdown(`**${escapeMarkdown(String(model.id))}**\n\n`);
+  tooltip.appendMarkdown(`- Owner: ${escapeMarkdown(String(model.owned_by || 'unknown'))}\n`);
+  if (Number.isFinite(model.created)) tooltip.appendMarkdown(`- Created: ${escapeMarkdown(formatTimestamp(model.created))}\n`);
+  if (model.root && model.root !== model.id) tooltip.appendMarkdown(`- Root: ${escapeMarkdown(String(model.root))}\n`);
   item.tooltip = tooltip;
   return item;
 }
@@ -96,12 +99,12 @@ function trainingModelItem(node: TrainingModelNode): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon('beaker');
   const chattable = checkpointModelId(model) !== undefined;
   item.contextValue = `model training removable deletable${chattable ? ' chattable' : ''}`;
-  const tooltip = new vscode.MarkdownString(undefined, true);
+  const tooltip = tooltipMarkdown();
   tooltip.appendMarkdown(`**${escapeMarkdown(modelLabel(model))}**\n\n`);
-  tooltip.appendMarkdown(`- Id: \`${model.id}\`\n`);
-  if (model.entity || model.project) tooltip.appendMarkdown(`- Entity / project: ${escapeMarkdown(model.entity || '?')} / ${escapeMarkdown(model.project || '?')}\n`);
-  if (model.base_model) tooltip.appendMarkdown(`- Base model: ${escapeMarkdown(model.base_model)}\n`);
-  if (model.run_id) tooltip.appendMarkdown(`- Run: \`${model.run_id}\`\n`);
+  tooltip.appendMarkdown(`- Id: ${codeText(String(model.id))}\n`);
+  if (model.entity || model.project) tooltip.appendMarkdown(`- Entity / project: ${escapeMarkdown(String(model.entity || '?'))} / ${escapeMarkdown(String(model.project || '?'))}\n`);
+  if (model.base_model) tooltip.appendMarkdown(`- Base model: ${escapeMarkdown(String(model.base_model))}\n`);
+  if (model.run_id) tooltip.appendMarkdown(`- Run: ${codeText(String(model.run_id))}\n`);
   if (!chattable) tooltip.appendMarkdown('\nAdded by id without its entity/project/name: chat with its checkpoints is unavailable.');
   item.tooltip = tooltip;
   return item;
@@ -115,13 +118,13 @@ function checkpointItem(node: CheckpointNode): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon('milestone');
   const servedAs = checkpointModelId(model, checkpoint.step);
   item.contextValue = `checkpoint deletable${servedAs ? ' chattable' : ''}`;
-  const tooltip = new vscode.MarkdownString(undefined, true);
-  tooltip.appendMarkdown(`**${escapeMarkdown(modelLabel(model))}** · step ${checkpoint.step}\n\n`);
-  if (servedAs) tooltip.appendMarkdown(`Model id: \`${servedAs}\`\n\n`);
-  const metrics = Object.entries(checkpoint.metrics ?? {});
+  const tooltip = tooltipMarkdown();
+  tooltip.appendMarkdown(`**${escapeMarkdown(modelLabel(model))}** · step ${escapeMarkdown(String(checkpoint.step))}\n\n`);
+  if (servedAs) tooltip.appendMarkdown(`Model id: ${codeText(servedAs)}\n\n`);
+  const metrics = Object.entries(checkpoint.metrics ?? {}).slice(0, maxTooltipMetrics);
   if (metrics.length) {
     tooltip.appendMarkdown('| Metric | Value |\n|---|---:|\n');
-    for (const [name, value] of metrics) tooltip.appendMarkdown(`| ${escapeMarkdown(name)} | ${typeof value === 'number' ? formatMetric(value) : escapeMarkdown(String(value))} |\n`);
+    for (const [name, value] of metrics) tooltip.appendMarkdown(`| ${escapeMarkdown(name)} | ${escapeMarkdown(typeof value === 'number' ? formatMetric(value) : String(value))} |\n`);
   } else {
     tooltip.appendMarkdown('_No metrics (an untrained checkpoint)._');
   }

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 
-/** A question the sidebar asked the user, as recorded for automation. */
+/** A question the extension asked the user, as recorded for its tests. */
 export interface Question {
-  kind: 'confirm' | 'pick' | 'input' | 'open';
+  kind: 'confirm' | 'choose' | 'pick' | 'input' | 'open';
   message: string;
   detail?: string;
   /** Labels of the offered choices (quick picks) or the confirming action. */
@@ -12,20 +12,27 @@ export interface Question {
 /** An answer given in place of the user: a label to pick, text to type, true/false to confirm, undefined to cancel. */
 export type ScriptedAnswer = string | boolean | undefined | vscode.Uri[] | ((question: Question) => string | boolean | undefined | vscode.Uri[]);
 
+/** At most this many questions and messages are kept for the tests. */
+const keptRecords = 100;
+
 /**
- * Every dialog the sidebar shows goes through here. Normally it is VS Code's window; automation
- * (the extension's tests, scripted demos) can queue answers, so flows with modal confirmations and
- * quick picks run end to end without a person, and every question and message is recorded.
+ * Every dialog of the extension goes through here: VS Code's window. Under the extension's own
+ * tests (and only then: `scriptable` is services.testMode) answers can be queued, so flows with
+ * modal confirmations and quick picks run end to end without a person. In a normal install nothing
+ * can pre-answer a question: another extension that reaches this object still gets a person's answer.
  */
 export class Prompts {
   private readonly queued: ScriptedAnswer[] = [];
-  /** Questions asked, oldest first (only kept while answers are scripted). */
+  /** Questions asked while the tests run, oldest first (nothing is kept otherwise). */
   readonly asked: Question[] = [];
-  /** Information and warning messages shown, oldest first (kept for automation). */
+  /** Information and warning messages shown, oldest first. */
   readonly shown: string[] = [];
 
-  /** Answers the next questions, in order, instead of showing them. */
+  constructor(private readonly scriptable: boolean) {}
+
+  /** Answers the next questions, in order, instead of showing them (tests only). */
   answerNext(...answers: ScriptedAnswer[]): void {
+    if (!this.scriptable) throw new Error('answers can be queued only while the extension runs its own tests');
     this.queued.push(...answers);
   }
 
@@ -40,6 +47,18 @@ export class Prompts {
     if (scripted.answered) return scripted.value === true || scripted.value === action;
     const picked = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
     return picked === action;
+  }
+
+  /**
+   * A question with a few answers: a notification, or a modal dialog when `modal`. Resolves with the
+   * chosen answer, or undefined when dismissed.
+   */
+  async choose<T extends string>(message: string, options: { modal: boolean; detail?: string }, ...answers: T[]): Promise<T | undefined> {
+    const scripted = this.scripted({ kind: 'choose', message, detail: options.detail, choices: answers });
+    if (scripted.answered) return answers.find((answer) => answer === scripted.value);
+    this.record(message);
+    const picked = await vscode.window.showWarningMessage(message, { modal: options.modal, detail: options.detail }, ...answers);
+    return answers.find((answer) => answer === picked);
   }
 
   async pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions & { title: string }): Promise<T | undefined> {
@@ -71,26 +90,28 @@ export class Prompts {
   /** A non-blocking message with optional actions; the chosen action runs its callback. */
   info(message: string, ...actions: { title: string; run: () => unknown }[]): void {
     this.record(message);
-    void vscode.window.showInformationMessage(message, ...actions.map((action) => action.title)).then((picked) => {
+    void Promise.resolve(vscode.window.showInformationMessage(message, ...actions.map((action) => action.title))).then((picked) => {
       actions.find((action) => action.title === picked)?.run();
     });
   }
 
   warn(message: string, ...actions: { title: string; run: () => unknown }[]): void {
     this.record(message);
-    void vscode.window.showWarningMessage(message, ...actions.map((action) => action.title)).then((picked) => {
+    void Promise.resolve(vscode.window.showWarningMessage(message, ...actions.map((action) => action.title))).then((picked) => {
       actions.find((action) => action.title === picked)?.run();
     });
   }
 
   private record(message: string): void {
     this.shown.push(message);
-    if (this.shown.length > 100) this.shown.splice(0, this.shown.length - 100);
+    if (this.shown.length > keptRecords) this.shown.splice(0, this.shown.length - keptRecords);
   }
 
   private scripted(question: Question): { answered: false } | { answered: true; value: string | boolean | undefined | vscode.Uri[] } {
-    if (this.queued.length === 0) return { answered: false };
+    if (!this.scriptable) return { answered: false };
     this.asked.push(question);
+    if (this.asked.length > keptRecords) this.asked.splice(0, this.asked.length - keptRecords);
+    if (this.queued.length === 0) return { answered: false };
     const answer = this.queued.shift();
     return { answered: true, value: typeof answer === 'function' ? answer(question) : answer };
   }

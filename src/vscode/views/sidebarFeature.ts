@@ -10,7 +10,7 @@ import { registerModelCommands } from '../models/modelCommands';
 import type { ModelsNode } from '../models/modelNodes';
 import { ModelsTreeProvider } from '../models/modelsTree';
 import type { Services } from '../services';
-import { Prompts } from './prompts';
+import type { Prompts } from './prompts';
 
 /**
  * What the sidebar hands to the extension's API: the two tree providers (read by the extension's
@@ -19,7 +19,7 @@ import { Prompts } from './prompts';
 export interface RegisteredViews {
   models: ModelsTreeProvider;
   jobs: JobsTreeProvider;
-  /** Dialogs of the sidebar; automation queues answers here. */
+  /** The extension's dialogs (services.prompts); its tests queue answers here. */
   prompts: Prompts;
   jobService: JobService;
   panels: JobDetailsPanels;
@@ -40,7 +40,7 @@ export interface SidebarViews {
  * commands of models and jobs.
  */
 export function startSidebar(services: Services, views: SidebarViews): RegisteredViews {
-  const prompts = new Prompts();
+  const prompts = services.prompts;
   const jobService = new JobService(services);
   const models = new ModelsTreeProvider(services);
   const jobs = new JobsTreeProvider(services, jobService);
