@@ -188,6 +188,11 @@ export class JobTracker {
     return this.scheduler.inFlight();
   }
 
+  /** Polls due and waiting for a free slot (the concurrency cap). */
+  queuedPolls(): number {
+    return this.scheduler.queued();
+  }
+
   /** Requests sent so far (events and job records). */
   requestCount(): number {
     return this.requests;
