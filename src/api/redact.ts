@@ -38,8 +38,11 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 interface Plan {
   /** Every 8-character piece of every searched form of every secret. */
   pieces: Set<string>;
-  /** Rolling hashes of `pieces`, checked first so most positions cost no string. */
-  hashes: Set<number>;
+  /**
+   * One flag per value of the low 16 bits of the pieces' rolling hashes: most positions of a text
+   * are ruled out by one array read, without a set lookup or a string.
+   */
+  hashFilter: Uint8Array;
   /** Forms of 6 or 7 characters, matched whole. */
   whole: string[];
   /** Secrets under the minimum length: masked only as the token after an auth scheme. */
@@ -55,7 +58,7 @@ function planFor(secrets: readonly string[]): Plan {
   const cacheKey = usable.join('\u0000');
   const cached = plans.get(cacheKey);
   if (cached) return cached;
-  const plan: Plan = { pieces: new Set(), hashes: new Set(), whole: [], short: new Set() };
+  const plan: Plan = { pieces: new Set(), hashFilter: new Uint8Array(1 << 16), whole: [], short: new Set() };
   for (const secret of usable) {
     if (secret.length < minimumSecretLength) {
       plan.short.add(secret);
@@ -70,7 +73,7 @@ function planFor(secrets: readonly string[]): Plan {
       for (let start = 0; start + pieceLength <= form.length; start++) plan.pieces.add(form.slice(start, start + pieceLength));
     }
   }
-  for (const piece of plan.pieces) plan.hashes.add(hashAt(piece, 0));
+  for (const piece of plan.pieces) plan.hashFilter[hashAt(piece, 0) & 0xffff] = 1;
   if (plans.size >= keptPlans) plans.clear();
   plans.set(cacheKey, plan);
   return plan;
@@ -126,57 +129,80 @@ function base64(bytes: Uint8Array): string {
 
 /**
  * The text with its escapes decoded, one view character per escape sequence or plain character.
- * `starts[i]` is where view character i begins in the text; `starts[view length]` is the text's
- * length. Absent when the text has nothing to decode (the view is the text).
+ * Escapes are rare, so the view keeps only where each one is: the view position of its character,
+ * where it starts in the text and how long it is there. Absent when there is none.
  */
 interface View {
   text: string;
-  starts?: Int32Array;
+  escapes?: { viewAt: number[]; textAt: number[]; length: number[] };
 }
 
+const escapeStart = /[%\\]/g;
+
 function decodedView(text: string): View {
-  if (text.indexOf('%') < 0 && text.indexOf('\\') < 0) return { text };
-  const length = text.length;
-  const codes = new Uint16Array(length);
-  const starts = new Int32Array(length + 1);
-  let count = 0;
-  let position = 0;
-  while (position < length) {
-    const code = text.charCodeAt(position);
-    let decoded = code;
-    let next = position + 1;
-    if (code === 0x25) {
-      // %XX, and %25XX as left by encoding twice.
-      let at = position + 1;
-      while (text.startsWith('25', at) && hexAt(text, at + 2, 2) >= 0) at += 2;
-      const value = hexAt(text, at, 2);
-      if (value >= 0) {
-        decoded = value;
-        next = at + 2;
-      }
-    } else if (code === 0x5c) {
-      // A run of backslashes (JSON escaped once or more) and what it escapes.
-      let at = position;
-      while (at < length && text.charCodeAt(at) === 0x5c) at++;
-      const escaped = at < length ? text.charCodeAt(at) : -1;
-      const unicode = escaped === 0x75 ? hexAt(text, at + 1, 4) : -1;
-      if (unicode >= 0) {
-        decoded = unicode;
-        next = at + 5;
-      } else if (escaped === 0x2f || escaped === 0x22 || escaped === 0x27) {
-        decoded = escaped;
-        next = at + 1;
-      } else {
-        next = at;
-      }
-    }
-    codes[count] = decoded;
-    starts[count] = position;
-    count++;
-    position = next;
+  escapeStart.lastIndex = 0;
+  if (!escapeStart.test(text)) return { text };
+  const escapes = { viewAt: [] as number[], textAt: [] as number[], length: [] as number[] };
+  const parts: string[] = [];
+  let copied = 0;
+  let viewLength = 0;
+  escapeStart.lastIndex = 0;
+  for (let found = escapeStart.exec(text); found; found = escapeStart.exec(text)) {
+    const position = found.index;
+    if (position < copied) continue;
+    const { code, next } = escapeAt(text, position);
+    if (next - position <= 1) continue;
+    parts.push(text.slice(copied, position), String.fromCharCode(code));
+    viewLength += position - copied;
+    escapes.viewAt.push(viewLength);
+    escapes.textAt.push(position);
+    escapes.length.push(next - position);
+    viewLength += 1;
+    copied = next;
+    escapeStart.lastIndex = next;
   }
-  starts[count] = length;
-  return { text: fromCodes(codes, count), starts: starts.subarray(0, count + 1) };
+  if (escapes.viewAt.length === 0) return { text };
+  parts.push(text.slice(copied));
+  return { text: parts.join(''), escapes };
+}
+
+/** The character an escape at `position` stands for, and where the escape ends. */
+function escapeAt(text: string, position: number): { code: number; next: number } {
+  if (text.charCodeAt(position) === 0x25) {
+    // %XX, and %25XX as left by encoding twice.
+    let at = position + 1;
+    while (text.startsWith('25', at) && hexAt(text, at + 2, 2) >= 0) at += 2;
+    const value = hexAt(text, at, 2);
+    return value >= 0 ? { code: value, next: at + 2 } : { code: 0x25, next: position + 1 };
+  }
+  // A run of backslashes (JSON escaped once or more) and what it escapes.
+  let at = position;
+  while (at < text.length && text.charCodeAt(at) === 0x5c) at++;
+  const escaped = at < text.length ? text.charCodeAt(at) : -1;
+  const unicode = escaped === 0x75 ? hexAt(text, at + 1, 4) : -1;
+  if (unicode >= 0) return { code: unicode, next: at + 5 };
+  if (escaped === 0x2f || escaped === 0x22 || escaped === 0x27) return { code: escaped, next: at + 1 };
+  return { code: 0x5c, next: at };
+}
+
+/** Where view position `index` (up to the view's length) starts in the text. */
+function textPosition(view: View, index: number): number {
+  const escapes = view.escapes;
+  if (!escapes) return index;
+  // The last escape at or before the index, by binary search.
+  let low = 0;
+  let high = escapes.viewAt.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (escapes.viewAt[middle] <= index) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  if (found < 0) return index;
+  if (escapes.viewAt[found] === index) return escapes.textAt[found];
+  return escapes.textAt[found] + escapes.length[found] + (index - escapes.viewAt[found] - 1);
 }
 
 function hexAt(text: string, at: number, digits: number): number {
@@ -189,13 +215,6 @@ function hexAt(text: string, at: number, digits: number): number {
     value = value * 16 + digit;
   }
   return value;
-}
-
-function fromCodes(codes: Uint16Array, count: number): string {
-  const parts: string[] = [];
-  // In slices: one call with millions of arguments would overflow the stack.
-  for (let start = 0; start < count; start += 8192) parts.push(String.fromCharCode(...codes.subarray(start, Math.min(count, start + 8192))));
-  return parts.join('');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,12 +244,15 @@ function maskSecretValues(text: string, plan: Plan): string {
   };
 
   if (plan.pieces.size > 0 && seen.length >= pieceLength) {
+    const filter = plan.hashFilter;
+    const last = seen.length - pieceLength;
     let hash = hashAt(seen, 0);
-    for (let start = 0; ; start++) {
-      if (plan.hashes.has(hash) && plan.pieces.has(seen.slice(start, start + pieceLength))) addSpan(start, start + pieceLength);
-      const end = start + pieceLength;
-      if (end >= seen.length) break;
-      hash = (Math.imul(hash - Math.imul(seen.charCodeAt(start), hashBaseTop), hashBase) + seen.charCodeAt(end)) | 0;
+    for (let start = 0; start <= last; start++) {
+      if (filter[hash & 0xffff] === 1 && plan.pieces.has(seen.slice(start, start + pieceLength))) addSpan(start, start + pieceLength);
+      if (start < last) {
+        const dropped = (hash - Math.imul(seen.charCodeAt(start), hashBaseTop)) | 0;
+        hash = (Math.imul(dropped, hashBase) + seen.charCodeAt(start + pieceLength)) | 0;
+      }
     }
   }
   if (plan.whole.length > 0) {
@@ -263,8 +285,8 @@ function maskSecretValues(text: string, plan: Plan): string {
   const parts: string[] = [];
   let copied = 0;
   for (let index = 0; index < grown.length; index += 2) {
-    const from = view.starts ? view.starts[grown[index]] : grown[index];
-    const to = view.starts ? view.starts[grown[index + 1]] : grown[index + 1];
+    const from = textPosition(view, grown[index]);
+    const to = textPosition(view, grown[index + 1]);
     parts.push(text.slice(copied, from), redactedMark);
     copied = to;
   }

@@ -64,8 +64,15 @@ class ThemeIcon {
   constructor(readonly id: string) {}
 }
 
+/** Enough of Uri for documents keyed by their string form. */
+const Uri = {
+  from: (parts: { scheme: string; path: string }) => ({ ...parts, toString: () => `${parts.scheme}:${parts.path}` }),
+};
+
 const fake = {
   version: '1.104.0',
+  Uri,
+  ViewColumn: { Active: -1, Beside: -2, One: 1 },
   EventEmitter,
   TreeItem,
   MarkdownString,
@@ -78,6 +85,7 @@ const fake = {
     showWarningMessage: async (message: string, ...rest: unknown[]) => dialogs.answer({ kind: 'warning', shown: { message, rest } }),
     showInformationMessage: async (message: string, ...rest: unknown[]) => dialogs.answer({ kind: 'information', shown: { message, rest } }),
     setStatusBarMessage: () => ({ dispose: () => undefined }),
+    showTextDocument: async (document: unknown) => document,
     createOutputChannel: () => {
       const write = (level: string) => (line: string) => void outputLines.push(`${level} ${line}`);
       return { trace: write('trace'), debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error'), show: () => undefined, dispose: () => undefined };
@@ -99,6 +107,7 @@ const fake = {
   },
   workspace: {
     getConfiguration: () => ({ get: (_key: string, fallback?: unknown) => fallback }),
+    openTextDocument: async (uri: unknown) => ({ uri }),
   },
 };
 

@@ -51,7 +51,7 @@ const backslashDecode = (text: string): string =>
   text.replace(/\\+u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\+(.)/g, '$1');
 
 /** The base64 characters that depend on the key alone, after 0 to 2 bytes of something else. */
-function base64Pieces(key: string, urlSafe: boolean): string[] {
+export function base64Pieces(key: string, urlSafe: boolean): string[] {
   const bytes = Buffer.from(key, 'utf8');
   const forms: string[] = [];
   for (let offset = 0; offset < 3; offset++) {
