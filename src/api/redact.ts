@@ -6,7 +6,8 @@
  *   by a length limit is still found. The text is searched through a decoded view (`%XX`, `\/`,
  *   `\"`, `\uXXXX`, runs of backslashes), so URL-encoded and JSON-escaped echoes are found too, and
  *   the secret's base64 forms (alone or inside `user:secret`, at each of the three alignments) are
- *   searched for as well. The masked place grows to the whole key-like word around it.
+ *   searched for as well. The masked place grows to the whole key-like word around it. A secret of
+ *   6 or 7 characters is masked where it appears whole; a shorter one only as an auth token.
  * - Credentials in their usual syntax are masked whatever their value: the token after an auth
  *   scheme (`Bearer`, `Basic`, `token`, in any case), the values of Authorization, X-Api-Key and
  *   cookie headers, the userinfo of a URL and credential query parameters.
@@ -166,6 +167,9 @@ function decodedView(text: string): View {
   return { text: parts.join(''), escapes };
 }
 
+const controlEscapes = 'nrtbf';
+const controlCodes = [0x0a, 0x0d, 0x09, 0x08, 0x0c];
+
 /** The character an escape at `position` stands for, and where the escape ends. */
 function escapeAt(text: string, position: number): { code: number; next: number } {
   if (text.charCodeAt(position) === 0x25) {
@@ -182,6 +186,9 @@ function escapeAt(text: string, position: number): { code: number; next: number 
   const unicode = escaped === 0x75 ? hexAt(text, at + 1, 4) : -1;
   if (unicode >= 0) return { code: unicode, next: at + 5 };
   if (escaped === 0x2f || escaped === 0x22 || escaped === 0x27) return { code: escaped, next: at + 1 };
+  // `\n`, `\t`…: one unit, so a masked place never takes the letter and leaves the backslash.
+  const control = escaped >= 0 ? controlEscapes.indexOf(String.fromCharCode(escaped)) : -1;
+  if (control >= 0) return { code: controlCodes[control], next: at + 1 };
   return { code: 0x5c, next: at };
 }
 
@@ -310,17 +317,24 @@ function isKeyCharacter(code: number): boolean {
 // ---------------------------------------------------------------------------------------------
 // Masking credentials by their syntax
 
-/** `Authorization: Bearer x`, `"x-api-key": "x"`, `apiKey=x`: the header or field names a credential. */
+/**
+ * `Authorization: Bearer x`, `"x-api-key": "x"`, `apiKey=x`: the header or field names a credential.
+ * A quote around the separator is taken only as a closing and an opening pair (a JSON key and its
+ * value), so a match never starts inside one JSON string and ends in the structure after it.
+ */
 const credentialField =
-  /\b(proxy-authorization|authorization|x-api-key|api[_-]?key|x-auth-token|x-access-token|access[_-]?token|client[_-]?secret)(["']?[ \t]*[:=][ \t]*["']?)((?:bearer|basic|token|digest|apikey|negotiate)[ \t]+)?([^\s"',;&]+)/gi;
-/** Cookies as a header: everything after the name, to the end of the line or string. */
-const cookieField = /\b(set-cookie|cookie)(["']?[ \t]*:[ \t]*["']?)([^\r\n"']+)/gi;
+  /\b(proxy-authorization|authorization|x-api-key|api[_-]?key|x-auth-token|x-access-token|access[_-]?token|client[_-]?secret)("[ \t]*[:=][ \t]*"|'[ \t]*[:=][ \t]*'|[ \t]*[:=][ \t]*)((?:bearer|basic|token|digest|apikey|negotiate)[ \t]+)?([^\s"',;&\\]+)/gi;
+/**
+ * Cookies as a header: everything after the name, to the end of the line or string. Values never
+ * take a backslash, here and below: in JSON text it may escape the quote that ends the string.
+ */
+const cookieField = /\b(set-cookie|cookie)("[ \t]*:[ \t]*"|'[ \t]*:[ \t]*'|[ \t]*:[ \t]*)([^\r\n"'\\]+)/gi;
 /** An auth scheme in free text and the token after it. */
 const schemeToken = /\b(bearer|basic|token|digest|apikey)(\s+)([A-Za-z0-9._~+/=-]+)/gi;
 /** `scheme://user:password@host`: the whole userinfo goes. */
-const urlUserinfo = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>]+)@/gi;
+const urlUserinfo = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>\\]+)@/gi;
 /** Credentials passed as query parameters. */
-const credentialParameter = /([?&;](?:access_token|refresh_token|id_token|api_key|apikey|api-key|token|key|secret|password|client_secret|sig|signature)=)([^&#\s"'<>]+)/gi;
+const credentialParameter = /([?&;](?:access_token|refresh_token|id_token|api_key|apikey|api-key|token|key|secret|password|client_secret|sig|signature)=)([^&#\s"'<>\\]+)/gi;
 
 function maskCredentialSyntax(text: string, shortSecrets: ReadonlySet<string>): string {
   return text
