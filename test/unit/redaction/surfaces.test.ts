@@ -6,6 +6,7 @@ import { defaultSettings, type Conversation } from '../../../src/chat/conversati
 import { conversationToJson, conversationToMarkdown } from '../../../src/chat/exportConversation';
 import { selectionMessage } from '../../../src/chat/selectionMessage';
 import { RedactingLog } from '../../../src/vscode/log';
+import { adviceForStatus } from '../../../src/webhook/advice';
 import { endpointForDisplay, endpointSecrets } from '../../../src/webhook/endpoint';
 import { formatTestReport } from '../../../src/webhook/report';
 import { sendSecrets, testTimeoutMs, type TestSendResult } from '../../../src/webhook/send';
@@ -82,6 +83,14 @@ describe('the webhook test report', () => {
     assert.doesNotMatch(report, /Cv9Tr2Mx8Lp1|Yt5Gh3Jk7Nb4/);
     assert.equal(survivingPiece(report, token), undefined);
     assert.match(report, /x-request-id: r-1/, 'other headers stay');
+  });
+
+  it('keeps the advice readable: redaction of the finished report does not eat its words', () => {
+    for (const status of [302, 400, 401, 403, 404, 405, 413, 429, 500]) {
+      const failed = { ...result({}, ''), advice: adviceForStatus(status) };
+      const report = formatTestReport(failed, { secrets: sendSecrets(url, { accessToken: token }) });
+      for (const line of adviceForStatus(status)) assert.ok(report.includes(`- ${line}`), line);
+    }
   });
 
   it('shows the endpoint as origin and masked path, never userinfo or the path token', () => {
