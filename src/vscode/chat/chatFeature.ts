@@ -17,7 +17,7 @@ export interface ChatFeature {
  * last active before the chat loaded, where "Insert at cursor" goes.
  */
 export function startChat(services: Services, lastEditor: vscode.TextEditor | undefined): ChatFeature {
-  const ui = new EditorChatUi(lastEditor);
+  const ui = new EditorChatUi(lastEditor, () => services.log.knownSecrets());
   const shared: ChatShared = {
     services,
     ui,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import type { ReceiverController } from './receiverController';
+import { addWebhook } from './webhookCommands';
 import type { WebhookStore } from './webhookStore';
 
 export interface StartReceiverOptions {
@@ -19,7 +20,7 @@ export function registerReceiverCommands(services: Services, receiver: ReceiverC
     const port = given.port ?? vscode.workspace.getConfiguration('rlStudio.webhooks').get<number>('receiverPort', 0);
     const running = await receiver.start({ port, secret: secret || undefined });
     services.log.info(`local webhook receiver listening on ${running.url}`);
-    if (!given.quiet) void offerWebhook(running.url, secret || undefined, store);
+    if (!given.quiet) void offerWebhook(running.url, secret || undefined, store).catch((error) => services.showError(error));
     return running;
   });
 
@@ -59,9 +60,6 @@ async function offerWebhook(url: string, secret: string | undefined, store: Webh
   const taken = new Set(store.list().map((webhook) => webhook.name));
   let name = 'local-receiver';
   for (let index = 2; taken.has(name); index++) name = `local-receiver-${index}`;
-  await vscode.commands.executeCommand('rlStudio.webhook.add', {
-    name,
-    url,
-    ...(secret ? { secretName: 'RECEIVER_SECRET', secretValue: secret } : {}),
-  });
+  // Called directly, not through the command: the command takes no secret value from its caller.
+  await addWebhook(store, { name, url, ...(secret ? { secretName: 'RECEIVER_SECRET', secretValue: secret } : {}) }, true);
 }
