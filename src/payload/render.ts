@@ -43,6 +43,8 @@ export interface RenderedPayload {
   unresolved: string[];
   /** Set when the rendering is not valid JSON. */
   invalid?: { offset: number; message: string };
+  /** True when nothing was rendered (the template is past a limit): there is no body to send. */
+  notRendered?: boolean;
 }
 
 /**
@@ -122,7 +124,7 @@ function valueOf(name: string, options: RenderOptions): string | undefined {
 }
 
 function notRendered(message: string): RenderedPayload {
-  return { text: '', substitutions: [], unresolved: [], invalid: { offset: 0, message } };
+  return { text: '', substitutions: [], unresolved: [], invalid: { offset: 0, message }, notRendered: true };
 }
 
 function firstJsonError(rendered: string, substitutions: readonly Substitution[]): RenderedPayload['invalid'] {

@@ -66,6 +66,10 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   const sample = source.document ? documents.samples.sampleFor(source.document, source.analysis) : documents.samples.sampleOf('LINK_ARTIFACT');
   const names = { name: webhook.name, hasAccessToken: webhook.hasAccessToken, ...(webhook.secretName ? { secretName: webhook.secretName } : {}) };
   const rendered = payloadCore().renderPayload(source.analysis, { sample, webhook: names, secrets, maskSecrets: false });
+  if (rendered.notRendered) {
+    void vscode.window.showErrorMessage(`${rendered.invalid?.message ?? 'The payload was not rendered.'} Nothing was sent to "${webhook.name}".`);
+    return undefined;
+  }
   if (rendered.invalid && !options.force) {
     const sendAnyway = 'Send Anyway';
     const answer = await vscode.window.showWarningMessage(rendered.invalid.message, { modal: true, detail: 'The endpoint will most likely reject it.' }, sendAnyway);

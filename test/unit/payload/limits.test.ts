@@ -18,6 +18,7 @@ describe('payload analysis limits', () => {
     assert.deepEqual([diagnostics[0]!.code, diagnostics[0]!.severity, diagnostics[0]!.start], ['too-large', 'warning', 0]);
     assert.match(diagnostics[0]!.message, /^This file is \d+\.\d MB, too large to analyse \(the limit is 2 MB\)/);
     assert.match(renderPayload(analysis, { sample, maskSecrets: true }).invalid!.message, /not rendered: the file is too large/);
+    assert.equal(renderPayload(analysis, { sample, maskSecrets: true }).notRendered, true, "a payload past a limit has no body to send");
   });
 
   it('checks a too-deep document up to the bracket that goes too deep, and says so there', () => {
