@@ -5,6 +5,7 @@ import { onlyFromTests } from '../testHooks';
 import type { ReceiverController } from './receiverController';
 import type { WebhookStore } from './webhookStore';
 
+/** What the extension's own tests may pass to Start Local Receiver; any other caller's is ignored. */
 export interface StartReceiverOptions {
   port?: number;
   /** The secret to check signatures against; null for none. Asked for when absent. */

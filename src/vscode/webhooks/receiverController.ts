@@ -7,6 +7,7 @@ import type { LocalReceiver, ReceivedRequest, Refusal } from '../../webhook/rece
 const receiverModule = (): typeof Receiver => require('../../webhook/receiver') as typeof Receiver;
 const reportModule = (): typeof ReceivedReport => require('../../webhook/receivedReport') as typeof ReceivedReport;
 
+const channelName = 'RL Studio: Webhook Receiver';
 /** Refused requests listed one by one in the log; after that they are only counted (a flood stays one line). */
 const listedRefusals = 20;
 /**
@@ -51,7 +52,7 @@ export class ReceiverController implements vscode.Disposable {
     this.secretGiven = Boolean(options.secret);
     this.refusalsListed = 0;
     this.lastRequest = undefined;
-    this.channel ??= vscode.window.createOutputChannel('RL Studio: Webhook Receiver');
+    this.channel ??= vscode.window.createOutputChannel(channelName);
     this.write(this.startLine(receiver));
     this.stopListening = [receiver.onRequest((request) => this.show(request)), receiver.onRefused((refusal) => this.showRefusal(refusal))];
     const status = (this.statusItem ??= vscode.window.createStatusBarItem('rlStudio.receiver', vscode.StatusBarAlignment.Left, 10));
@@ -82,6 +83,7 @@ export class ReceiverController implements vscode.Disposable {
 
   /** Notes a problem with how the receiver was started (a port setting out of range) in its log. */
   note(line: string): void {
+    this.channel ??= vscode.window.createOutputChannel(channelName);
     this.write(line);
   }
 
