@@ -44,7 +44,7 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
     if (node.type === 'receiver') {
       const running = this.receiver.running!;
       const item = new vscode.TreeItem('Local receiver', vscode.TreeItemCollapsibleState.None);
-      item.description = `${running.url} · ${running.requests.length} received`;
+      item.description = `${running.url} · ${this.receiver.summary}`;
       item.iconPath = new vscode.ThemeIcon('radio-tower');
       item.tooltip = new vscode.MarkdownString(`Listening on \`${running.url}\`.\n\nSignatures are ${this.receiver.checksSignatures ? 'checked against the secret you gave' : 'not checked (no secret given)'}.`);
       item.contextValue = 'receiver';

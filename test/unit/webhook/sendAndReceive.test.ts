@@ -51,7 +51,7 @@ describe('webhook test send through the local receiver', () => {
     const log = formatReceivedRequest(received);
     assert.match(log, /signature valid/);
     assert.doesNotMatch(log, /Bearer token-123/, 'the receiver log masks the bearer token');
-    assert.match(log, /authorization: Bearer \*\*\*\*-123/);
+    assert.match(log, /authorization: Bearer \[redacted\]/);
   });
 
   it('reports an invalid signature when the secrets differ, and a missing one when none is sent', async () => {
