@@ -58,8 +58,9 @@ export function startChat(services: Services, lastEditor: vscode.TextEditor | un
     return { conversationId: conversation.id };
   });
 
-  /** What the open panel shows (model pickers, messages): for tests and bug reports. */
-  services.registerCommand('rlStudio.chatReport', async () => ChatPanel.open?.controller.report());
+  // What the open panel shows (model pickers, messages): a test hook, so it exists only in the
+  // extension's own tests; any other extension could otherwise read the conversation through it.
+  if (services.testMode) services.registerCommand('rlStudio.chatReport', async () => ChatPanel.open?.controller.report());
 
   return {
     restore: (panel) => {
