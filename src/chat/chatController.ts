@@ -1,17 +1,17 @@
 import type { ChatCompletionChunk, ChatCompletionRequest } from '../api/types';
 import {
+  activeColumns,
   appendUserTurn,
   createConversation,
   defaultEnv,
   editLastUserMessage,
-  findAnswer,
+  lastTurnAnswers,
   regenerateLastTurn,
   retryAnswer,
   streamingAnswers,
   type ConversationEnv,
 } from './conversation';
 import type { ConversationStore } from './conversationStore';
-import { activeColumns } from './conversation';
 import { defaultSettings, type AnswerEntry, type Conversation, type ConversationSettings } from './conversationTypes';
 import { DeltaBatcher } from './deltaBatcher';
 import {
@@ -487,8 +487,11 @@ export class ChatController {
     if (!conversation) return [];
     const settled: AnswerEntry[] = [];
     let changed = false;
+    // Only answers of the last turn can have been streaming when Stop was pressed; older ones are
+    // never cut, whatever the webview says.
+    const lastTurn = lastTurnAnswers(conversation);
     for (const entry of shown) {
-      const answer = findAnswer(conversation, entry.messageId);
+      const answer = lastTurn.find((candidate) => candidate.id === entry.messageId);
       if (!answer) continue;
       if (!runs.some((run) => run.answer === answer) && truncateToShown(answer, entry)) {
         if (answer.status === 'done') answer.status = 'stopped';

@@ -45,7 +45,8 @@ describe('chat against hostile parties', function () {
         assert.ok(chat.events.deltaChars <= maxAnswerChars, 'the webview was sent no text past the limit');
         assert.equal(closedEarly, true, 'the client closed the connection');
         assert.ok(sent < 16 * mebi, `the server could write ${sent} bytes`);
-        assert.ok(measurement.peakHeapGrowthMiB < 96, `heap grew by ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
+        assert.ok(measurement.peakHeapGrowthMiB < 48, `heap grew by ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
+        assert.ok(measurement.maxEventLoopDelayMs < 2_000, `the event loop stalled for ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
         assert.ok(written < 4 * mebi, `${written} characters of conversation were written`);
         assert.equal(server.completions.length, 1);
       } finally {

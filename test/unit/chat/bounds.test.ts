@@ -8,6 +8,7 @@ import { cutNotice, describeChars, maxAnswerChars } from '../../../src/chat/limi
 import { parseConversation } from '../../../src/chat/persistence';
 import { params, parseWireMessage, ProtocolError } from '../../../src/chat/protocol';
 import { RateLimit } from '../../../src/chat/rateLimit';
+import { RpcEndpoint } from '../../../src/chat/rpc';
 import { SaveScheduler } from '../../../src/chat/saveScheduler';
 import { runStream } from '../../../src/chat/streamRun';
 import { WebviewGuards } from '../../../src/chat/webviewGuards';
@@ -253,6 +254,25 @@ describe('chat bounds', () => {
       assert.throws(() => params.settings({ settings: { model: 'm'.repeat(2_000) } }), /too long/);
       assert.throws(() => params.settings({ settings: { systemPrompt: 's'.repeat(200_001) } }), /too long/);
       assert.throws(() => params.shownLengths({ shown: Array.from({ length: 9 }, () => ({ messageId: 'm', contentLength: 0, reasoningLength: 0 })) }), ProtocolError);
+    });
+
+    it('handles a bounded number of requests at once and refuses the rest with an error reply', async () => {
+      const replies: { id: number; ok: boolean; code?: string }[] = [];
+      const release: (() => void)[] = [];
+      const endpoint = new RpcEndpoint<Record<string, never>, { wait: { params: unknown; result: null } }, never, never>({
+        post: (message) => {
+          if (message.kind === 'reply') replies.push({ id: message.id, ok: message.ok, code: message.ok ? undefined : message.error.code });
+        },
+        handlers: { wait: () => new Promise<null>((resolve) => release.push(() => resolve(null))) },
+        maxConcurrentIncoming: 4,
+      });
+      for (let id = 1; id <= 10; id++) endpoint.receive({ kind: 'request', id, method: 'wait', params: {} });
+      assert.deepEqual(replies.map((reply) => [reply.id, reply.code]), [5, 6, 7, 8, 9, 10].map((id) => [id, 'too-many-requests']));
+      for (const done of release.splice(0)) done();
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(replies.filter((reply) => reply.ok).length, 4);
+      endpoint.receive({ kind: 'request', id: 11, method: 'wait', params: {} });
+      assert.equal(release.length, 1, 'a slot is free again');
     });
 
     it('reads wire messages by own properties only', () => {

@@ -138,6 +138,28 @@ describe('chat controller bounds', () => {
     assert.equal(inserts.filter((result) => result.status === 'fulfilled').length, 5);
   });
 
+  it('never cuts an answer of an earlier turn, whatever Stop says was shown', async () => {
+    const backend = new FakeBackend();
+    backend.fallback = (request) =>
+      (async function* () {
+        yield chunk(`answer to ${request.messages.at(-1)!.content}`);
+      })();
+    const { webview, events } = createHarness({ backend, lastModel: 'model-a' });
+    const { conversation } = await webview.request('ready', {});
+    await webview.request('send', { conversationId: conversation.id, text: 'first' });
+    await until(() => finished(events).length === 1);
+    await webview.request('send', { conversationId: conversation.id, text: 'second' });
+    await until(() => finished(events).length === 2);
+    const [older, newer] = finished(events);
+    const { answers } = await webview.request('stop', {
+      conversationId: conversation.id,
+      shown: [older!, newer!].map((answer) => ({ messageId: answer.id, contentLength: 0, reasoningLength: 0 })),
+    });
+    assert.deepEqual(answers.map((answer) => answer.id), [newer!.id]);
+    const reopened = await webview.request('openConversation', { conversationId: conversation.id });
+    assert.deepEqual(reopened.messages.map((entry) => entry.content), ['first', 'answer to first', 'second', '']);
+  });
+
   it('opens one dialog at a time', async () => {
     const { webview, ui } = createHarness({ lastModel: 'model-a' });
     const { conversation } = await webview.request('ready', {});

@@ -202,10 +202,11 @@ describe('chat webview in a real browser', function () {
 
     it('renders SVG, MathML and mutation-XSS answers as inert text: no foreign element, no script, no request', async () => {
       const onPage = s.view.page.url();
-      const before = await s.view.page.locator('article.answer').count();
+      await s.view.page.click('.new-conversation');
+      await s.view.page.waitForFunction(() => document.querySelectorAll('article.message').length === 0);
       for (const [index, text] of [...hostileMarkup, ...hostileMarkdown].entries()) {
         await s.ask(`/echo ${text}`);
-        await s.answersDone(before + index + 1);
+        await s.answersDone(index + 1);
       }
       const seen = await inspectTranscript(s.view);
       assert.deepEqual(seen.forbidden, [], 'forbidden or foreign-namespace elements');
