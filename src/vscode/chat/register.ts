@@ -12,7 +12,7 @@ const chatCommands = ['rlStudio.openChat', 'rlStudio.newChat', 'rlStudio.chatWit
  * Test hooks: registered only while the extension runs its own tests. `chatReport` hands out what
  * the panel shows (conversation text included), which no other extension may read.
  */
-const chatTestCommands = ['rlStudio.chatReport'] as const;
+export const chatTestCommands = ['rlStudio.chatReport'] as const;
 
 /**
  * The chat feature: the panel's serializer (an open panel comes back after a reload), the commands
