@@ -30,6 +30,7 @@ import {
   ownValue,
   params,
   ProtocolError,
+  tooLong,
   type ExportFormat,
   type HostEvent,
   type HostMethods,
@@ -292,7 +293,7 @@ export class ChatController {
         this.saves.schedule(conversation, 300);
         return settings;
       },
-      send: async (raw) => this.send(params.id(raw, 'conversationId'), params.string(raw, 'text', maxMessageChars)),
+      send: async (raw) => this.send(params.id(raw, 'conversationId'), params.string(raw, 'text', maxMessageChars, 'the message')),
       stop: async (raw) => {
         const conversationId = params.id(raw, 'conversationId');
         return { answers: await this.stopRuns(conversationId, params.shownLengths(raw)) };
@@ -315,7 +316,7 @@ export class ChatController {
           return { messageIds: answers.map((answer) => answer.id) };
         }),
       editLastUserMessage: async (raw) => {
-        const text = params.string(raw, 'text', maxMessageChars);
+        const text = params.string(raw, 'text', maxMessageChars, 'the message');
         if (!text.trim()) throw new ProtocolError('the message is empty', 'empty');
         return this.withTurn(params.id(raw, 'conversationId'), async (conversation) => {
           this.requireModel(conversation);
@@ -329,18 +330,18 @@ export class ChatController {
       refreshModels: async () => (this.guards.refreshAllowed() ? this.refreshModels() : this.modelsLoading ?? this.catalogue),
       saveDraft: async (raw) => {
         const conversation = await this.requireConversation(params.id(raw, 'conversationId'));
-        conversation.draft = params.string(raw, 'text', maxMessageChars);
+        conversation.draft = params.string(raw, 'text', maxMessageChars, 'the draft');
         this.saves.schedule(conversation, 500);
         return null;
       },
       copyText: async (raw) => {
-        const text = params.string(raw, 'text', maxClipboardChars);
+        const text = params.string(raw, 'text', maxClipboardChars, 'the text to copy');
         this.guards.action('copyText');
         await this.options.ui.copyText(text);
         return null;
       },
       insertText: async (raw) => {
-        const text = params.string(raw, 'text', maxClipboardChars);
+        const text = params.string(raw, 'text', maxClipboardChars, 'the text to insert');
         this.guards.action('insertText');
         await this.options.ui.insertText(text);
         return null;
@@ -366,7 +367,7 @@ export class ChatController {
   private async send(conversationId: string, text: string): Promise<{ userMessageId: string }> {
     if (!text.trim()) throw new ProtocolError('the message is empty', 'empty');
     if (text.length > maxMessageChars) {
-      throw new ProtocolError(`the message is too long (${text.length.toLocaleString('en-US')} characters; at most ${maxMessageChars.toLocaleString('en-US')})`, 'too-long');
+      throw new ProtocolError(tooLong('the message', text.length, maxMessageChars), 'too-long');
     }
     return this.withTurn(conversationId, async (conversation) => {
       this.requireModel(conversation);

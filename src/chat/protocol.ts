@@ -177,10 +177,11 @@ export const params = {
     if (typeof raw !== 'object' || Array.isArray(raw)) throw new ProtocolError('params must be an object');
     return raw as Record<string, unknown>;
   },
-  string(raw: unknown, name: string, maxLength: number): string {
+  /** `label` names the value for a person ("the message") in the error shown under the message box. */
+  string(raw: unknown, name: string, maxLength: number, label = name): string {
     const value = ownValue(params.object(raw), name);
     if (typeof value !== 'string') throw new ProtocolError(`${name} must be a string`);
-    if (value.length > maxLength) throw new ProtocolError(`${name} is too long (${value.length.toLocaleString('en-US')} characters; at most ${maxLength.toLocaleString('en-US')})`, 'too-long');
+    if (value.length > maxLength) throw new ProtocolError(tooLong(label, value.length, maxLength), 'too-long');
     return value;
   },
   /** An id (conversation, message): short, or the request is refused. */
@@ -223,7 +224,7 @@ export const params = {
     const text = (name: string, maxLength: number): string => {
       const value = ownValue(settings, name);
       if (typeof value !== 'string') return '';
-      if (value.length > maxLength) throw new ProtocolError(`${name} is too long (${value.length.toLocaleString('en-US')} characters; at most ${maxLength.toLocaleString('en-US')})`, 'too-long');
+      if (value.length > maxLength) throw new ProtocolError(tooLong(name, value.length, maxLength), 'too-long');
       return value;
     };
     const rawParameters = params.object(ownValue(settings, 'parameters'));
@@ -248,6 +249,11 @@ export const params = {
     };
   },
 };
+
+/** "The message is too long (1,200,000 characters; at most 1,000,000) and was not sent." reads as what happened. */
+export function tooLong(label: string, length: number, maxLength: number): string {
+  return `${label} is too long (${length.toLocaleString('en-US')} characters; at most ${maxLength.toLocaleString('en-US')})`;
+}
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
