@@ -32,12 +32,15 @@ export const numericBounds = {
 
 export function readSettings(isApproved: (approvalKey: string) => boolean): { settings: Settings; review: SettingsReview } {
   const config = vscode.workspace.getConfiguration(section);
+  // In Restricted Mode the workspace's values of these settings do not count (package.json lists
+  // them as restricted); VS Code leaves them out, and so does this, whatever inspect() returns.
+  const trusted = vscode.workspace.isTrusted !== false;
+  const layers = (name: string) => {
+    const inspected = config.inspect(name);
+    return trusted || !inspected ? inspected : { defaultValue: inspected.defaultValue, globalValue: inspected.globalValue };
+  };
   const endpoints = decideEndpoints(
-    {
-      trainingApiUrl: config.inspect('trainingApiUrl'),
-      inferenceApiUrl: config.inspect('inferenceApiUrl'),
-      project: config.inspect('project'),
-    },
+    { trainingApiUrl: layers('trainingApiUrl'), inferenceApiUrl: layers('inferenceApiUrl'), project: layers('project') },
     isApproved,
   );
   return {
@@ -80,6 +83,7 @@ export class SettingsStore implements vscode.Disposable {
         if (event.affectsConfiguration(section)) this.reread();
       }),
       approved.onDidChange(() => this.reread()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.reread()),
     ];
   }
 

@@ -1,7 +1,8 @@
 /**
  * Run in a fresh process by the activation suite (and the activation unit test): installs a
  * stand-in `vscode` module, loads the extension bundle, calls activate() and prints one JSON line:
- * the timings, the other bundles of dist/ that got loaded, and the commands activate() registered.
+ * the timings, the other bundles of dist/ that got loaded, the commands activate() registered and
+ * what it returned.
  */
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
@@ -26,11 +27,12 @@ const loadStart = performance.now();
 const extension = require(extensionPath) as { activate(context: unknown): unknown };
 const loadMs = performance.now() - loadStart;
 const activateStart = performance.now();
-extension.activate(standInContext(extensionPath));
+// A normal install (the stand-in's context has no test mode): activate() must hand nothing out.
+const exported = extension.activate(standInContext(extensionPath));
 const activateMs = performance.now() - activateStart;
 const loadedFiles = Object.keys(require.cache);
 const networkLoaded = loadedFiles.some((file) => /[\\/]network\.js$|[\\/]undici[\\/]/.test(file));
 const distFolder = dirname(extensionPath);
 const bundlesLoaded = loadedFiles.filter((file) => dirname(file) === distFolder && file !== extensionPath).map((file) => basename(file));
-console.log(JSON.stringify({ loadMs, activateMs, networkLoaded, bundlesLoaded, commands }));
+console.log(JSON.stringify({ loadMs, activateMs, networkLoaded, bundlesLoaded, commands, exported: exported === undefined ? 'nothing' : typeof exported }));
 process.exit(0);

@@ -53,7 +53,7 @@ function anything(path: string, onCall?: CallRecorder): unknown {
   });
 }
 
-/** An ExtensionContext with working mementos and secret storage in memory. */
+/** An ExtensionContext of a normal install, with working mementos and secret storage in memory. */
 export function standInContext(extensionPath: string): unknown {
   const memento = () => {
     const values = new Map<string, unknown>();
@@ -67,6 +67,8 @@ export function standInContext(extensionPath: string): unknown {
   const secrets = new Map<string, string>();
   return {
     subscriptions: [] as unknown[],
+    // ExtensionMode.Production: a normal install, with no test hooks.
+    extensionMode: 1,
     extensionPath,
     extensionUri: anything('extensionUri'),
     extension: { packageJSON: { version: '0.0.0' } },

@@ -68,6 +68,18 @@ describe('trust: API addresses a workspace sets', function () {
     assert.equal(host.contextKeys.get('rlStudio.workspaceSettingsPending'), false);
   });
 
+  it('workspace-set addresses in Restricted Mode (an untrusted workspace): not even asked about, never used', async () => {
+    host.trusted = false;
+    host.settings.workspace['rlStudio.trainingApiUrl'] = server.trainingUrl;
+    host.settings.workspace['rlStudio.inferenceApiUrl'] = server.inferenceUrl;
+    await activate();
+    await host.waitFor('the scheduled health check', () => healthItem().hidden > 0);
+    assert.equal(host.contextKeys.get('rlStudio.workspaceSettingsPending'), false);
+    assert.equal(host.contextKeys.get('rlStudio.configured'), false);
+    assert.deepEqual(host.messages.map((message) => message.message), []);
+    assert.deepEqual(server.calls, []);
+  });
+
   it('a workspace address declined with "Use My Own Settings": the user\'s own server gets the calls, the workspace\'s gets nothing', async () => {
     other = await startRecordingServer();
     host.settings.user['rlStudio.trainingApiUrl'] = other.trainingUrl;

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { chatTestCommands } from '../../src/vscode/chat/register';
 import { activateExtension, extensionId, packageManifest } from './helpers/extension';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { treeLabels } from './helpers/tree';
@@ -22,8 +23,11 @@ describe('RL Studio in a real VS Code', () => {
     // The workbench registers focus/open/... commands for every view; those are not the extension's.
     const viewIds = Object.values(manifest.contributes.views).flat().map((view) => view.id);
     const workbenchCommandOfView = (id: string) => viewIds.some((viewId) => id.startsWith(`${viewId}.`));
+    // Commands that exist only while the extension runs its own tests, never in package.json.
+    const testOnly: readonly string[] = chatTestCommands;
+    assert.deepEqual(declared.filter((id) => testOnly.includes(id)), [], 'test-only commands declared in package.json');
     const registered = (await vscode.commands.getCommands(true))
-      .filter((id) => id.startsWith('rlStudio.') && !workbenchCommandOfView(id))
+      .filter((id) => id.startsWith('rlStudio.') && !workbenchCommandOfView(id) && !testOnly.includes(id))
       .sort();
     assert.deepEqual(
       declared.filter((id) => !registered.includes(id)),

@@ -10,6 +10,8 @@ import type { Emulator } from '../emulator/contract';
 export interface UiTestContext {
   readonly page: Page;
   readonly emulator: Emulator;
+  /** The folder the workbench has open (what a cloned repository would be). */
+  readonly workspace: string;
   /** Saves a screenshot of the page under test-results/<stage>/<module>/ and returns its path. */
   screenshot(name: string): Promise<string>;
 }

@@ -64,6 +64,7 @@ async function runModule(
   const testContext: UiTestContext = {
     page,
     emulator,
+    workspace: server.workspace,
     async screenshot(name) {
       shotNumber += 1;
       const path = join(shotsDir, `${String(shotNumber).padStart(2, '0')}-${name.replace(/[^\w.-]+/g, '-')}.png`);

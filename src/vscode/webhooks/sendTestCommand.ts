@@ -86,7 +86,8 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
     (_progress, token) => {
       const controller = new AbortController();
       const subscription = token.onCancellationRequested(() => controller.abort());
-      return sendTest(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: controller.signal })
+      // Cancelled by the user, or by the extension being turned off.
+      return sendTest(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: AbortSignal.any([controller.signal, services.lifetime]) })
         .finally(() => subscription.dispose());
     },
   );

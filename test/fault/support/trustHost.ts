@@ -98,6 +98,8 @@ export class FakeHost {
   readonly statusItems: StatusItem[] = [];
   readonly treeViews = new Map<string, { treeDataProvider: { getChildren(element?: unknown): unknown } }>();
   readonly settings = { user: {} as Record<string, unknown>, workspace: {} as Record<string, unknown> };
+  /** Workspace trust (Restricted Mode when false). */
+  trusted = true;
   readonly api: Record<string, unknown>;
   private readonly rules: Rule[] = [];
   private readonly pending = new Map<ShownMessage, (value: string | undefined) => void>();
@@ -180,6 +182,7 @@ export class FakeHost {
   }
 
   private buildApi(): Record<string, unknown> {
+    const host = this;
     const base = createVscodeStandIn(vscodeTopLevelNames()) as Record<string, unknown>;
     const overlay = (target: unknown, members: Record<string, unknown>) =>
       new Proxy(target as object, { get: (object, property) => (typeof property === 'string' && property in members ? members[property] : Reflect.get(object, property)) });
@@ -229,6 +232,9 @@ export class FakeHost {
         onDidChangeConfiguration: this.configurationChanged.event,
         textDocuments: [],
         workspaceFolders: undefined,
+        get isTrusted() {
+          return host.trusted;
+        },
       }),
       window: overlay(base.window, {
         showInformationMessage: (message: string, ...rest: unknown[]) => this.show('info', message, rest),

@@ -26,6 +26,8 @@ export interface RecordingServer {
   readonly calls: RecordedCall[];
   /** Sockets opened and closed so far. */
   readonly sockets: { opened: number; closed: number; readonly open: number };
+  /** The inference catalogue it serves (one plain model by default). */
+  models: ServedModel[];
   /** Requests whose path matches are recorded but not answered until release() (or their socket closes). */
   hold(pathPattern: RegExp): void;
   /** Answers the held requests and stops holding. */
@@ -37,13 +39,20 @@ export interface RecordingServer {
   close(): Promise<void>;
 }
 
-const answers: Array<[RegExp, (path: string) => unknown]> = [
-  [/\/training\/v1\/system-check$/, () => ({ checks: { database: { success: true, duration: 0.01 } } })],
-  [/\/training\/v1\/health$/, () => ({ status: 'ok' })],
-  [/\/inference\/v1\/models$/, () => ({ object: 'list', data: [{ id: 'recorded-model', object: 'model', created: 1, owned_by: 'recording-server' }] })],
-  [/\/training\/v1\/preview\/training-jobs\/[^/]+\/events$/, () => ({ data: [], has_more: false })],
-  [/\/training\/v1\/preview\/training-jobs\/([^/]+)$/, (path) => ({ id: decodeURIComponent(path.split('/').pop()!), status: 'running' })],
-];
+export interface ServedModel {
+  id: string;
+  owned_by: string;
+}
+
+function routes(models: () => ServedModel[]): Array<[RegExp, (path: string) => unknown]> {
+  return [
+    [/\/training\/v1\/system-check$/, () => ({ checks: { database: { success: true, duration: 0.01 } } })],
+    [/\/training\/v1\/health$/, () => ({ status: 'ok' })],
+    [/\/inference\/v1\/models$/, () => ({ object: 'list', data: models().map((model) => ({ ...model, object: 'model', created: 1 })) })],
+    [/\/training\/v1\/preview\/training-jobs\/[^/]+\/events$/, () => ({ data: [], has_more: false })],
+    [/\/training\/v1\/preview\/training-jobs\/([^/]+)$/, (path) => ({ id: decodeURIComponent(path.split('/').pop()!), status: 'running' })],
+  ];
+}
 
 export async function startRecordingServer(): Promise<RecordingServer> {
   const calls: RecordedCall[] = [];
@@ -54,6 +63,8 @@ export async function startRecordingServer(): Promise<RecordingServer> {
   const notify = () => { for (const waiter of [...waiters]) waiter(); };
   let holding: RegExp | undefined;
   const heldResponses = new Set<{ response: ServerResponse; path: string }>();
+  const state = { models: [{ id: 'recorded-model', owned_by: 'recording-server' }] as ServedModel[] };
+  const answers = routes(() => state.models);
 
   const answer = (response: ServerResponse, path: string) => {
     if (response.writableEnded || response.destroyed) return;
@@ -107,6 +118,12 @@ export async function startRecordingServer(): Promise<RecordingServer> {
     inferenceUrl: `${url}/inference/v1`,
     calls,
     sockets,
+    get models() {
+      return state.models;
+    },
+    set models(models) {
+      state.models = models;
+    },
     hold(pathPattern) {
       holding = pathPattern;
     },

@@ -1,24 +1,23 @@
-/** The extension under test and the API its activate() returns, as the tests rely on it. */
+/** The extension under test and the API its activate() returns under its tests. */
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RlStudioTestApi } from '../../../src/vscode/api';
 
 export const extensionId = 'rl-studio.rl-studio';
 
-export interface RlStudioApi {
-  readonly views: { models: vscode.TreeDataProvider<unknown>; jobs: vscode.TreeDataProvider<unknown> };
-  /** Recent lines of the RL Studio log channel, newest last. */
-  recentLogLines(): string[];
-  /** Everything kept in globalState and workspaceState. */
-  storedState(): Record<string, unknown>;
-}
+/**
+ * What activate() returns while VS Code runs these tests (ExtensionMode.Test); a normal install
+ * exports nothing.
+ */
+export type RlStudioApi = RlStudioTestApi;
 
 export async function activateExtension(): Promise<RlStudioApi> {
-  const extension = vscode.extensions.getExtension<RlStudioApi>(extensionId);
+  const extension = vscode.extensions.getExtension<RlStudioApi | undefined>(extensionId);
   if (!extension) throw new Error(`extension ${extensionId} is not loaded`);
   const api = await extension.activate();
-  if (!api || typeof api.recentLogLines !== 'function' || !api.views) {
-    throw new Error(`extension ${extensionId} activated without returning its API (views, recentLogLines, storedState)`);
+  if (!api || typeof api.recentLogLines !== 'function' || typeof api.disposeAll !== 'function') {
+    throw new Error(`extension ${extensionId} activated without returning its test API: the tests must run in ExtensionMode.Test`);
   }
   return api;
 }

@@ -13,7 +13,7 @@ const dist = join(root, 'dist');
  * fresh Node process with a stand-in `vscode` module, and still registers every command.
  */
 describe('activation bundle', () => {
-  let activation: { bundlesLoaded: string[]; commands: string[] };
+  let activation: { bundlesLoaded: string[]; commands: string[]; exported: string };
 
   before(() => {
     assert.ok(existsSync(join(dist, 'extension.js')), 'dist/extension.js is missing: run `node esbuild.mjs` first');
@@ -27,6 +27,10 @@ describe('activation bundle', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it('returns nothing outside the extension\'s own tests, so other extensions get no exports', () => {
+    assert.equal(activation.exported, 'nothing');
   });
 
   it('loads no other bundle of dist/', () => {
