@@ -1,3 +1,4 @@
+import { redactSecrets } from '../api/redact';
 import type { AnswerError } from './conversationTypes';
 
 /**
@@ -20,8 +21,18 @@ function isPlatformErrorLike(error: unknown): error is PlatformErrorLike {
   );
 }
 
-/** Turns a failure of a chat request into what the message footer shows and which Retry it offers. */
-export function describeAnswerError(error: unknown): AnswerError {
+/**
+ * Turns a failure of a chat request into what the message footer shows and which Retry it offers.
+ * The message is cut to one line first and redacted last, so a cut cannot leave part of a key
+ * visible: `secrets` are the values the caller knows (the API key), and credentials in their usual
+ * syntax (`Bearer …`) are masked in any case.
+ */
+export function describeAnswerError(error: unknown, secrets: readonly string[] = []): AnswerError {
+  const described = describe(error);
+  return { ...described, message: redactSecrets(described.message, secrets) };
+}
+
+function describe(error: unknown): AnswerError {
   if (!isPlatformErrorLike(error)) {
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'unknown', message: oneLine(message), retryable: true };

@@ -1,10 +1,11 @@
 import type { ChatCompletionChunk, ChatCompletionRequest } from '../api/types';
 import {
+  activeColumns,
   appendUserTurn,
   createConversation,
   defaultEnv,
   editLastUserMessage,
-  findAnswer,
+  lastTurnAnswers,
   regenerateLastTurn,
   retryAnswer,
   streamingAnswers,
@@ -13,11 +14,23 @@ import {
 import type { ConversationStore } from './conversationStore';
 import { defaultSettings, type AnswerEntry, type Conversation, type ConversationSettings } from './conversationTypes';
 import { DeltaBatcher } from './deltaBatcher';
+import {
+  describeChars,
+  maxAnswerChars,
+  maxClipboardChars,
+  maxConversationCharsForNewTurn,
+  maxLinkChars,
+  maxMessageChars,
+  maxReasoningChars,
+  maxRunningAnswers,
+} from './limits';
 import { apiForModel, type ChatApi } from './modelIds';
 import type { ModelCatalogue } from './modelOptions';
 import {
+  ownValue,
   params,
   ProtocolError,
+  tooLong,
   type ExportFormat,
   type HostEvent,
   type HostMethods,
@@ -30,7 +43,9 @@ import {
 } from './protocol';
 import { buildChatRequest, normalizeParameters } from './requestBuilder';
 import { RpcEndpoint, type Handlers } from './rpc';
+import { SaveScheduler } from './saveScheduler';
 import { runStream, type StreamOutcome } from './streamRun';
+import { WebviewGuards } from './webviewGuards';
 
 /** The platform as the chat needs it: a streamed completion on the right API, and the model list. */
 export interface ChatBackend {
@@ -62,8 +77,10 @@ export interface ChatControllerOptions {
   setLastModel?(modelId: string): void;
   /** Reports failures that have no message to show them on (saving, the model list). */
   onProblem?(problem: string): void;
-  /** Delay of the coalesced saves while an answer streams. */
+  /** Delay of the coalesced saves (draft, settings, streamed text) after a change. */
   saveDelayMs?: number;
+  /** Shortest pause between a write of a conversation and a coalesced write of it (default 5 s). */
+  saveIntervalMs?: number;
   /** Longest wait before streamed text is posted to the webview. */
   deltaIntervalMs?: number;
 }
@@ -86,7 +103,11 @@ export class ChatController {
   private readonly rpc: RpcEndpoint<WebviewMethods, HostMethods, HostEvent, WebviewEvent>;
   private readonly env: ConversationEnv;
   private readonly running = new Map<string, RunningAnswer>();
-  private readonly saveTimers = new Map<string, { timer: ReturnType<typeof setTimeout>; conversation: Conversation }>();
+  /** Conversations whose new turn is being set up: claimed before any await, so a burst of sends starts one. */
+  private readonly startingTurns = new Set<string>();
+  private readonly saves: SaveScheduler;
+  private readonly guards: WebviewGuards;
+  private lastOpenedTimer: ReturnType<typeof setTimeout> | undefined;
   private activeId: string | undefined;
   private webviewReady = false;
   private catalogue: ModelCatalogue = { options: [], problems: [] };
@@ -96,13 +117,16 @@ export class ChatController {
 
   constructor(private readonly options: ChatControllerOptions) {
     this.env = options.env ?? defaultEnv;
+    this.saves = new SaveScheduler({ write: (conversation) => this.writeConversation(conversation), minIntervalMs: options.saveIntervalMs });
+    this.guards = new WebviewGuards((problem) => this.problem(problem));
     this.rpc = new RpcEndpoint({
       post: (message) => options.post(message),
       handlers: this.handlers(),
       onEvent: (event) => {
-        if (event?.type === 'log') this.problem(`webview: ${String(event.message).slice(0, 500)}`);
+        const record = typeof event === 'object' && event !== null ? (event as unknown as Record<string, unknown>) : {};
+        if (ownValue(record, 'type') === 'log') this.guards.log(`webview: ${String(ownValue(record, 'message')).slice(0, 500)}`);
       },
-      onProtocolError: (problem) => this.problem(problem),
+      onProtocolError: (problem) => this.guards.log(problem),
     });
   }
 
@@ -138,7 +162,7 @@ export class ChatController {
     const conversation = current && current.messages.length === 0 && !this.hasRunning(current.id) ? current : await this.createAndStore();
     conversation.settings.model = modelId;
     conversation.updatedAt = this.env.now();
-    await this.options.store.save(conversation);
+    await this.saveNow(conversation);
     this.options.setLastModel?.(modelId);
     await this.activate(conversation);
     return conversation;
@@ -158,7 +182,7 @@ export class ChatController {
     } catch (error) {
       if (!(error instanceof ProtocolError) || error.code !== 'no-model') throw error;
       // No model can answer yet (signed out, empty list): the text waits in the message box.
-      conversation.draft = text;
+      conversation.draft = text.slice(0, maxMessageChars);
       await this.saveNow(conversation);
       this.emit({ type: 'conversation', conversation, reveal: true });
     }
@@ -167,7 +191,7 @@ export class ChatController {
 
   /** Starts an empty conversation on the last used model and shows it. */
   async startNewConversation(): Promise<Conversation> {
-    return this.activate(await this.createAndStore());
+    return this.activate(await this.newOrEmptyConversation());
   }
 
   /** Opens the conversation the panel showed last, or a new one. */
@@ -191,7 +215,8 @@ export class ChatController {
     this.rpc.dispose();
     await Promise.all(runs.map((run) => run.done));
     // Pending coalesced saves (a draft, settings) are written now rather than dropped.
-    await Promise.all([...this.saveTimers.values()].map(({ conversation }) => this.saveNow(conversation)));
+    await this.saves.flush();
+    await this.writeLastOpened();
   }
 
   // ------------------------------------------------------------------ request handlers
@@ -199,9 +224,8 @@ export class ChatController {
   private handlers(): Handlers<HostMethods> {
     return {
       ready: async (raw) => {
-        const conversation = await this.resolveConversation(this.activeId ?? params.optionalString(raw, 'conversationId'));
-        this.activeId = conversation.id;
-        void this.options.store.setLastOpened(conversation.id).catch((error) => this.problem(`saving: ${errorText(error)}`));
+        const conversation = await this.resolveConversation(this.activeId ?? params.optionalId(raw, 'conversationId'));
+        this.setActive(conversation.id);
         this.webviewReady = true;
         if (!this.modelsLoaded) void this.loadModels();
         const snapshot: PanelSnapshot = {
@@ -213,116 +237,125 @@ export class ChatController {
         return snapshot;
       },
       newConversation: async () => {
-        const conversation = await this.createAndStore();
-        this.activeId = conversation.id;
-        await this.options.store.setLastOpened(conversation.id);
+        const conversation = await this.newOrEmptyConversation();
+        this.setActive(conversation.id);
         this.emitList();
         return conversation;
       },
       openConversation: async (raw) => {
-        const conversation = await this.requireConversation(params.string(raw, 'conversationId'));
-        this.activeId = conversation.id;
-        await this.options.store.setLastOpened(conversation.id);
+        const conversation = await this.requireConversation(params.id(raw, 'conversationId'));
+        this.setActive(conversation.id);
         return conversation;
       },
       renameConversation: async (raw) => {
-        const conversation = await this.requireConversation(params.string(raw, 'conversationId'));
-        const title = (await this.options.ui.askTitle(conversation.title))?.trim();
+        const conversation = await this.requireConversation(params.id(raw, 'conversationId'));
+        const title = (await this.guards.dialog(() => this.options.ui.askTitle(conversation.title)))?.trim();
         if (!title) return null;
         conversation.title = title.slice(0, 200);
         conversation.titleFromUser = true;
         conversation.updatedAt = this.env.now();
-        await this.options.store.save(conversation);
+        await this.saveNow(conversation);
         this.emitList();
         return { title: conversation.title };
       },
       deleteConversation: async (raw) => {
-        const conversation = await this.requireConversation(params.string(raw, 'conversationId'));
-        const deleted = await this.options.ui.confirmDelete(conversation.title);
+        const conversation = await this.requireConversation(params.id(raw, 'conversationId'));
+        const deleted = await this.guards.dialog(() => this.options.ui.confirmDelete(conversation.title));
         if (deleted) {
           await this.stopRuns(conversation.id, []);
-          this.cancelSave(conversation.id);
+          this.saves.cancel(conversation.id);
           await this.options.store.delete(conversation.id);
         }
         const next = deleted && this.activeId === conversation.id ? await this.resolveConversation(undefined) : await this.resolveConversation(this.activeId);
-        this.activeId = next.id;
+        this.setActive(next.id);
         this.emitList();
         return { deleted, conversation: next };
       },
       exportConversation: async (raw) => {
-        const conversation = await this.requireConversation(params.string(raw, 'conversationId'));
-        const format = params.optionalString(raw, 'format');
+        const conversation = await this.requireConversation(params.id(raw, 'conversationId'));
+        const format = params.optionalString(raw, 'format', 20);
         if (format !== undefined && format !== 'markdown' && format !== 'json') throw new ProtocolError('format must be markdown or json');
-        return { exported: await this.options.ui.exportConversation(conversation, format) };
+        this.guards.action('exportConversation');
+        return { exported: await this.guards.dialog(() => this.options.ui.exportConversation(conversation, format)) };
       },
       updateSettings: async (raw) => {
-        const conversation = await this.requireConversation(params.string(raw, 'conversationId'));
+        const conversation = await this.requireConversation(params.id(raw, 'conversationId'));
         const incoming = params.settings(raw);
         const settings: ConversationSettings = {
           model: incoming.models[0],
           compareModel: incoming.models[1],
           compare: incoming.compare,
-          systemPrompt: incoming.systemPrompt.slice(0, 200_000),
+          systemPrompt: incoming.systemPrompt,
           parameters: normalizeParameters(incoming.parameters),
         };
         if (settings.model && settings.model !== conversation.settings.model) this.options.setLastModel?.(settings.model);
         conversation.settings = settings;
-        this.scheduleSave(conversation, 300);
+        this.saves.schedule(conversation, 300);
         return settings;
       },
-      send: async (raw) => this.send(params.string(raw, 'conversationId'), params.string(raw, 'text')),
+      send: async (raw) => this.send(params.id(raw, 'conversationId'), params.string(raw, 'text', maxMessageChars, 'the message')),
       stop: async (raw) => {
-        const conversationId = params.string(raw, 'conversationId');
+        const conversationId = params.id(raw, 'conversationId');
         return { answers: await this.stopRuns(conversationId, params.shownLengths(raw)) };
       },
       retry: async (raw) => {
-        const conversation = await this.requireIdle(params.string(raw, 'conversationId'));
-        const answer = retryAnswer(conversation, params.string(raw, 'messageId'), this.env);
-        if (!answer) throw new ProtocolError('only an answer of the last message can be retried', 'not-retryable');
-        await this.startTurn(conversation, [answer]);
-        return { messageId: answer.id };
+        const messageId = params.id(raw, 'messageId');
+        return this.withTurn(params.id(raw, 'conversationId'), async (conversation) => {
+          const answer = retryAnswer(conversation, messageId, this.env);
+          if (!answer) throw new ProtocolError('only an answer of the last message can be retried', 'not-retryable');
+          await this.startTurn(conversation, [answer]);
+          return { messageId: answer.id };
+        });
       },
-      regenerate: async (raw) => {
-        const conversation = await this.requireIdle(params.string(raw, 'conversationId'));
-        this.requireModel(conversation);
-        const answers = regenerateLastTurn(conversation, this.env);
-        if (!answers) throw new ProtocolError('there is no message to answer again', 'nothing-to-regenerate');
-        await this.startTurn(conversation, answers);
-        return { messageIds: answers.map((answer) => answer.id) };
-      },
+      regenerate: async (raw) =>
+        this.withTurn(params.id(raw, 'conversationId'), async (conversation) => {
+          this.requireModel(conversation);
+          const answers = regenerateLastTurn(conversation, this.env);
+          if (!answers) throw new ProtocolError('there is no message to answer again', 'nothing-to-regenerate');
+          await this.startTurn(conversation, answers);
+          return { messageIds: answers.map((answer) => answer.id) };
+        }),
       editLastUserMessage: async (raw) => {
-        const conversation = await this.requireIdle(params.string(raw, 'conversationId'));
-        const text = params.string(raw, 'text');
+        const text = params.string(raw, 'text', maxMessageChars, 'the message');
         if (!text.trim()) throw new ProtocolError('the message is empty', 'empty');
-        this.requireModel(conversation);
-        const edited = editLastUserMessage(conversation, text, this.env);
-        if (!edited) throw new ProtocolError('there is no message to edit', 'nothing-to-edit');
-        await this.startTurn(conversation, edited.answers);
-        return { messageIds: edited.answers.map((answer) => answer.id) };
+        return this.withTurn(params.id(raw, 'conversationId'), async (conversation) => {
+          this.requireModel(conversation);
+          const edited = editLastUserMessage(conversation, text, this.env);
+          if (!edited) throw new ProtocolError('there is no message to edit', 'nothing-to-edit');
+          await this.startTurn(conversation, edited.answers);
+          return { messageIds: edited.answers.map((answer) => answer.id) };
+        });
       },
-      refreshModels: async () => this.refreshModels(),
+      // A webview asking again and again gets the list being loaded, or the one just loaded.
+      refreshModels: async () => (this.guards.refreshAllowed() ? this.refreshModels() : this.modelsLoading ?? this.catalogue),
       saveDraft: async (raw) => {
-        const conversation = await this.requireConversation(params.string(raw, 'conversationId'));
-        conversation.draft = params.string(raw, 'text', 1_000_000);
-        this.scheduleSave(conversation, 500);
+        const conversation = await this.requireConversation(params.id(raw, 'conversationId'));
+        conversation.draft = params.string(raw, 'text', maxMessageChars, 'the draft');
+        this.saves.schedule(conversation, 500);
         return null;
       },
       copyText: async (raw) => {
-        await this.options.ui.copyText(params.string(raw, 'text'));
+        const text = params.string(raw, 'text', maxClipboardChars, 'the text to copy');
+        this.guards.action('copyText');
+        await this.options.ui.copyText(text);
         return null;
       },
       insertText: async (raw) => {
-        await this.options.ui.insertText(params.string(raw, 'text'));
+        const text = params.string(raw, 'text', maxClipboardChars, 'the text to insert');
+        this.guards.action('insertText');
+        await this.options.ui.insertText(text);
         return null;
       },
       openLink: async (raw) => {
-        const url = safeExternalUrl(params.string(raw, 'href', 8192));
+        const url = safeExternalUrl(params.string(raw, 'href', maxLinkChars));
         if (!url) return { opened: false };
+        this.guards.action('openLink');
         return { opened: await this.options.ui.openExternal(url) };
       },
       runAction: async (raw) => {
-        const action = params.string(raw, 'action');
+        const action = params.string(raw, 'action', 20);
         if (action !== 'signIn' && action !== 'configure' && action !== 'showLog') throw new ProtocolError('unknown action');
+        this.guards.action('runAction');
         await this.options.ui.runAction(action);
         return null;
       },
@@ -333,11 +366,44 @@ export class ChatController {
 
   private async send(conversationId: string, text: string): Promise<{ userMessageId: string }> {
     if (!text.trim()) throw new ProtocolError('the message is empty', 'empty');
-    const conversation = await this.requireIdle(conversationId);
-    this.requireModel(conversation);
-    const { user, answers } = appendUserTurn(conversation, text, this.env);
-    await this.startTurn(conversation, answers);
-    return { userMessageId: user.id };
+    if (text.length > maxMessageChars) {
+      throw new ProtocolError(tooLong('the message', text.length, maxMessageChars), 'too-long');
+    }
+    return this.withTurn(conversationId, async (conversation) => {
+      this.requireModel(conversation);
+      const { user, answers } = appendUserTurn(conversation, text, this.env);
+      await this.startTurn(conversation, answers);
+      return { userMessageId: user.id };
+    });
+  }
+
+  /**
+   * Runs `start` for a new turn of an idle conversation. The conversation is claimed before the
+   * first await, so of a burst of sends exactly one starts and the others are refused as busy; a
+   * turn is refused as well when too many answers stream already, or when the conversation is too
+   * large to keep growing.
+   */
+  private async withTurn<T>(conversationId: string, start: (conversation: Conversation) => Promise<T>): Promise<T> {
+    if (this.startingTurns.has(conversationId) || this.hasRunning(conversationId)) {
+      throw new ProtocolError('an answer is still streaming: stop it first', 'busy');
+    }
+    this.startingTurns.add(conversationId);
+    try {
+      const conversation = await this.requireIdle(conversationId);
+      const columns = activeColumns(conversation.settings).length;
+      if (this.running.size + columns > maxRunningAnswers) {
+        throw new ProtocolError(`${this.running.size} answers are streaming in other conversations: wait for one to finish or stop it`, 'busy');
+      }
+      if (this.options.store.storedChars(conversationId) > maxConversationCharsForNewTurn) {
+        throw new ProtocolError(
+          `this conversation is too long to continue (over ${describeChars(maxConversationCharsForNewTurn)}): start a new conversation, and export this one to keep it`,
+          'conversation-full',
+        );
+      }
+      return await start(conversation);
+    } finally {
+      this.startingTurns.delete(conversationId);
+    }
   }
 
   /** Saves the structural change, tells the webview, then starts the answers. */
@@ -351,6 +417,7 @@ export class ChatController {
 
   private startAnswer(conversation: Conversation, answer: AnswerEntry): void {
     const abort = new AbortController();
+    const streamingSaveDelayMs = this.options.saveDelayMs ?? 1000;
     const batcher = new DeltaBatcher(
       (delta) => this.emitForConversation(conversation.id, { type: 'answerDelta', conversationId: conversation.id, messageId: answer.id, ...delta }),
       this.options.deltaIntervalMs ?? 16,
@@ -367,8 +434,12 @@ export class ChatController {
             answer.content += content;
             answer.reasoning += reasoning;
             batcher.push(content, reasoning);
-            this.scheduleSave(conversation);
+            // Only arms a timer when none is pending; the scheduler spaces the writes out.
+            this.saves.schedule(conversation, streamingSaveDelayMs);
           },
+          limits: { content: maxAnswerChars, reasoning: maxReasoningChars },
+          // The answer reached its limit: the request is stopped, the text so far is kept.
+          onLimit: () => abort.abort(),
         });
       } catch (error) {
         // The backend could not even start (no client, no address): same footer as a failed request.
@@ -389,6 +460,8 @@ export class ChatController {
     if (outcome.finishReason) answer.finishReason = outcome.finishReason;
     if (outcome.error) answer.error = outcome.error;
     else delete answer.error;
+    if (outcome.cut) answer.cut = outcome.cut;
+    else delete answer.cut;
     if (outcome.status === 'done') this.options.setLastModel?.(answer.model);
     conversation.updatedAt = this.env.now();
     if (!this.disposed) {
@@ -415,8 +488,11 @@ export class ChatController {
     if (!conversation) return [];
     const settled: AnswerEntry[] = [];
     let changed = false;
+    // Only answers of the last turn can have been streaming when Stop was pressed; older ones are
+    // never cut, whatever the webview says.
+    const lastTurn = lastTurnAnswers(conversation);
     for (const entry of shown) {
-      const answer = findAnswer(conversation, entry.messageId);
+      const answer = lastTurn.find((candidate) => candidate.id === entry.messageId);
       if (!answer) continue;
       if (!runs.some((run) => run.answer === answer) && truncateToShown(answer, entry)) {
         if (answer.status === 'done') answer.status = 'stopped';
@@ -425,8 +501,28 @@ export class ChatController {
       }
       settled.push(answer);
     }
-    if (changed) await this.saveNow(conversation);
+    // Coalesced: a webview repeating Stop with ever shorter lengths cannot make a write each time.
+    if (changed) this.saves.schedule(conversation, 0);
     return settled;
+  }
+
+  /**
+   * A new conversation, or the active one when it is still empty (no messages, no draft): pressing
+   * New again and again never piles up empty conversations.
+   */
+  private async newOrEmptyConversation(): Promise<Conversation> {
+    const current = this.activeId ? await this.options.store.get(this.activeId) : undefined;
+    if (!current || current.messages.length > 0 || current.draft !== '' || this.hasRunning(current.id) || this.startingTurns.has(current.id)) {
+      return this.createAndStore();
+    }
+    const fresh = createConversation(this.env, defaultSettings(this.options.lastModel?.() ?? ''));
+    if (!fresh.settings.model) this.pickDefaultModel(fresh);
+    current.settings = fresh.settings;
+    current.title = fresh.title;
+    current.titleFromUser = false;
+    current.updatedAt = fresh.updatedAt;
+    await this.saveNow(current);
+    return current;
   }
 
   private async createAndStore(): Promise<Conversation> {
@@ -438,8 +534,7 @@ export class ChatController {
   }
 
   private async activate(conversation: Conversation): Promise<Conversation> {
-    this.activeId = conversation.id;
-    await this.options.store.setLastOpened(conversation.id);
+    this.setActive(conversation.id);
     this.emit({ type: 'conversation', conversation, reveal: true });
     this.emitList();
     return conversation;
@@ -499,7 +594,7 @@ export class ChatController {
       this.emit({ type: 'models', catalogue, loading: false });
       const active = this.activeId ? await this.options.store.get(this.activeId) : undefined;
       if (active && !active.settings.model && this.pickDefaultModel(active)) {
-        this.scheduleSave(active, 0);
+        this.saves.schedule(active, 0);
         this.emitConversation(active);
       }
       return catalogue;
@@ -518,28 +613,41 @@ export class ChatController {
 
   // ------------------------------------------------------------------ saving and events
 
-  private scheduleSave(conversation: Conversation, delayMs = this.options.saveDelayMs ?? 1000): void {
-    if (this.saveTimers.has(conversation.id)) return;
-    const timer = setTimeout(() => {
-      this.saveTimers.delete(conversation.id);
-      void this.saveNow(conversation);
-    }, delayMs);
-    this.saveTimers.set(conversation.id, { timer, conversation });
+  /** Writes at once (a new turn, an answer's end, an edit), replacing a pending coalesced write. */
+  private saveNow(conversation: Conversation): Promise<void> {
+    return this.saves.writeNow(conversation);
   }
 
-  private cancelSave(conversationId: string): void {
-    const pending = this.saveTimers.get(conversationId);
-    if (pending) clearTimeout(pending.timer);
-    this.saveTimers.delete(conversationId);
-  }
-
-  private async saveNow(conversation: Conversation): Promise<void> {
-    this.cancelSave(conversation.id);
+  /** The one place a conversation is written; resolves with the characters written. */
+  private async writeConversation(conversation: Conversation): Promise<number | undefined> {
     try {
-      if (await this.isDeleted(conversation.id)) return;
-      await this.options.store.save(conversation);
+      if (await this.isDeleted(conversation.id)) return undefined;
+      return await this.options.store.save(conversation);
     } catch (error) {
       this.problem(`saving the conversation failed: ${errorText(error)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * The conversation on screen. Which one it is goes to the index a second later, once: a webview
+   * switching back and forth costs one small write, not one per switch.
+   */
+  private setActive(conversationId: string): void {
+    this.activeId = conversationId;
+    if (this.lastOpenedTimer !== undefined || this.disposed) return;
+    this.lastOpenedTimer = setTimeout(() => void this.writeLastOpened(), 1000);
+    (this.lastOpenedTimer as { unref?(): void }).unref?.();
+  }
+
+  private async writeLastOpened(): Promise<void> {
+    clearTimeout(this.lastOpenedTimer);
+    this.lastOpenedTimer = undefined;
+    if (!this.activeId) return;
+    try {
+      await this.options.store.setLastOpened(this.activeId);
+    } catch (error) {
+      this.problem(`saving: ${errorText(error)}`);
     }
   }
 

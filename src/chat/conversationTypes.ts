@@ -50,6 +50,13 @@ export interface AnswerError {
   action?: 'signIn' | 'configure';
 }
 
+/** The answer (or its reasoning) reached its length limit: RL Studio stopped the request there. */
+export interface AnswerCut {
+  part: 'answer' | 'reasoning';
+  /** The limit that applied, in characters. */
+  limitChars: number;
+}
+
 export interface AnswerStats {
   promptTokens?: number;
   completionTokens?: number;
@@ -79,6 +86,8 @@ export interface AnswerEntry {
   status: AnswerStatus;
   finishReason?: string;
   error?: AnswerError;
+  /** Set when the text was cut at its limit; the footer says so. */
+  cut?: AnswerCut;
   stats?: AnswerStats;
   createdAt: number;
 }

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../api/redact';
 import { isAnswer, type AnswerEntry, type ChatEntry, type Conversation } from './conversationTypes';
 import { parameterFields } from './requestBuilder';
 import { formatStats } from './stats';
@@ -5,9 +6,10 @@ import { formatStats } from './stats';
 /**
  * A conversation as a Markdown document people can read, paste and diff: the settings in a short
  * header, each turn under a heading, compare answers one after the other with their model named,
- * reasoning folded in a details block, and the usage line under each answer.
+ * reasoning folded in a details block, and the usage line under each answer. The finished text is
+ * redacted last (`secrets`: the values the caller knows, such as the API key).
  */
-export function conversationToMarkdown(conversation: Conversation, exportedAt = new Date()): string {
+export function conversationToMarkdown(conversation: Conversation, exportedAt = new Date(), secrets: readonly string[] = []): string {
   const lines: string[] = [`# ${oneLine(conversation.title)}`, ''];
   const settings = conversation.settings;
   const models = settings.compare && settings.compareModel ? `${settings.model} vs ${settings.compareModel}` : settings.model;
@@ -31,7 +33,7 @@ export function conversationToMarkdown(conversation: Conversation, exportedAt = 
     const footer = answerFooter(entry);
     if (footer) lines.push(`> ${footer}`, '');
   }
-  return `${lines.join('\n').trimEnd()}\n`;
+  return redactSecrets(`${lines.join('\n').trimEnd()}\n`, secrets);
 }
 
 function answerFooter(answer: AnswerEntry): string {
@@ -42,8 +44,12 @@ function answerFooter(answer: AnswerEntry): string {
   return parts.join(' · ');
 }
 
-/** The machine-readable export: stable field names, no UI state (draft), ready for re-import or analysis. */
-export function conversationToJson(conversation: Conversation, exportedAt = new Date()): string {
+/**
+ * The machine-readable export: stable field names, no UI state (draft), ready for re-import or
+ * analysis. Every string in it is redacted, then the finished text once more; should that last pass
+ * ever break the JSON (a secret holding a quote), the document redacted value by value is kept.
+ */
+export function conversationToJson(conversation: Conversation, exportedAt = new Date(), secrets: readonly string[] = []): string {
   const document = {
     format: 'rl-studio.chat',
     version: 1,
@@ -68,7 +74,30 @@ export function conversationToJson(conversation: Conversation, exportedAt = new 
         : { role: entry.role, content: entry.content, createdAt: new Date(entry.createdAt).toISOString() },
     ),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  const byValue = `${JSON.stringify(redactStrings(document, secrets), null, 2)}\n`;
+  const final = redactSecrets(byValue, secrets);
+  return final === byValue || parses(final) ? final : byValue;
+}
+
+/** A copy of a JSON value with every string, keys included, redacted. */
+function redactStrings(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return redactSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, secrets));
+  if (typeof value === 'object' && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[redactSecrets(key, secrets)] = redactStrings(item, secrets);
+    return copy;
+  }
+  return value;
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A file name for the export, from the title. */
@@ -81,15 +110,23 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** The longest run of backticks in `text` at least `minimum` long, or `floor` when there is none. */
+function longestBacktickRun(text: string, minimum: number, floor: number): number {
+  // A loop, not Math.max(...runs): spreading one argument per run overflows the stack on a long text.
+  let longest = floor;
+  for (const run of text.match(/`+/g) ?? []) if (run.length >= minimum && run.length > longest) longest = run.length;
+  return longest;
+}
+
 function inlineCode(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const longest = longestBacktickRun(text, 1, 0);
   const ticks = '`'.repeat(longest + 1);
   return longest > 0 ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
 }
 
 /** A fence longer than any backtick run inside, so the text cannot close it early. */
 function fence(text: string): string {
-  const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((run) => run.length));
+  const longest = longestBacktickRun(text, 3, 2);
   const ticks = '`'.repeat(longest + 1);
   return `${ticks}text\n${text}\n${ticks}`;
 }

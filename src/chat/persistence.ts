@@ -1,6 +1,7 @@
 import { normalizeParameters } from './requestBuilder';
 import {
   defaultSettings,
+  type AnswerCut,
   type AnswerEntry,
   type AnswerError,
   type AnswerStats,
@@ -108,6 +109,8 @@ function parseEntry(raw: unknown): ChatEntry[] {
   if (error) answer.error = error;
   const stats = parseStats(raw.stats);
   if (stats) answer.stats = stats;
+  const cut = parseCut(raw.cut);
+  if (cut) answer.cut = cut;
   return [answer];
 }
 
@@ -118,6 +121,12 @@ function parseError(raw: unknown): AnswerError | undefined {
   if (status !== undefined) error.status = status;
   if (raw.action === 'signIn' || raw.action === 'configure') error.action = raw.action;
   return error;
+}
+
+function parseCut(raw: unknown): AnswerCut | undefined {
+  if (!isRecord(raw) || (raw.part !== 'answer' && raw.part !== 'reasoning')) return undefined;
+  const limitChars = number(raw.limitChars);
+  return limitChars === undefined ? undefined : { part: raw.part, limitChars };
 }
 
 function parseStats(raw: unknown): AnswerStats | undefined {

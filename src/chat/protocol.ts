@@ -14,6 +14,7 @@ import type {
   ConversationSettings,
   ConversationSummary,
 } from './conversationTypes';
+import { maxIdChars, maxModelIdChars, maxShownEntries, maxStopSequenceChars, maxStopSequences, maxSystemPromptChars } from './limits';
 import type { ModelCatalogue } from './modelOptions';
 
 export interface ShownLength {
@@ -112,20 +113,27 @@ export type WireMessage = RequestMessage | ReplyMessage | EventMessage;
 
 /** A structurally valid wire message, or undefined: messages from the other side are not trusted blindly. */
 export function parseWireMessage(raw: unknown): WireMessage | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const message = raw as Record<string, unknown>;
-  const validId = typeof message.id === 'number' && Number.isSafeInteger(message.id) && message.id >= 0;
-  switch (message.kind) {
-    case 'request':
-      if (!validId || typeof message.method !== 'string') return undefined;
-      return { kind: 'request', id: message.id as number, method: message.method, params: message.params };
-    case 'reply':
-      if (!validId || typeof message.ok !== 'boolean') return undefined;
-      if (message.ok) return { kind: 'reply', id: message.id as number, ok: true, result: message.result };
-      return { kind: 'reply', id: message.id as number, ok: false, error: parseErrorBody(message.error) };
-    case 'event':
-      if (typeof message.event !== 'object' || message.event === null) return undefined;
-      return { kind: 'event', event: message.event };
+  const id = ownValue(message, 'id');
+  const validId = typeof id === 'number' && Number.isSafeInteger(id) && id >= 0;
+  switch (ownValue(message, 'kind')) {
+    case 'request': {
+      const method = ownValue(message, 'method');
+      if (!validId || typeof method !== 'string') return undefined;
+      return { kind: 'request', id: id as number, method, params: ownValue(message, 'params') };
+    }
+    case 'reply': {
+      const ok = ownValue(message, 'ok');
+      if (!validId || typeof ok !== 'boolean') return undefined;
+      if (ok) return { kind: 'reply', id: id as number, ok: true, result: ownValue(message, 'result') };
+      return { kind: 'reply', id: id as number, ok: false, error: parseErrorBody(ownValue(message, 'error')) };
+    }
+    case 'event': {
+      const event = ownValue(message, 'event');
+      if (typeof event !== 'object' || event === null) return undefined;
+      return { kind: 'event', event };
+    }
     default:
       return undefined;
   }
@@ -134,8 +142,10 @@ export function parseWireMessage(raw: unknown): WireMessage | undefined {
 function parseErrorBody(raw: unknown): { message: string; code?: string } {
   if (typeof raw === 'object' && raw !== null) {
     const body = raw as Record<string, unknown>;
-    const message = typeof body.message === 'string' ? body.message : 'the request failed';
-    return typeof body.code === 'string' ? { message, code: body.code } : { message };
+    const text = ownValue(body, 'message');
+    const code = ownValue(body, 'code');
+    const message = typeof text === 'string' ? text.slice(0, 2_000) : 'the request failed';
+    return typeof code === 'string' ? { message, code: code.slice(0, 100) } : { message };
   }
   return { message: 'the request failed' };
 }
@@ -151,52 +161,99 @@ export class ProtocolError extends Error {
   }
 }
 
-/** Checks for the untyped params of incoming requests. */
+/** A property the object has itself: never one inherited from Object.prototype (`constructor`, a polluted key). */
+export function ownValue(record: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined;
+}
+
+/**
+ * Checks for the untyped params of incoming requests. The webview is not trusted: only own
+ * properties are read, every string has a length limit, every list a count limit, and the values
+ * returned are fresh objects built from checked fields, never the objects that arrived.
+ */
 export const params = {
   object(raw: unknown): Record<string, unknown> {
     if (raw === undefined || raw === null) return {};
     if (typeof raw !== 'object' || Array.isArray(raw)) throw new ProtocolError('params must be an object');
     return raw as Record<string, unknown>;
   },
-  string(raw: unknown, name: string, maxLength = 5_000_000): string {
-    const value = params.object(raw)[name];
+  /** `label` names the value for a person ("the message") in the error shown under the message box. */
+  string(raw: unknown, name: string, maxLength: number, label = name): string {
+    const value = ownValue(params.object(raw), name);
     if (typeof value !== 'string') throw new ProtocolError(`${name} must be a string`);
-    if (value.length > maxLength) throw new ProtocolError(`${name} is too long`);
+    if (value.length > maxLength) throw new ProtocolError(tooLong(label, value.length, maxLength), 'too-long');
     return value;
   },
-  optionalString(raw: unknown, name: string): string | undefined {
-    const value = params.object(raw)[name];
+  /** An id (conversation, message): short, or the request is refused. */
+  id(raw: unknown, name: string): string {
+    return params.string(raw, name, maxIdChars);
+  },
+  optionalId(raw: unknown, name: string): string | undefined {
+    const value = ownValue(params.object(raw), name);
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'string') throw new ProtocolError(`${name} must be a string`);
-    return value;
+    return params.id(raw, name);
+  },
+  optionalString(raw: unknown, name: string, maxLength: number): string | undefined {
+    const value = ownValue(params.object(raw), name);
+    if (value === undefined || value === null) return undefined;
+    return params.string(raw, name, maxLength);
   },
   shownLengths(raw: unknown): ShownLength[] {
-    const value = params.object(raw).shown;
+    const value = ownValue(params.object(raw), 'shown');
     if (value === undefined) return [];
     if (!Array.isArray(value)) throw new ProtocolError('shown must be a list');
+    if (value.length > maxShownEntries) throw new ProtocolError(`shown has more than ${maxShownEntries} entries`);
     return value.map((item) => {
       const entry = params.object(item);
-      const contentLength = entry.contentLength;
-      const reasoningLength = entry.reasoningLength;
-      if (typeof entry.messageId !== 'string' || !isCount(contentLength) || !isCount(reasoningLength)) {
+      const messageId = ownValue(entry, 'messageId');
+      const contentLength = ownValue(entry, 'contentLength');
+      const reasoningLength = ownValue(entry, 'reasoningLength');
+      if (typeof messageId !== 'string' || messageId.length > maxIdChars || !isCount(contentLength) || !isCount(reasoningLength)) {
         throw new ProtocolError('shown entries need messageId, contentLength and reasoningLength');
       }
-      return { messageId: entry.messageId, contentLength, reasoningLength };
+      return { messageId, contentLength, reasoningLength };
     });
   },
+  /**
+   * The settings form. Model ids longer than any real one are refused; the system prompt over its
+   * limit is refused too (the form's field has the same limit, so only a crafted message gets
+   * there); stop sequences are cut to their limits.
+   */
   settings(raw: unknown): { models: [string, string]; compare: boolean; systemPrompt: string; parameters: Partial<Record<keyof ChatParameters, unknown>> } {
-    const settings = params.object(params.object(raw).settings);
-    const model = typeof settings.model === 'string' ? settings.model : '';
-    const compareModel = typeof settings.compareModel === 'string' ? settings.compareModel : '';
-    const systemPrompt = typeof settings.systemPrompt === 'string' ? settings.systemPrompt : '';
+    const settings = params.object(ownValue(params.object(raw), 'settings'));
+    const text = (name: string, maxLength: number): string => {
+      const value = ownValue(settings, name);
+      if (typeof value !== 'string') return '';
+      if (value.length > maxLength) throw new ProtocolError(tooLong(name, value.length, maxLength), 'too-long');
+      return value;
+    };
+    const rawParameters = params.object(ownValue(settings, 'parameters'));
+    const parameters: Partial<Record<keyof ChatParameters, unknown>> = {};
+    for (const key of ['temperature', 'topP', 'maxTokens', 'seed', 'jsonOutput'] as const) {
+      const value = ownValue(rawParameters, key);
+      // Numbers and flags only: a string here may be a number typed in a form, but never a long one.
+      if (typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 64)) parameters[key] = value;
+    }
+    const stop = ownValue(rawParameters, 'stop');
+    if (Array.isArray(stop)) {
+      parameters.stop = stop
+        .slice(0, maxStopSequences)
+        .filter((item): item is string => typeof item === 'string')
+        .map((item) => item.slice(0, maxStopSequenceChars));
+    }
     return {
-      models: [model, compareModel],
-      compare: settings.compare === true,
-      systemPrompt,
-      parameters: params.object(settings.parameters) as Partial<Record<keyof ChatParameters, unknown>>,
+      models: [text('model', maxModelIdChars), text('compareModel', maxModelIdChars)],
+      compare: ownValue(settings, 'compare') === true,
+      systemPrompt: text('systemPrompt', maxSystemPromptChars),
+      parameters,
     };
   },
 };
+
+/** "The message is too long (1,200,000 characters; at most 1,000,000) and was not sent." reads as what happened. */
+export function tooLong(label: string, length: number, maxLength: number): string {
+  return `${label} is too long (${length.toLocaleString('en-US')} characters; at most ${maxLength.toLocaleString('en-US')})`;
+}
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;

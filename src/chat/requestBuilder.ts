@@ -1,9 +1,7 @@
 import type { ChatCompletionRequest, ChatMessage } from '../api/types';
 import { historyFor } from './conversation';
 import type { AnswerEntry, ChatParameters, Conversation } from './conversationTypes';
-
-/** The most stop sequences the chat-completion format accepts. */
-export const maxStopSequences = 4;
+import { maxStopSequences } from './limits';
 
 /** The streamed request that produces `answer`, with the conversation's system prompt and options. */
 export function buildChatRequest(conversation: Conversation, answer: AnswerEntry): ChatCompletionRequest {

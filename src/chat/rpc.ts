@@ -12,6 +12,11 @@ export interface RpcEndpointOptions<Incoming extends MethodMap, InEvent> {
   timeoutMs?: number;
   /** Reports messages that were not understood (a bug on the other side, or hostile input). */
   onProtocolError?(problem: string): void;
+  /**
+   * Incoming requests handled at once; more are answered at once with a 'too-many-requests' error.
+   * Bounds the work a flood of requests can start (default 32: a person never has that many going).
+   */
+  maxConcurrentIncoming?: number;
 }
 
 export class RpcError extends Error {
@@ -35,12 +40,14 @@ interface Pending {
  * the reply with the same id, or rejected when the reply is an error, when they time out, or when
  * the endpoint is disposed (the webview went away). Incoming requests are dispatched to the handler
  * of that name (own properties only, so '__proto__' or 'constructor' never resolve to anything) and
- * always answered, with the handler's error message when it throws.
+ * always answered, with the handler's error message when it throws; only so many are handled at
+ * once, the rest refused with an error reply.
  */
 export class RpcEndpoint<Outgoing extends MethodMap, Incoming extends MethodMap, OutEvent, InEvent> {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private disposed = false;
+  private incoming = 0;
 
   constructor(private readonly options: RpcEndpointOptions<Incoming, InEvent>) {}
 
@@ -123,6 +130,11 @@ export class RpcEndpoint<Outgoing extends MethodMap, Incoming extends MethodMap,
       this.reply({ kind: 'reply', id, ok: false, error: { message: `unknown method ${JSON.stringify(method.slice(0, 60))}`, code: 'unknown-method' } });
       return;
     }
+    if (this.incoming >= (this.options.maxConcurrentIncoming ?? 32)) {
+      this.reply({ kind: 'reply', id, ok: false, error: { message: 'too many requests at once: try again when the others are done', code: 'too-many-requests' } });
+      return;
+    }
+    this.incoming++;
     try {
       const result = await handlers[method]!(params);
       this.reply({ kind: 'reply', id, ok: true, result: result === undefined ? null : result });
@@ -130,6 +142,8 @@ export class RpcEndpoint<Outgoing extends MethodMap, Incoming extends MethodMap,
       const code = error instanceof ProtocolError || error instanceof RpcError ? error.code : undefined;
       const message = error instanceof Error ? error.message : String(error);
       this.reply({ kind: 'reply', id, ok: false, error: code ? { message, code } : { message } });
+    } finally {
+      this.incoming--;
     }
   }
 

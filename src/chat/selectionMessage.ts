@@ -14,7 +14,9 @@ export function selectionMessage(source: SelectionSource): string {
   const text = source.text.replace(/\s+$/, '');
   if (proseLanguages.has(source.languageId)) return text;
   const lines = source.startLine === source.endLine ? `line ${source.startLine}` : `lines ${source.startLine}–${source.endLine}`;
-  const longestRun = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((run) => run.length));
+  // A loop, not Math.max(...runs): spreading one argument per run overflows the stack on a long selection.
+  let longestRun = 2;
+  for (const run of text.match(/`{3,}/g) ?? []) if (run.length > longestRun) longestRun = run.length;
   const fence = '`'.repeat(longestRun + 1);
   return `From \`${source.fileLabel}\` (${lines}):\n\n${fence}${source.languageId}\n${text}\n${fence}`;
 }

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk, Usage } from '../api/types';
 import { describeAnswerError } from './answerErrors';
-import type { AnswerError, AnswerStats } from './conversationTypes';
+import type { AnswerCut, AnswerError, AnswerStats } from './conversationTypes';
 import { computeStats } from './stats';
 
 export type StreamOutcomeStatus = 'done' | 'stopped' | 'error';
@@ -13,6 +13,8 @@ export interface StreamOutcome {
   usage?: Usage;
   stats: AnswerStats;
   error?: AnswerError;
+  /** Set when the text reached its limit and reading stopped there. */
+  cut?: AnswerCut;
 }
 
 export interface StreamRunOptions {
@@ -21,6 +23,12 @@ export interface StreamRunOptions {
   onDelta(content: string, reasoning: string): void;
   /** Milliseconds of a monotonic clock. */
   now?: () => number;
+  /**
+   * Most characters kept of the content and of the reasoning. At a limit the text is cut there,
+   * reading stops, `onLimit` is told (it aborts the request) and the outcome is 'stopped' with `cut`.
+   */
+  limits?: { content: number; reasoning: number };
+  onLimit?(): void;
 }
 
 /**
@@ -39,20 +47,36 @@ export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, opti
   let usage: Usage | undefined;
   let streamedChunks = 0;
   let failure: unknown;
+  let cut: AnswerCut | undefined;
+  const contentLimit = options.limits?.content ?? Infinity;
+  const reasoningLimit = options.limits?.reasoning ?? Infinity;
 
   try {
-    for await (const chunk of untilAborted(stream, options.signal)) {
+    reading: for await (const chunk of untilAborted(stream, options.signal)) {
       if (chunk.usage) usage = chunk.usage;
       for (const choice of chunk.choices ?? []) {
         if (choice.index !== 0 && choice.index !== undefined) continue;
-        const contentDelta = choice.delta?.content ?? '';
-        const reasoningDelta = choice.delta?.reasoning ?? '';
+        let contentDelta = typeof choice.delta?.content === 'string' ? choice.delta.content : '';
+        let reasoningDelta = typeof choice.delta?.reasoning === 'string' ? choice.delta.reasoning : '';
+        if (content.length + contentDelta.length > contentLimit) {
+          contentDelta = cutAt(contentDelta, contentLimit - content.length);
+          cut = { part: 'answer', limitChars: contentLimit };
+        }
+        if (reasoning.length + reasoningDelta.length > reasoningLimit) {
+          reasoningDelta = cutAt(reasoningDelta, reasoningLimit - reasoning.length);
+          cut ??= { part: 'reasoning', limitChars: reasoningLimit };
+        }
         if (contentDelta || reasoningDelta) {
           firstTokenAt ??= now();
           streamedChunks++;
           content += contentDelta;
           reasoning += reasoningDelta;
           options.onDelta(contentDelta, reasoningDelta);
+        }
+        if (cut) {
+          // Leaving the loop releases the stream; the caller aborts the request itself.
+          options.onLimit?.();
+          break reading;
         }
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
@@ -63,9 +87,17 @@ export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, opti
 
   const stats = computeStats({ startedAt, firstTokenAt, endedAt: now() }, usage, streamedChunks);
   const base = { content, reasoning, finishReason, usage, stats };
+  if (cut) return { ...base, status: 'stopped', cut };
   if (options.signal.aborted) return { ...base, status: 'stopped' };
   if (failure !== undefined) return { ...base, status: 'error', error: describeAnswerError(failure) };
   return { ...base, status: 'done' };
+}
+
+/** The first `length` characters, one fewer when that would split a surrogate pair. */
+function cutAt(text: string, length: number): string {
+  if (length <= 0) return '';
+  const code = text.charCodeAt(length - 1);
+  return code >= 0xd800 && code <= 0xdbff ? text.slice(0, length - 1) : text.slice(0, length);
 }
 
 /**

@@ -2,6 +2,9 @@ import type { Page } from '../api/types';
 
 export type FetchPage<T> = (after: string | undefined, signal: AbortSignal) => Promise<Page<T>>;
 
+/** Items loaded at most, however many pages the server offers. */
+export const defaultMaxPagerItems = 10_000;
+
 /**
  * A list read one page at a time by cursor, for "Load more…" nodes. Concurrent requests for the
  * next page share one request (a double click loads one page, not two), and a reset aborts
@@ -11,13 +14,18 @@ export class CursorPager<T extends { id: string }> {
   private loaded: T[] = [];
   private readonly ids = new Set<string>();
   private cursor: string | undefined;
+  /** Cursors followed so far: a server that hands one out again would loop (A, B, A, B…). */
+  private readonly cursors = new Set<string>();
   private more = true;
   private pending: Promise<readonly T[]> | undefined;
   private controller: AbortController | undefined;
   private generation = 0;
   private lastError: unknown;
 
-  constructor(private readonly fetchPage: FetchPage<T>) {}
+  constructor(
+    private readonly fetchPage: FetchPage<T>,
+    private readonly maxItems = defaultMaxPagerItems,
+  ) {}
 
   get items(): readonly T[] {
     return this.loaded;
@@ -57,15 +65,23 @@ export class CursorPager<T extends { id: string }> {
     const request = this.fetchPage(this.cursor, controller.signal).then(
       (page) => {
         if (generation !== this.generation) return this.loaded;
-        const fresh = page.data.filter((item) => !this.ids.has(item.id));
-        for (const item of fresh) {
+        const room = Math.max(0, this.maxItems - this.loaded.length);
+        const fresh: T[] = [];
+        for (const item of page.data) {
+          if (fresh.length >= room) break;
+          if (!item || typeof item.id !== 'string' || this.ids.has(item.id)) continue;
           this.ids.add(item.id);
           this.loaded.push(item);
+          fresh.push(item);
         }
         const last = page.last_id || page.data[page.data.length - 1]?.id;
-        // A page that claims more but gives no cursor (or the same one) would loop for ever.
-        this.more = page.has_more && last !== undefined && last !== this.cursor && fresh.length > 0;
-        this.cursor = last ?? this.cursor;
+        // A page that claims more but gives no cursor (or one already followed), or brings nothing
+        // new, would loop for ever; and the list has a bound whatever the server says.
+        this.more = page.has_more && typeof last === 'string' && last !== '' && !this.cursors.has(last) && fresh.length > 0 && this.loaded.length < this.maxItems;
+        if (typeof last === 'string' && last !== '') {
+          this.cursor = last;
+          this.cursors.add(last);
+        }
         this.lastError = undefined;
         return this.loaded;
       },
@@ -92,6 +108,7 @@ export class CursorPager<T extends { id: string }> {
     this.loaded = [];
     this.ids.clear();
     this.cursor = undefined;
+    this.cursors.clear();
     this.more = true;
     this.lastError = undefined;
   }

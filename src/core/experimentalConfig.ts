@@ -1,4 +1,5 @@
 import type { ExperimentalConfig } from '../api/types';
+import { firstTooDeep, maxJsonDepth } from './strictJson';
 
 export type ConfigCheck = { ok: true; value: ExperimentalConfig | undefined } | { ok: false; message: string };
 
@@ -18,12 +19,18 @@ const known: Record<string, Kind> = {
   packed_sequence_length: 'integer',
 };
 
+/** A config is a handful of settings; anything longer is a paste gone wrong, and it is checked on every keystroke. */
+export const maxExperimentalConfigLength = 100_000;
+
 /**
  * Reads an experimental config typed by the user: empty means none; otherwise a JSON object whose
  * known keys have the right types. Unknown keys are allowed, since the platform accepts others.
  */
 export function parseExperimentalConfig(text: string): ConfigCheck {
   if (text.trim() === '') return { ok: true, value: undefined };
+  if (text.length > maxExperimentalConfigLength) return { ok: false, message: `Too long: an experimental config is at most ${maxExperimentalConfigLength.toLocaleString('en-US')} characters` };
+  // The config is sent as JSON, and serialising it again recurses once per level.
+  if (firstTooDeep(text) >= 0) return { ok: false, message: `Nested deeper than ${maxJsonDepth} levels: an experimental config is a flat object of settings` };
   let value: unknown;
   try {
     value = JSON.parse(text);

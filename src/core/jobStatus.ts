@@ -10,7 +10,11 @@ export interface JobStatus {
   phase: JobPhase;
   /** Gradient steps seen so far. */
   step: number;
-  /** Gradient steps announced by `training_started` (`data.num_sequences`). */
+  /**
+   * Gradient steps announced by `training_started` (`data.num_sequences`): a whole number from 1 to
+   * `maxAnnouncedSteps`, or absent. `step` may go beyond it (a server may send more than it
+   * announced); `progressOf` and `describePhase` stay sensible when it does.
+   */
   totalSteps?: number;
   /** Numeric metrics of the latest `gradient_step`. */
   latestMetrics: Readonly<Record<string, number>>;
@@ -28,6 +32,9 @@ export interface JobStatus {
   /** The cursor to resume from: the id of the last event seen. */
   lastEventId?: string;
 }
+
+/** Announcements beyond this are not believed: no job runs a billion gradient steps. */
+export const maxAnnouncedSteps = 1_000_000_000;
 
 export const initialJobStatus: JobStatus = Object.freeze({ phase: 'queued', step: 0, latestMetrics: Object.freeze({}), eventCount: 0 });
 
@@ -57,7 +64,7 @@ export function applyJobEvents(status: JobStatus, events: readonly TrainingJobEv
       case 'training_started': {
         if (terminal) break;
         next.phase = 'running';
-        const total = finiteNumber(event.data?.num_sequences);
+        const total = announcedSteps(dataOf(event)?.num_sequences);
         if (total !== undefined) next.totalSteps = total;
         setStart(next, at, observed);
         break;
@@ -66,7 +73,7 @@ export function applyJobEvents(status: JobStatus, events: readonly TrainingJobEv
         if (terminal) break;
         next.phase = 'running';
         next.step += 1;
-        next.latestMetrics = numericEntries(event.data);
+        next.latestMetrics = numericEntries(dataOf(event));
         setStart(next, at, observed);
         break;
       }
@@ -78,7 +85,7 @@ export function applyJobEvents(status: JobStatus, events: readonly TrainingJobEv
       case 'training_failed': {
         if (terminal) break;
         next.phase = 'failed';
-        const message = event.data?.error_message;
+        const message = dataOf(event)?.error_message;
         next.errorMessage = typeof message === 'string' && message.trim() !== '' ? message : 'The training job failed without a message.';
         setEnd(next, at, observed);
         break;
@@ -101,7 +108,10 @@ export function withJobRecord(status: JobStatus, job: TrainingJob | undefined): 
   if (!job) return status;
   const next: JobStatus = { ...status };
   const recordPhase = phaseFromRecord(job.status);
-  if (next.eventCount === 0 && recordPhase && recordPhase !== 'queued') next.phase = recordPhase;
+  if (next.eventCount === 0 && recordPhase && recordPhase !== 'queued') {
+    next.phase = recordPhase;
+    if (isCancelled(job.status) && !next.errorMessage) next.errorMessage = 'The training job was cancelled.';
+  }
   const start = parseTime(job.training_start);
   if (start !== undefined && (next.startedAt === undefined || next.startObserved)) {
     next.startedAt = start;
@@ -123,14 +133,30 @@ export function latestLoss(status: JobStatus): number | undefined {
   return status.latestMetrics.loss;
 }
 
+/**
+ * How far the job got, from 0 to 1, when it announced its steps: never NaN, never beyond 1, even
+ * when the server sent more steps than it announced. A succeeded job is done, whatever it counted.
+ */
+export function progressOf(status: JobStatus): number | undefined {
+  const total = status.totalSteps;
+  if (total === undefined || !Number.isFinite(total) || total <= 0) return undefined;
+  if (status.phase === 'succeeded') return 1;
+  const step = Number.isFinite(status.step) ? Math.max(0, status.step) : 0;
+  return Math.min(1, step / total);
+}
+
 /** "queued", "running · step 3 of 10", "succeeded", "failed". */
 export function describePhase(status: JobStatus): string {
   switch (status.phase) {
     case 'queued':
       return 'queued';
-    case 'running':
+    case 'running': {
       if (status.step === 0) return 'running · starting';
-      return status.totalSteps !== undefined ? `running · step ${status.step} of ${status.totalSteps}` : `running · step ${status.step}`;
+      const total = status.totalSteps;
+      if (total === undefined) return `running · step ${status.step}`;
+      // More steps than announced: say both rather than "step 1200 of 1000".
+      return status.step <= total ? `running · step ${status.step} of ${total}` : `running · step ${status.step} (${total} announced)`;
+    }
     case 'succeeded':
       return 'succeeded';
     case 'failed':
@@ -156,6 +182,10 @@ function setEnd(status: JobStatus, at: number | undefined, observed: boolean): v
   status.endObserved = at !== undefined && observed;
 }
 
+function isCancelled(value: unknown): boolean {
+  return typeof value === 'string' && /^cancel+ed$/i.test(value);
+}
+
 function phaseFromRecord(value: unknown): JobPhase | undefined {
   if (typeof value !== 'string') return undefined;
   const normalized = value.toLowerCase();
@@ -163,6 +193,8 @@ function phaseFromRecord(value: unknown): JobPhase | undefined {
   if (normalized === 'running' || normalized === 'training' || normalized === 'in_progress') return 'running';
   if (normalized === 'succeeded' || normalized === 'completed' || normalized === 'success' || normalized === 'finished') return 'succeeded';
   if (normalized === 'failed' || normalized === 'error' || normalized === 'errored') return 'failed';
+  // No cancel call exists, but a record may say so: it will not move again, like a failure.
+  if (normalized === 'cancelled' || normalized === 'canceled') return 'failed';
   return undefined;
 }
 
@@ -179,14 +211,21 @@ function parseTime(value: unknown): number | undefined {
   return undefined;
 }
 
-function finiteNumber(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+function announcedSteps(value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1 || value > maxAnnouncedSteps) return undefined;
+  return Math.floor(value);
+}
+
+/** An event's data when it is an object: a server may send anything there. */
+function dataOf(event: TrainingJobEvent): Record<string, unknown> | undefined {
+  const data: unknown = event.data;
+  return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
 }
 
 /** The numeric entries of an event's data: a `gradient_step` is a flat map of metrics. */
 export function numericEntries(data: Record<string, unknown> | undefined): Record<string, number> {
   const out: Record<string, number> = {};
-  if (!data) return out;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return out;
   for (const [key, value] of Object.entries(data)) {
     if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
   }

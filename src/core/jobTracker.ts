@@ -3,6 +3,21 @@ import { applyJobEvents, initialJobStatus, isTerminal, withJobRecord, type JobSt
 import { PollScheduler, type PollOutcome } from './pollScheduler';
 import type { Clock } from './clock';
 import type { PollPolicy } from './pollPolicy';
+import { EventWindow } from './eventWindow';
+import { readNewEvents, RecentCursors, type PagingFault } from './eventPages';
+
+/** Events kept per job at most, when few jobs are followed. */
+export const defaultMaxEventsPerJob = 5_000;
+/** Events kept across all jobs: with many jobs, each keeps its share (but never fewer than `minEventsPerJob`). */
+export const defaultMaxEventsTotal = 100_000;
+const minEventsPerJob = 100;
+/** Pages read in one poll at most. */
+export const defaultMaxPagesPerPoll = 10;
+/**
+ * Polls in a row that reach the page cap before the next ones count as misbehaving: enough to
+ * catch up on 30,000 events at 100 a page, not enough for a server that invents pages for ever.
+ */
+const maxCatchUpPolls = 30;
 
 /** The two calls the tracker needs, so it runs on the real client, the emulator or a fake. */
 export interface JobSource {
@@ -14,8 +29,13 @@ export interface JobSource {
 export interface JobRecord {
   readonly id: string;
   readonly status: JobStatus;
-  /** All events seen, oldest first. */
+  /**
+   * The events kept, oldest first: every event seen, up to a bound; beyond it the oldest go, but
+   * the first and the terminal event stay. `status` counts them all.
+   */
   readonly events: readonly TrainingJobEvent[];
+  /** Older events seen but no longer kept. */
+  readonly droppedEvents?: number;
   readonly job?: TrainingJob;
   /** True once a poll succeeded: before that, the status is not known yet. */
   readonly loaded?: boolean;
@@ -41,18 +61,41 @@ export interface JobTrackerOptions {
   pageSize?: number;
   /** A guard against a server that always says has_more: pages read in one poll at most. */
   maxPagesPerPoll?: number;
+  /** Events kept per job at most (default 5,000). */
+  maxEventsPerJob?: number;
+  /** Events kept across all jobs (default 100,000): each job keeps its share. */
+  maxEventsTotal?: number;
+  /** Polls of different jobs in flight at once (default 4). */
+  maxConcurrentPolls?: number;
+  /** Spacing of first polls of jobs followed together beyond the cap (default 25 ms). */
+  firstPollStaggerMs?: number;
+  /** Told when a job's server broke the paging rules; its polls slow down until it keeps them again. */
+  onPagingFault?(id: string, fault: PagingFault | 'endless-pages'): void;
   /** Errors after which polling stops until a refresh (for example a 404 for the job, or a 401). */
   isPermanent?(error: unknown): boolean;
   describeError?(error: unknown): string;
 }
 
+/** What the tracker remembers about a job's paging besides its record. */
+interface JobMemory {
+  readonly window: EventWindow;
+  readonly cursors: RecentCursors;
+  /** Polls in a row that reached the page cap. */
+  catchUp: number;
+  /** The fault of the last poll, so a fault is reported when it starts, not at every poll. */
+  fault?: PagingFault | 'endless-pages';
+}
+
 /**
  * Follows training jobs by cursor: each poll asks for events after the last one seen, applies them
  * to the job's status and reports a change only when something changed. Terminal jobs stop being
- * polled; a failed poll keeps the cursor, so the next one resumes exactly where it stopped.
+ * polled; a failed poll keeps the cursor, so the next one resumes exactly where it stopped. The
+ * server is trusted only as far as it keeps the paging rules: events are taken once, pages per poll
+ * and events per job are bounded, and a server that repeats itself is polled less and less often.
  */
 export class JobTracker {
   private readonly records = new Map<string, JobRecord>();
+  private readonly memory = new Map<string, JobMemory>();
   private readonly listeners = new Set<(change: JobChange) => void>();
   private readonly scheduler: PollScheduler;
   private readonly clock: Clock | undefined;
@@ -64,6 +107,8 @@ export class JobTracker {
       policy: options.policy,
       clock: options.clock,
       random: options.random,
+      maxConcurrent: options.maxConcurrentPolls,
+      firstPollStaggerMs: options.firstPollStaggerMs,
       poll: (id, signal) => this.poll(id, signal),
       onFailure: (id, error) => this.failed(id, error),
     });
@@ -76,7 +121,11 @@ export class JobTracker {
 
   /** Starts (or resumes) following a job. A finished job is read once and not polled again. */
   track(id: string): void {
-    if (!this.records.has(id)) this.records.set(id, { id, status: initialJobStatus, events: [] });
+    if (!this.records.has(id)) {
+      this.records.set(id, { id, status: initialJobStatus, events: [] });
+      this.memory.set(id, { window: new EventWindow(this.eventsPerJob()), cursors: new RecentCursors(), catchUp: 0 });
+      this.shareEventBudget();
+    }
     const record = this.records.get(id)!;
     if (isTerminal(record.status) || record.stopped) return;
     this.scheduler.follow(id);
@@ -85,9 +134,14 @@ export class JobTracker {
   untrack(id: string): void {
     this.scheduler.stop(id);
     this.records.delete(id);
+    this.memory.delete(id);
+    this.shareEventBudget();
   }
 
-  /** Polls now: used by Refresh, and when a view asks for a job it has not seen yet. */
+  /**
+   * Polls now: used by Refresh, and when a view asks for a job. A finished job is read once more
+   * (a person asked for it) and not followed after that.
+   */
   refresh(id: string): void {
     const record = this.records.get(id);
     if (!record) return this.track(id);
@@ -96,13 +150,12 @@ export class JobTracker {
       this.records.set(id, cleared);
       this.emit({ id, record: cleared, newEvents: [] });
     }
-    if (isTerminal(record.status)) return;
     this.scheduler.follow(id);
   }
 
-  /** Polls every job that is still moving, now. */
+  /** Polls every job that is still moving (or stopped by an error), now; finished jobs are left alone. */
   refreshAll(): void {
-    for (const id of this.records.keys()) this.refresh(id);
+    for (const [id, record] of this.records) if (!isTerminal(record.status) || record.stopped) this.refresh(id);
   }
 
   /** Forgets everything (the server or the account changed) and starts over for the given ids. */
@@ -135,9 +188,19 @@ export class JobTracker {
     return this.scheduler.inFlight();
   }
 
+  /** Polls due and waiting for a free slot (the concurrency cap). */
+  queuedPolls(): number {
+    return this.scheduler.queued();
+  }
+
   /** Requests sent so far (events and job records). */
   requestCount(): number {
     return this.requests;
+  }
+
+  /** Timers the polling holds armed: zero once disposed. */
+  armedTimers(): number {
+    return this.scheduler.armedTimers();
   }
 
   dispose(): void {
@@ -147,25 +210,23 @@ export class JobTracker {
 
   private async poll(id: string, signal: AbortSignal): Promise<PollOutcome> {
     let record = this.records.get(id);
-    if (!record) return 'done';
-    const fresh = record.events.length === 0 && !record.job;
-    const newEvents: TrainingJobEvent[] = [];
-    let cursor = record.status.lastEventId;
-    const maxPages = this.options.maxPagesPerPoll ?? 50;
-    for (let pages = 0; pages < maxPages; pages++) {
-      this.requests++;
-      const page = await this.options.source.events(id, { after: cursor, limit: this.options.pageSize ?? 100 }, signal);
-      const seen = new Set(newEvents.map((event) => event.id));
-      for (const event of page.data) {
-        // A server that repeats the cursor's own event must not count a step twice.
-        if (event.id === cursor || seen.has(event.id)) continue;
-        newEvents.push(event);
-      }
-      const last = page.last_id || page.data[page.data.length - 1]?.id;
-      if (!page.has_more || !last || last === cursor) break;
-      cursor = last;
-    }
+    const memory = this.memory.get(id);
+    if (!record || !memory) return 'done';
+    const fresh = !record.loaded && record.events.length === 0 && !record.job;
+    const pageSize = this.options.pageSize ?? 100;
+    const read = await readNewEvents(
+      (after, pageSignal) => {
+        this.requests++;
+        return this.options.source.events(id, { after, limit: pageSize }, pageSignal);
+      },
+      record.status.lastEventId,
+      (eventId) => memory.window.has(eventId),
+      memory.cursors,
+      { maxPages: this.options.maxPagesPerPoll ?? defaultMaxPagesPerPoll },
+      signal,
+    );
     if (signal.aborted || this.records.get(id) !== record) return 'done';
+    const newEvents = read.events;
 
     // Events read on the first poll may be old: only later polls know roughly when events happened.
     let status = applyJobEvents(record.status, newEvents, fresh ? undefined : this.now());
@@ -180,11 +241,45 @@ export class JobTracker {
 
     const changed = !record.loaded || newEvents.length > 0 || job !== record.job || record.connectionError !== undefined || status.phase !== record.status.phase;
     if (changed) {
-      record = { id, status, events: newEvents.length ? [...record.events, ...newEvents] : record.events, job, loaded: true, connectionError: undefined };
+      memory.window.append(newEvents);
+      record = { id, status, events: memory.window.events, droppedEvents: memory.window.dropped || undefined, job, loaded: true, connectionError: undefined };
       this.records.set(id, record);
       this.emit({ id, record, newEvents });
     }
-    return isTerminal(status) ? 'done' : 'continue';
+    if (isTerminal(status)) return 'done';
+    return this.judge(id, memory, read.fault, read.more);
+  }
+
+  /** Whether this poll's answers kept the paging rules: a misbehaving server is polled more slowly. */
+  private judge(id: string, memory: JobMemory, fault: PagingFault | undefined, more: boolean): PollOutcome {
+    memory.catchUp = more ? memory.catchUp + 1 : 0;
+    const found = fault ?? (memory.catchUp > maxCatchUpPolls ? 'endless-pages' : undefined);
+    const previous = memory.fault;
+    memory.fault = found;
+    if (!found) return 'continue';
+    if (found !== previous) this.options.onPagingFault?.(id, found);
+    return 'suspect';
+  }
+
+  /** Each job's share of the event budget. */
+  private eventsPerJob(): number {
+    const perJob = this.options.maxEventsPerJob ?? defaultMaxEventsPerJob;
+    const total = this.options.maxEventsTotal ?? defaultMaxEventsTotal;
+    const share = Math.floor(total / Math.max(1, this.records.size));
+    return Math.min(perJob, Math.max(minEventsPerJob, share));
+  }
+
+  /** Applies the current share to every job, so more jobs never mean more events kept in total. */
+  private shareEventBudget(): void {
+    const limit = this.eventsPerJob();
+    for (const [id, memory] of this.memory) {
+      if (!memory.window.setLimit(limit)) continue;
+      const record = this.records.get(id);
+      if (!record) continue;
+      const next: JobRecord = { ...record, events: memory.window.events, droppedEvents: memory.window.dropped };
+      this.records.set(id, next);
+      this.emit({ id, record: next, newEvents: [] });
+    }
   }
 
   private failed(id: string, error: unknown): void {

@@ -8,6 +8,14 @@ export interface MetricSeries {
 }
 
 /**
+ * A chart is at most a few hundred pixels wide; more points than this only cost memory and drawing
+ * time. Past it, a series keeps every other point (the whole run's shape stays, at half the detail).
+ */
+export const maxPointsPerSeries = 4_000;
+/** A server that invents a new metric name per event must not create a chart per event. */
+export const maxSeries = 64;
+
+/**
  * Collects every numeric key that `gradient_step` events carry into one series per key. The
  * x value is the event's own `step` when it has one, else its position among gradient steps.
  * Incremental: `append` takes only new events, so a live chart never re-reads the whole history.
@@ -27,11 +35,13 @@ export class MetricSeriesSet {
         if (key === 'step' || typeof value !== 'number' || !Number.isFinite(value)) continue;
         let series = this.byKey.get(key);
         if (!series) {
+          if (this.byKey.size >= maxSeries) continue;
           series = { key, steps: [], values: [] };
           this.byKey.set(key, series);
         }
         series.steps.push(x);
         series.values.push(value);
+        if (series.steps.length > maxPointsPerSeries) halve(series);
         touched.add(key);
       }
     }
@@ -46,6 +56,14 @@ export class MetricSeriesSet {
   get(key: string): MetricSeries | undefined {
     return this.byKey.get(key);
   }
+}
+
+function halve(series: MetricSeries): void {
+  // The newest point stays, so a live chart always ends at the latest value.
+  const last = series.steps.length - 1;
+  const keep = (_: number, index: number) => index % 2 === last % 2;
+  series.steps = series.steps.filter(keep);
+  series.values = series.values.filter(keep);
 }
 
 const preferred = ['loss', 'reward', 'learning_rate', 'grad_norm', 'num_tokens', 'num_trainable_tokens', 'tokens_per_second'];

@@ -17,11 +17,42 @@ export interface ShapeIssue {
 
 const chatRoles = new Set(['system', 'user', 'assistant', 'tool', 'developer']);
 
-export function validateTrajectoryGroup(value: unknown): ShapeIssue[] {
-  const issues: ShapeIssue[] = [];
+/** Issues listed per group; the rest are counted in one closing issue, so a huge group cannot fill memory. */
+export const maxIssuesPerGroup = 100;
+
+/** Keeps the first `limit` issues and counts the others by severity. */
+class IssueList {
+  readonly listed: ShapeIssue[] = [];
+  private hiddenErrors = 0;
+  private hiddenWarnings = 0;
+
+  constructor(private readonly limit: number) {}
+
+  push(issue: ShapeIssue): void {
+    if (this.listed.length < this.limit) this.listed.push(issue);
+    else if (issue.severity === 'error') this.hiddenErrors++;
+    else this.hiddenWarnings++;
+  }
+
+  /** The listed issues, then one that says how many more there are (an error if any of them is). */
+  result(): ShapeIssue[] {
+    const hidden = this.hiddenErrors + this.hiddenWarnings;
+    if (hidden === 0) return this.listed;
+    const summary = `${hidden} more problem${hidden === 1 ? '' : 's'} in this group not listed: fix the ones above first`;
+    return [...this.listed, this.hiddenErrors > 0 ? error([], summary) : warning([], summary)];
+  }
+}
+
+export function validateTrajectoryGroup(value: unknown, limit = maxIssuesPerGroup): ShapeIssue[] {
+  const issues = new IssueList(limit);
+  collectGroupIssues(value, issues);
+  return issues.result();
+}
+
+function collectGroupIssues(value: unknown, issues: IssueList): void {
   if (!isObject(value)) {
     issues.push(error([], `a trajectory group must be an object with "trajectories", not ${describe(value)}`));
-    return issues;
+    return;
   }
   if (!('trajectories' in value)) {
     issues.push({ ...error([], 'missing "trajectories": a trajectory group needs an array of trajectories'), missingKey: 'trajectories' });
@@ -36,10 +67,9 @@ export function validateTrajectoryGroup(value: unknown): ShapeIssue[] {
   optionalObject(value, 'metadata', [], issues);
   optionalMetrics(value, [], issues);
   optionalStrings(value, 'logs', [], issues);
-  return issues;
 }
 
-function validateTrajectory(value: unknown, path: JsonPath, issues: ShapeIssue[]): void {
+function validateTrajectory(value: unknown, path: JsonPath, issues: IssueList): void {
   if (!isObject(value)) {
     issues.push(error(path, `a trajectory must be an object with "messages_and_choices" and "reward", not ${describe(value)}`));
     return;
@@ -71,7 +101,7 @@ function validateTrajectory(value: unknown, path: JsonPath, issues: ShapeIssue[]
   optionalStrings(value, 'logs', path, issues);
 }
 
-function validateMessageOrChoice(value: unknown, path: JsonPath, issues: ShapeIssue[]): 'message' | 'choice' | undefined {
+function validateMessageOrChoice(value: unknown, path: JsonPath, issues: IssueList): 'message' | 'choice' | undefined {
   if (!isObject(value)) {
     issues.push(error(path, `expected a chat message {"role", "content"} or a choice {"finish_reason", "message"}, not ${describe(value)}`));
     return undefined;
@@ -87,13 +117,13 @@ function validateMessageOrChoice(value: unknown, path: JsonPath, issues: ShapeIs
   if (typeof value.role !== 'string') {
     issues.push(error([...path, 'role'], `"role" must be a string, not ${describe(value.role)}`));
   } else if (!chatRoles.has(value.role)) {
-    issues.push(warning([...path, 'role'], `unusual role "${value.role}": expected system, user, assistant or tool`));
+    issues.push(warning([...path, 'role'], `unusual role "${shortened(value.role)}": expected system, user, assistant or tool`));
   }
   validateContent(value, path, value.role === 'assistant' && Array.isArray(value.tool_calls), issues);
   return 'message';
 }
 
-function validateChoice(value: Record<string, unknown>, path: JsonPath, issues: ShapeIssue[]): void {
+function validateChoice(value: Record<string, unknown>, path: JsonPath, issues: IssueList): void {
   if (!('finish_reason' in value)) {
     issues.push({ ...error(path, 'a choice needs "finish_reason" (for example "stop")'), missingKey: 'finish_reason' });
   } else if (typeof value.finish_reason !== 'string') {
@@ -117,7 +147,7 @@ function validateChoice(value: Record<string, unknown>, path: JsonPath, issues: 
   validateContent(message, [...path, 'message'], true, issues);
 }
 
-function validateContent(value: Record<string, unknown>, path: JsonPath, nullAllowed: boolean, issues: ShapeIssue[]): void {
+function validateContent(value: Record<string, unknown>, path: JsonPath, nullAllowed: boolean, issues: IssueList): void {
   if (!('content' in value)) {
     if (!nullAllowed) issues.push({ ...error(path, 'missing "content"'), missingKey: 'content' });
     return;
@@ -128,7 +158,7 @@ function validateContent(value: Record<string, unknown>, path: JsonPath, nullAll
   issues.push(error([...path, 'content'], `"content" must be a string, not ${describe(content)}`));
 }
 
-function validateExceptions(value: unknown, issues: ShapeIssue[]): void {
+function validateExceptions(value: unknown, issues: IssueList): void {
   if (!Array.isArray(value)) {
     issues.push(error(['exceptions'], `"exceptions" must be an array, not ${describe(value)}`));
     return;
@@ -146,17 +176,17 @@ function validateExceptions(value: unknown, issues: ShapeIssue[]): void {
   });
 }
 
-function optionalObject(owner: Record<string, unknown>, key: string, path: JsonPath, issues: ShapeIssue[]): void {
+function optionalObject(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
   if (owner[key] === undefined || isObject(owner[key])) return;
   issues.push(error([...path, key], `"${key}" must be an object, not ${describe(owner[key])}`));
 }
 
-function optionalArray(owner: Record<string, unknown>, key: string, path: JsonPath, issues: ShapeIssue[]): void {
+function optionalArray(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
   if (owner[key] === undefined || Array.isArray(owner[key])) return;
   issues.push(error([...path, key], `"${key}" must be an array, not ${describe(owner[key])}`));
 }
 
-function optionalStrings(owner: Record<string, unknown>, key: string, path: JsonPath, issues: ShapeIssue[]): void {
+function optionalStrings(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
   const value = owner[key];
   if (value === undefined) return;
   if (!Array.isArray(value)) {
@@ -168,7 +198,7 @@ function optionalStrings(owner: Record<string, unknown>, key: string, path: Json
   });
 }
 
-function optionalMetrics(owner: Record<string, unknown>, path: JsonPath, issues: ShapeIssue[]): void {
+function optionalMetrics(owner: Record<string, unknown>, path: JsonPath, issues: IssueList): void {
   const value = owner.metrics;
   if (value === undefined) return;
   if (!isObject(value)) {
@@ -177,12 +207,17 @@ function optionalMetrics(owner: Record<string, unknown>, path: JsonPath, issues:
   }
   for (const [name, metric] of Object.entries(value)) {
     const ok = (typeof metric === 'number' && Number.isFinite(metric)) || typeof metric === 'boolean';
-    if (!ok) issues.push(error([...path, 'metrics', name], `metric "${name}" must be a number or a boolean, not ${describe(metric)}`));
+    if (!ok) issues.push(error([...path, 'metrics', name], `metric "${shortened(name)}" must be a number or a boolean, not ${describe(metric)}`));
   }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A name from the file, cut so that a message stays one readable line. */
+function shortened(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 function describe(value: unknown): string {

@@ -1,4 +1,5 @@
 import { parseTree, visit } from 'jsonc-parser';
+import { firstTooDeep, maxJsonDepth } from '../core/strictJson';
 import { readAutomationFields, type AutomationFields } from './automation';
 import { scanValidJson } from './fastScan';
 import { describeParseError } from './jsonErrors';
@@ -31,7 +32,32 @@ interface Collected {
   ends: number[];
   keyFlags: number[];
   references: VariableReference[];
+  /** The first `${` inside a string that was not analysed because `maxReferences` were. */
+  firstUncollected?: number;
   onString?: (offset: number, length: number, isKey: boolean) => void;
+}
+
+/**
+ * Documents longer than this (in characters) are not analysed: a payload is a request body, a few
+ * kilobytes in practice, and analysis runs on the extension host after every edit.
+ */
+export const maxAnalysedLength = 2 * 1024 * 1024;
+
+/** Syntax errors kept per document: the first ones explain the rest. */
+const maxSyntaxErrors = 100;
+
+/**
+ * Variables analysed per document (a real payload has dozens; a 1 MB one of repeated records a few
+ * tens of thousands): each costs a small object, and `${${${…` would make one of every two characters.
+ */
+export const maxReferences = 100_000;
+
+/** Why part or all of a document was not analysed, and where checking stopped. */
+export interface AnalysisLimit {
+  reason: 'too-large' | 'too-deep' | 'too-many-variables';
+  start: number;
+  end: number;
+  message: string;
 }
 
 /** Everything the language features need, computed once per document version. */
@@ -44,9 +70,37 @@ export interface PayloadAnalysis {
   syntaxErrors: JsonSyntaxError[];
   /** Present for automation files. */
   automation?: AutomationFields;
+  /**
+   * Set when the document was not analysed to its end: nothing at all when it is too large; when
+   * it nests too deep, only what comes before the bracket that goes too deep.
+   */
+  limit?: AnalysisLimit;
 }
 
-export function analysePayload(text: string, kind: PayloadDocumentKind): PayloadAnalysis {
+/** The analysis of a document too large to analyse, from its length alone (the text is not needed). */
+export function tooLargeAnalysis(kind: PayloadDocumentKind, length: number, text = ''): PayloadAnalysis {
+  const megabytes = (length / (1024 * 1024)).toFixed(1);
+  return {
+    kind,
+    text,
+    strings: { starts: [], ends: [], keys: new Uint8Array(0) },
+    references: [],
+    syntaxErrors: [],
+    limit: {
+      reason: 'too-large',
+      start: 0,
+      end: Math.min(1, length),
+      message: `This file is ${megabytes} MB, too large to analyse (the limit is ${maxAnalysedLength / (1024 * 1024)} MB): its variables are not checked, completed or previewed.`,
+    },
+  };
+}
+
+export function analysePayload(fullText: string, kind: PayloadDocumentKind): PayloadAnalysis {
+  if (fullText.length > maxAnalysedLength) return tooLargeAnalysis(kind, fullText.length, fullText);
+  // jsonc-parser's parser recurses once per level: a document nested deeper than it can take is
+  // analysed up to the bracket that goes too deep, and the rest is left unchecked.
+  const tooDeepAt = firstTooDeep(fullText);
+  const text = tooDeepAt < 0 ? fullText : fullText.slice(0, tooDeepAt);
   let automation: AutomationFields | undefined;
   let regionStart = 0;
   let regionEnd = text.length;
@@ -68,7 +122,14 @@ export function analysePayload(text: string, kind: PayloadDocumentKind): Payload
       collected.ends.push(end);
       collected.keyFlags.push(isKey ? 1 : 0);
       if (openingCursor < openings.length && openings[openingCursor] < end) {
-        openingCursor = scanReferences(text, offset + 1, contentEndOf(text, offset, end).contentEnd, isKey, openings, openingCursor, collected.references);
+        const contentEnd = contentEndOf(text, offset, end).contentEnd;
+        openingCursor = scanReferences(text, offset + 1, contentEnd, isKey, openings, openingCursor, collected.references, maxReferences);
+        if (collected.references.length >= maxReferences && collected.firstUncollected === undefined) {
+          // Full: is there a reference this scan had no room for, here or in a later string?
+          const last = collected.references[collected.references.length - 1]!;
+          while (openingCursor < openings.length && openings[openingCursor] < last.end) openingCursor++;
+          if (openingCursor < openings.length && openings[openingCursor] < contentEnd) collected.firstUncollected = openings[openingCursor];
+        }
       }
     };
     return collected;
@@ -91,6 +152,9 @@ export function analysePayload(text: string, kind: PayloadDocumentKind): Payload
           // The parser may report several errors at one place; the first explains it best.
           // jsonc-parser can report a span past the end (an unclosed comment at the very end): clamp it.
           const start = Math.min(offset, text.length);
+          // Where a too-deep document was cut, the parser sees an unexpected end: not the user's error.
+          if (tooDeepAt >= 0 && start >= tooDeepAt) return;
+          if (syntaxErrors.length >= maxSyntaxErrors) return;
           if (syntaxErrors.length > 0 && syntaxErrors[syntaxErrors.length - 1].start === start) return;
           syntaxErrors.push({ start, end: Math.min(offset + length, text.length), message: describeParseError(code) });
         },
@@ -102,12 +166,29 @@ export function analysePayload(text: string, kind: PayloadDocumentKind): Payload
 
   const analysis: PayloadAnalysis = {
     kind,
-    text,
+    text: fullText,
     strings: { starts, ends, keys: Uint8Array.from(keyFlags) },
     references,
     syntaxErrors,
   };
   if (automation) analysis.automation = automation;
+  // Where checking stopped first: at too many variables, or at the bracket that goes too deep.
+  const { firstUncollected } = collected;
+  if (firstUncollected !== undefined) {
+    analysis.limit = {
+      reason: 'too-many-variables',
+      start: firstUncollected,
+      end: firstUncollected + 2,
+      message: `More than ${maxReferences.toLocaleString('en-US')} variables: the ones from here on are not checked, completed or previewed.`,
+    };
+  } else if (tooDeepAt >= 0) {
+    analysis.limit = {
+      reason: 'too-deep',
+      start: tooDeepAt,
+      end: tooDeepAt + 1,
+      message: `Nested deeper than ${maxJsonDepth} levels: the rest of this file is not checked.`,
+    };
+  }
   return analysis;
 }
 

@@ -19,7 +19,24 @@ export type DiagnosticCode =
   | 'secret-missing'
   | 'artifact-variable-on-run-event'
   | 'regex-missing'
-  | 'regex-invalid';
+  | 'regex-invalid'
+  | 'regex-too-long'
+  | 'too-large'
+  | 'too-deep'
+  | 'too-many-variables'
+  | 'too-many-problems';
+
+/**
+ * Problems reported per document. The editor shows no more than about a thousand per file, and
+ * a template that has hundreds is broken in one way that the first ones show.
+ */
+export const maxReportedProblems = 500;
+
+/**
+ * Longest regular expression that is compiled to check it. Compiling is linear in the length, and
+ * the expression is never run here; an alias or tag pattern is a few dozen characters.
+ */
+export const maxRegexLength = 1000;
 
 export interface PayloadDiagnostic {
   start: number;
@@ -40,6 +57,11 @@ export interface DiagnosticOptions {
 
 export function diagnose(analysis: PayloadAnalysis, options: DiagnosticOptions = {}): PayloadDiagnostic[] {
   const diagnostics: PayloadDiagnostic[] = [];
+  const limit = analysis.limit;
+  if (limit) {
+    diagnostics.push({ start: limit.start, end: limit.end, severity: 'warning', code: limit.reason, message: limit.message });
+    if (limit.reason === 'too-large') return diagnostics;
+  }
   if (!options.skipSyntaxErrors) {
     for (const error of analysis.syntaxErrors) {
       diagnostics.push({ start: error.start, end: error.end, severity: 'error', code: 'invalid-json', message: error.message });
@@ -47,7 +69,27 @@ export function diagnose(analysis: PayloadAnalysis, options: DiagnosticOptions =
   }
   const eventType = automationEventType(analysis.automation);
   const runEvent = eventType !== undefined && isRunEvent(eventType);
+  // The same misspelling is usually repeated: its suggestions are worked out once.
+  const suggestions = new Map<string, string[]>();
+  const suggest = (name: string): string[] => {
+    let found = suggestions.get(name);
+    if (!found) {
+      found = suggestionsFor(name, options.webhook);
+      suggestions.set(name, found);
+    }
+    return found;
+  };
   for (const reference of analysis.references) {
+    if (diagnostics.length >= maxReportedProblems) {
+      diagnostics.push({
+        start: reference.start,
+        end: reference.end,
+        severity: 'warning',
+        code: 'too-many-problems',
+        message: `More than ${maxReportedProblems} problems: the variables from here on are not checked. Fix the ones above first.`,
+      });
+      break;
+    }
     const resolution = resolveName(reference.name, options.webhook);
     if (reference.inKey) {
       diagnostics.push({
@@ -59,10 +101,10 @@ export function diagnose(analysis: PayloadAnalysis, options: DiagnosticOptions =
       });
     }
     if (!reference.terminated) {
-      diagnostics.push(unterminated(reference, resolution, options.webhook));
+      diagnostics.push(unterminated(reference, resolution, suggest));
       continue;
     }
-    const problem = judge(reference, resolution, options.webhook);
+    const problem = judge(reference, resolution, options.webhook, suggest);
     if (problem) diagnostics.push(problem);
     if (runEvent && isArtifactResolution(resolution)) {
       diagnostics.push({
@@ -70,7 +112,7 @@ export function diagnose(analysis: PayloadAnalysis, options: DiagnosticOptions =
         end: reference.nameEnd,
         severity: 'warning',
         code: 'artifact-variable-on-run-event',
-        message: `\`\${${reference.name}}\` describes an artifact version, but this automation watches the run event ${eventType}: it will be blank.`,
+        message: `\`\${${shown(reference.name)}}\` describes an artifact version, but this automation watches the run event ${eventType}: it will be blank.`,
       });
     }
   }
@@ -78,9 +120,9 @@ export function diagnose(analysis: PayloadAnalysis, options: DiagnosticOptions =
   return diagnostics.sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
-function unterminated(reference: VariableReference, resolution: Resolution, webhook: WebhookSecretNames | undefined): PayloadDiagnostic {
+function unterminated(reference: VariableReference, resolution: Resolution, suggest: (name: string) => string[]): PayloadDiagnostic {
   const closable = resolution.kind !== 'unknown' && resolution.kind !== 'empty' && resolution.kind !== 'nested-metadata';
-  const names = closable ? [reference.name] : resolution.kind === 'unknown' ? suggestionsFor(reference.name, webhook).filter((name) => !name.endsWith('.KEY')) : [];
+  const names = closable ? [reference.name] : resolution.kind === 'unknown' ? suggest(reference.name).filter((name) => !name.endsWith('.KEY')) : [];
   const diagnostic: PayloadDiagnostic = {
     start: reference.start,
     end: reference.end,
@@ -89,12 +131,12 @@ function unterminated(reference: VariableReference, resolution: Resolution, webh
     message: 'Unterminated `${`: close the variable with `}`.',
   };
   // Spaces that ended the name belong to the text after it: keep them outside the braces.
-  const trailing = /\s*$/.exec(reference.name)?.[0] ?? '';
+  const trailing = reference.name.slice(reference.name.trimEnd().length);
   if (names.length > 0) diagnostic.fixes = names.map((name) => `\${${name.trim()}}${trailing}`);
   return diagnostic;
 }
 
-function judge(reference: VariableReference, resolution: Resolution, webhook: WebhookSecretNames | undefined): PayloadDiagnostic | undefined {
+function judge(reference: VariableReference, resolution: Resolution, webhook: WebhookSecretNames | undefined, suggest: (name: string) => string[]): PayloadDiagnostic | undefined {
   const atName = { start: reference.nameStart, end: reference.nameEnd };
   switch (resolution.kind) {
     case 'empty':
@@ -117,13 +159,13 @@ function judge(reference: VariableReference, resolution: Resolution, webhook: We
         ...atName,
         severity: 'error',
         code: 'nested-metadata-key',
-        message: `Only top-level metadata keys can be used: \`${resolution.key}\` is a nested key. Use \`\${${metadataPrefix}.${resolution.topLevelKey}}\` and read the nested value on the receiving side.`,
+        message: `Only top-level metadata keys can be used: \`${shown(resolution.key)}\` is a nested key. Use \`\${${metadataPrefix}.${shown(resolution.topLevelKey)}}\` and read the nested value on the receiving side.`,
         fixes: [`${metadataPrefix}.${resolution.topLevelKey}`],
       };
     case 'unknown': {
-      const fixes = suggestionsFor(resolution.name, webhook);
+      const fixes = suggest(resolution.name);
       const hint = fixes.length > 0 ? ` Did you mean ${fixes.map((fix) => `\`${fix}\``).join(' or ')}?` : '';
-      return { ...atName, severity: 'error', code: 'unknown-variable', message: `Unknown variable \`${resolution.name}\`.${hint}`, fixes };
+      return { ...atName, severity: 'error', code: 'unknown-variable', message: `Unknown variable \`${shown(resolution.name)}\`.${hint}`, fixes };
     }
     case 'access-token':
       if (!webhook || webhook.hasAccessToken) return undefined;
@@ -141,7 +183,7 @@ function judge(reference: VariableReference, resolution: Resolution, webhook: We
         ...atName,
         severity: 'warning',
         code: 'secret-missing',
-        message: `The webhook \`${webhook.name}\` has no secret \`${resolution.name}\` (${has}).`,
+        message: `The webhook \`${webhook.name}\` has no secret \`${shown(resolution.name)}\` (${has}).`,
       };
       if (others.length > 0) diagnostic.fixes = others;
       return diagnostic;
@@ -149,6 +191,11 @@ function judge(reference: VariableReference, resolution: Resolution, webhook: We
     default:
       return undefined;
   }
+}
+
+/** A name from the document as a message quotes it: long ones are cut, so the message stays readable. */
+function shown(name: string): string {
+  return name.length > 60 ? `${name.slice(0, 60)}…` : name;
 }
 
 /** The one secret a webhook can have is worth offering whatever its spelling: there is nothing else. */
@@ -193,7 +240,17 @@ function eventProblems(analysis: PayloadAnalysis): PayloadDiagnostic[] {
   if (typeof regex.value !== 'string') {
     return [{ start: regex.start, end: regex.end, severity: 'error', code: 'regex-invalid', message: `"${option}" must be a string holding a regular expression.` }];
   }
+  if (regex.value.length > maxRegexLength) {
+    return [{
+      start: regex.start,
+      end: regex.end,
+      severity: 'warning',
+      code: 'regex-too-long',
+      message: `The ${what} regular expression is ${regex.value.length.toLocaleString('en-US')} characters long, too long to check (the limit is ${maxRegexLength.toLocaleString('en-US')}): it is not checked.`,
+    }];
+  }
   try {
+    // Compiled to find syntax errors, never run: a pattern such as (a+)+$ could backtrack for ages.
     new RegExp(regex.value);
     return [];
   } catch (error) {

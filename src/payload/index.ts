@@ -1,5 +1,5 @@
 /** The webhook payload template language: analysis, completion, hover, diagnostics and rendering. */
-export { analysePayload, referenceAt, stringAt, type PayloadAnalysis, type PayloadDocumentKind } from './analysis';
+export { analysePayload, maxAnalysedLength, referenceAt, stringAt, tooLargeAnalysis, type AnalysisLimit, type PayloadAnalysis, type PayloadDocumentKind } from './analysis';
 export { automationEventType, type AutomationFields } from './automation';
 export { complete, type PayloadCompletionItem, type PayloadCompletions } from './completion';
 export type { PayloadContext, WebhookSecretNames } from './context';

@@ -20,8 +20,8 @@ export interface VariableReference {
 /**
  * Scans `text[contentStart, contentEnd)` (a string's content, quotes excluded) for references.
  * `openings` holds every offset of `${` in the document, ascending; `cursor` is the index of the
- * first one not yet consumed, so one pass over the document visits each opening once.
- * Returns the updated cursor.
+ * first one not yet consumed, so one pass over the document visits each opening once. Stops once
+ * `out` holds `limit` references. Returns the updated cursor.
  */
 export function scanReferences(
   text: string,
@@ -31,11 +31,12 @@ export function scanReferences(
   openings: readonly number[],
   cursor: number,
   out: VariableReference[],
+  limit = Infinity,
 ): number {
   let index = cursor;
   while (index < openings.length && openings[index] < contentStart) index++;
   let resumeAt = contentStart;
-  while (index < openings.length && openings[index] < contentEnd) {
+  while (index < openings.length && openings[index] < contentEnd && out.length < limit) {
     const start = openings[index++];
     if (start < resumeAt) continue;
     const nameStart = start + 2;

@@ -1,11 +1,19 @@
 import { visit, type ParseErrorCode } from 'jsonc-parser';
-import type { PayloadAnalysis } from './analysis';
+import { firstTooDeep, maxJsonDepth } from '../core/strictJson';
+import { maxAnalysedLength, maxReferences, type PayloadAnalysis } from './analysis';
+import { scanValidJson } from './fastScan';
 import { describeParseError } from './jsonErrors';
 import type { WebhookSecretNames } from './context';
 import { resolveName } from './resolve';
 import type { SampleEvent } from './sample';
 
 export const maskedSecret = '********';
+
+/** Names of references left as written that are listed: a person reads them in one note. */
+export const maxUnresolvedListed = 20;
+
+/** Longest rendering produced: sample values repeated by many references could otherwise grow without end. */
+export const maxRenderedLength = 4 * maxAnalysedLength;
 
 export interface RenderOptions {
   sample: SampleEvent;
@@ -31,10 +39,12 @@ export interface Substitution {
 export interface RenderedPayload {
   text: string;
   substitutions: Substitution[];
-  /** References left as written: unknown variables and secrets with no value. */
+  /** References left as written (unknown variables and secrets with no value): the first `maxUnresolvedListed` names. */
   unresolved: string[];
   /** Set when the rendering is not valid JSON. */
   invalid?: { offset: number; message: string };
+  /** True when nothing was rendered (the template is past a limit): there is no body to send. */
+  notRendered?: boolean;
 }
 
 /**
@@ -44,8 +54,16 @@ export interface RenderedPayload {
  */
 export function renderPayload(analysis: PayloadAnalysis, options: RenderOptions): RenderedPayload {
   const { text } = analysis;
+  if (analysis.limit) {
+    const why = {
+      'too-large': 'the file is too large to analyse',
+      'too-deep': `it is nested deeper than ${maxJsonDepth} levels`,
+      'too-many-variables': `it holds more than ${maxReferences.toLocaleString('en-US')} variables`,
+    }[analysis.limit.reason];
+    return notRendered(`The payload was not rendered: ${why}.`);
+  }
   const region = analysis.automation ? analysis.automation.payload : { start: 0, end: text.length };
-  if (!region) return { text: '', substitutions: [], unresolved: [], invalid: { offset: 0, message: 'The automation has no "payload".' } };
+  if (!region) return notRendered('The automation has no "payload".');
 
   const parts: string[] = [];
   const substitutions: Substitution[] = [];
@@ -56,12 +74,21 @@ export function renderPayload(analysis: PayloadAnalysis, options: RenderOptions)
     parts.push(part);
     length += part.length;
   };
+  // A name is usually used many times: its value is looked up once.
+  const values = new Map<string, string | undefined>();
   for (const reference of analysis.references) {
     if (!reference.terminated) continue;
-    const value = valueOf(reference.name, options);
+    let value = values.get(reference.name);
+    if (value === undefined && !values.has(reference.name)) {
+      value = valueOf(reference.name, options);
+      values.set(reference.name, value);
+    }
     if (value === undefined) {
-      unresolved.add(reference.name);
+      if (unresolved.size < maxUnresolvedListed) unresolved.add(reference.name);
       continue;
+    }
+    if (length + (reference.start - copiedUpTo) + value.length > maxRenderedLength) {
+      return notRendered(`The payload was not rendered: with the sample values it would be larger than ${maxRenderedLength / (1024 * 1024)} MB.`);
     }
     append(text.slice(copiedUpTo, reference.start));
     const renderedStart = length;
@@ -96,7 +123,18 @@ function valueOf(name: string, options: RenderOptions): string | undefined {
   }
 }
 
+function notRendered(message: string): RenderedPayload {
+  return { text: '', substitutions: [], unresolved: [], invalid: { offset: 0, message }, notRendered: true };
+}
+
 function firstJsonError(rendered: string, substitutions: readonly Substitution[]): RenderedPayload['invalid'] {
+  // Valid JSON, the usual case, is confirmed without recursion; only broken JSON goes to the
+  // visitor for its explanation, and only when it nests shallow enough for the visitor's recursion.
+  if (scanValidJson(rendered, () => undefined)) return undefined;
+  const tooDeepAt = firstTooDeep(rendered);
+  if (tooDeepAt >= 0) {
+    return { offset: tooDeepAt, message: `The rendered payload is nested deeper than ${maxJsonDepth} levels, so it was not checked past this point.` };
+  }
   let first: { offset: number; code: ParseErrorCode } | undefined;
   visit(
     rendered,

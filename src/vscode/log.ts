@@ -2,11 +2,15 @@ import * as vscode from 'vscode';
 import { redactSecrets } from '../api/redact';
 
 const recentLimit = 500;
+/** A line longer than this (a whole response body in an error) is cut: the log is for reading. */
+const lineLimit = 8_000;
 
 /**
- * The "RL Studio" log channel. Every line passes through redaction first: the values of the
- * secrets the extension knows (API key, webhook tokens) and anything after "Bearer " are masked,
- * so a pasted log never leaks a credential. The last lines are kept for diagnostics and tests.
+ * The "RL Studio" log channel. Every line is redacted as its very last step, after it was
+ * formatted and cut: the secrets the extension knows (API key, webhook URLs, tokens and secrets,
+ * any 8 characters of them in a row, encoded or not) and credentials in their usual syntax
+ * (`Bearer …`, `x-api-key: …`, cookies) are masked, so a pasted log never leaks a credential. The
+ * last lines are kept for diagnostics and tests.
  */
 export class RedactingLog implements vscode.Disposable {
   private readonly channel: vscode.LogOutputChannel;
@@ -20,6 +24,11 @@ export class RedactingLog implements vscode.Disposable {
   /** Registers a secret value to mask from now on. */
   addSecret(value: string | undefined): void {
     if (value) this.secrets.add(value);
+  }
+
+  /** The secret values registered so far, for other text that leaves the extension (exports, reports). */
+  knownSecrets(): string[] {
+    return [...this.secrets];
   }
 
   redact(text: string): string {
@@ -39,7 +48,9 @@ export class RedactingLog implements vscode.Disposable {
   dispose(): void { this.channel.dispose(); }
 
   private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string): void {
-    const line = this.redact(message);
+    const cut = message.length > lineLimit ? `${message.slice(0, lineLimit - 1)}…` : message;
+    const line = this.redact(cut);
+    // The level prefix is a constant: it cannot complete a secret or an auth scheme.
     this.recent.push(`[${level}] ${line}`);
     if (this.recent.length > recentLimit) this.recent.splice(0, this.recent.length - recentLimit);
     this.channel[level](line);

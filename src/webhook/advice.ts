@@ -9,7 +9,7 @@ export function adviceForStatus(status: number): string[] {
   if (status >= 200 && status < 300) return [];
   if (status === 401 || status === 403) {
     return [
-      'The endpoint refused the credentials: check the webhook\'s access token (sent as Authorization: Bearer …).',
+      'The endpoint refused the credentials: check the webhook\'s access token (sent in the Authorization header as a bearer token).',
       'If the endpoint checks X-Service-Signature, check that the webhook\'s secret equals the one the endpoint expects.',
     ];
   }

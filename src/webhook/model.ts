@@ -1,13 +1,14 @@
 /**
- * A team webhook (specification 2.3) as the extension keeps it: names and the endpoint here, the
- * access token and secret values in the editor's secret storage.
+ * A team webhook (specification 2.3) as the extension keeps it: its name and the masked form of its
+ * endpoint here; the endpoint URL, the access token and the secret value in the editor's secret
+ * storage (a hook URL often carries a token in its path).
  */
 export interface Webhook {
   /** Stable identifier, also the key of its stored secret values. */
   id: string;
   name: string;
-  /** Endpoint that receives the POST requests. */
-  url: string;
+  /** The endpoint as shown: origin and masked path (see endpointForDisplay). Never the URL itself. */
+  endpoint: string;
   /** The team that owns the webhook, as automations name it. */
   team?: string;
   hasAccessToken: boolean;
@@ -15,7 +16,7 @@ export interface Webhook {
   secretName?: string;
 }
 
-/** The values a send needs; never persisted outside secret storage. */
+/** The values a send needs besides the URL; never persisted outside secret storage. */
 export interface WebhookCredentials {
   accessToken?: string;
   secret?: string;

@@ -1,3 +1,4 @@
+import { redactedMark, redactSecrets } from '../api/redact';
 import type { TestSendResult } from './send';
 
 const statusTexts: Record<number, string> = {
@@ -7,9 +8,24 @@ const statusTexts: Record<number, string> = {
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-/** The Markdown shown after "Send test": outcome, what to check, then the request and the answer. */
-export function formatTestReport(result: TestSendResult): string {
+export interface TestReportOptions {
+  /** Values the report must not show: the token, the secret, the URL's tokens (see sendSecrets). */
+  secrets?: readonly string[];
+  /** Lines quoted under the title (which payload, which sample event, what was left unresolved). */
+  notes?: readonly string[];
+}
+
+/** Response headers whose values are credentials or sessions: shown masked, whatever they hold. */
+const credentialHeader = /auth|token|key|secret|cookie|session|password|signature/i;
+
+/**
+ * The Markdown shown after "Send test": outcome, what to check, then the request and the answer.
+ * The finished text is redacted last, after the body was pretty-printed: printing decodes `\/` and
+ * `\uXXXX`, so masking before it could be undone by it.
+ */
+export function formatTestReport(result: TestSendResult, options: TestReportOptions = {}): string {
   const lines: string[] = [`# Webhook test: ${result.webhook}`, ''];
+  if (options.notes && options.notes.length > 0) lines.push(options.notes.map((note) => `> ${note}`).join('\n>\n'), '');
   const when = new Date(result.startedAt).toISOString();
   if (result.response) {
     const { status, ms } = result.response;
@@ -21,16 +37,41 @@ export function formatTestReport(result: TestSendResult): string {
   if (result.advice.length > 0) {
     lines.push('', '## What to check', '', ...result.advice.map((item) => `- ${item}`));
   }
-  lines.push('', '## Request', '', `POST ${result.request.url}`, '', ...headerLines(result.request.headers), '');
+  lines.push('', '## Request', '', `POST ${result.request.endpoint}`, '', ...headerLines(result.request.headers), '');
   lines.push(`Body (${result.request.bodyBytes} bytes):`, '', ...fence(result.request.body, 'json'));
   if (result.response) {
     const response = result.response;
     const text = result.responseText ?? new TextDecoder('utf-8', { fatal: false }).decode(response.body);
-    lines.push('', '## Response', '', `Status: ${response.status}`, `Time: ${Math.round(response.ms)} ms`, '', ...headerLines(response.headers), '');
+    lines.push('', '## Response', '', `Status: ${response.status}`, `Time: ${Math.round(response.ms)} ms`, '', ...headerLines(maskCredentialHeaders(response.headers)), '');
     const truncated = response.truncated ? ', cut at the kept maximum' : '';
     lines.push(`Body (${response.body.byteLength} bytes${truncated}):`, '', ...fence(prettyIfJson(text), looksJson(text) ? 'json' : 'text'));
   }
-  return lines.join('\n') + '\n';
+  const hidden = [...(options.secrets ?? []), ...cookieValues(result.response?.headers ?? {})];
+  return redactSecrets(lines.join('\n') + '\n', hidden);
+}
+
+function maskCredentialHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  const masked: Record<string, string | string[] | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    masked[name] = value === undefined || !credentialHeader.test(name) ? value : Array.isArray(value) ? value.map(() => redactedMark) : redactedMark;
+  }
+  return masked;
+}
+
+/** The values of the cookies the endpoint set or echoed, so the body cannot show them either. */
+function cookieValues(headers: Record<string, string | string[] | undefined>): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || !/cookie/i.test(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) {
+      const pairs = /^set-cookie$/i.test(name) ? [one.split(';')[0]] : one.split(';');
+      for (const pair of pairs) {
+        const cookie = pair.slice(pair.indexOf('=') + 1).trim();
+        if (cookie) values.push(cookie);
+      }
+    }
+  }
+  return values;
 }
 
 export function headerLines(headers: Record<string, string | string[] | undefined>): string[] {

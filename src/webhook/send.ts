@@ -1,12 +1,15 @@
 import type { RawRequest, RawResponse } from '../api';
+import { redactSecrets } from '../api/redact';
 import { adviceForFailure, adviceForStatus } from './advice';
-import type { Webhook, WebhookCredentials } from './model';
+import { endpointForDisplay, endpointSecrets } from './endpoint';
+import type { WebhookCredentials } from './model';
 import { signatureHeader, signPayload } from './signature';
 
 export type RawSend = (request: RawRequest) => Promise<RawResponse>;
 
 export interface SentRequest {
-  url: string;
+  /** The endpoint as shown: origin and masked path, never the URL (it may carry a token). */
+  endpoint: string;
   method: 'POST';
   /** As sent, except the bearer token, which is masked. */
   headers: Record<string, string>;
@@ -21,9 +24,12 @@ export interface TestSendResult {
   request: SentRequest;
   /** Present when the endpoint answered, whatever the status. */
   response?: RawResponse;
-  /** The answer's body as text, with the token and secret values masked (an endpoint may echo them). */
+  /**
+   * The answer's body as text, with the token, the secret and the URL's tokens masked (an endpoint
+   * may echo them). The report masks its final text again, after pretty-printing.
+   */
   responseText?: string;
-  /** Present when no answer came (refused, timed out, bad address...). */
+  /** Present when no answer came (refused, timed out, bad address...); its message is redacted. */
   failure?: { kind?: string; message: string };
   /** True for a 2xx answer. */
   ok: boolean;
@@ -36,6 +42,33 @@ export interface SendTestOptions {
   signal?: AbortSignal;
 }
 
+/** Where a test goes: the webhook's name and its full endpoint URL, read from secret storage. */
+export interface SendTarget {
+  name: string;
+  url: string;
+}
+
+export const defaultTestTimeoutSeconds = 30;
+const shortestTestTimeoutSeconds = 1;
+const longestTestTimeoutSeconds = 600;
+
+/**
+ * The `rlStudio.webhooks.testTimeoutSeconds` setting in milliseconds, kept within 1 s and 600 s
+ * whatever a settings file says (the manifest's limits are advice to the editor, not enforced).
+ */
+export function testTimeoutMs(seconds: unknown): number {
+  const value = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : defaultTestTimeoutSeconds;
+  return Math.round(Math.min(longestTestTimeoutSeconds, Math.max(shortestTestTimeoutSeconds, value)) * 1000);
+}
+
+/** Every value a report of a send to `url` with `credentials` must not show. */
+export function sendSecrets(url: string, credentials: WebhookCredentials): string[] {
+  const values = [...endpointSecrets(url)];
+  if (credentials.accessToken) values.push(credentials.accessToken);
+  if (credentials.secret) values.push(credentials.secret);
+  return values;
+}
+
 /**
  * Sends one test request the way the platform calls a webhook (specification 4.3): POST, JSON
  * content type, the bearer token when the webhook has one, and the signature of the exact body
@@ -43,7 +76,7 @@ export interface SendTestOptions {
  */
 export async function sendTest(
   payloadText: string,
-  webhook: Pick<Webhook, 'name' | 'url'>,
+  webhook: SendTarget,
   secrets: WebhookCredentials,
   send: RawSend,
   options: SendTestOptions = {},
@@ -56,7 +89,8 @@ export async function sendTest(
   const shownHeaders = { ...headers };
   if (shownHeaders.Authorization) shownHeaders.Authorization = 'Bearer ********';
   const hide = masker([secrets.accessToken, secrets.secret]);
-  const request: SentRequest = { url: webhook.url, method: 'POST', headers: shownHeaders, body: hide(payloadText), bodyBytes: body.byteLength };
+  const redact = (text: string): string => redactSecrets(text, sendSecrets(webhook.url, secrets));
+  const request: SentRequest = { endpoint: endpointForDisplay(webhook.url), method: 'POST', headers: shownHeaders, body: hide(payloadText), bodyBytes: body.byteLength };
   const startedAt = Date.now();
   const raw: RawRequest = { url: webhook.url, method: 'POST', headers, body };
   if (options.timeoutMs !== undefined) raw.timeoutMs = options.timeoutMs;
@@ -64,10 +98,11 @@ export async function sendTest(
   try {
     const response = await send(raw);
     const ok = response.status >= 200 && response.status < 300;
-    const responseText = hide(new TextDecoder('utf-8', { fatal: false }).decode(response.body));
+    const responseText = redact(hide(new TextDecoder('utf-8', { fatal: false }).decode(response.body)));
     return { webhook: webhook.name, startedAt, request, response, responseText, ok, advice: adviceForStatus(response.status) };
   } catch (error) {
-    const failure = describeFailure(error);
+    const described = describeFailure(error);
+    const failure = { ...described, message: redact(described.message) };
     return { webhook: webhook.name, startedAt, request, failure, ok: false, advice: adviceForFailure(failure) };
   }
 }

@@ -226,7 +226,7 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
 
   it('sends a signed test to the local receiver and shows the answer', async () => {
     receiver = await vscode.commands.executeCommand<LocalReceiver>('rlStudio.webhook.startReceiver', { secret: 'shared-secret', quiet: true });
-    assert.match(receiver.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    assert.match(receiver.url, /^http:\/\/127\.0\.0\.1:\d+\/hook\/[0-9a-f]{32}\/$/);
     const id = await vscode.commands.executeCommand<string>('rlStudio.webhook.add', {
       name: `receiver-${Date.now()}`, url: `${receiver.url}hooks`, accessToken: 'token-xyz', secretName: 'RECEIVER_SECRET', secretValue: 'shared-secret',
     });

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ConversationStore } from '../../chat/conversationStore';
+import { maxMessageChars, maxModelIdChars } from '../../chat/limits';
 import { selectionMessage } from '../../chat/selectionMessage';
 import type { Services } from '../services';
 import { ChatPanel, type ChatShared } from './chatPanel';
@@ -17,7 +18,7 @@ export interface ChatFeature {
  * last active before the chat loaded, where "Insert at cursor" goes.
  */
 export function startChat(services: Services, lastEditor: vscode.TextEditor | undefined): ChatFeature {
-  const ui = new EditorChatUi(lastEditor);
+  const ui = new EditorChatUi(lastEditor, () => services.log.knownSecrets());
   const shared: ChatShared = {
     services,
     ui,
@@ -46,6 +47,9 @@ export function startChat(services: Services, lastEditor: vscode.TextEditor | un
     const range = selection.isEmpty ? editor.document.lineAt(selection.active.line).range : selection;
     const text = editor.document.getText(range);
     if (!text.trim()) throw new Error('Select some text to chat about it.');
+    if (text.length > maxMessageChars) {
+      throw new Error(`The selection is too long to send (${text.length.toLocaleString('en-US')} characters; at most ${maxMessageChars.toLocaleString('en-US')}). Select less text.`);
+    }
     const message = selectionMessage({
       text,
       languageId: editor.document.languageId,
@@ -58,8 +62,9 @@ export function startChat(services: Services, lastEditor: vscode.TextEditor | un
     return { conversationId: conversation.id };
   });
 
-  /** What the open panel shows (model pickers, messages): for tests and bug reports. */
-  services.registerCommand('rlStudio.chatReport', async () => ChatPanel.open?.controller.report());
+  // What the open panel shows (model pickers, messages): a test hook, so it exists only in the
+  // extension's own tests; any other extension could otherwise read the conversation through it.
+  if (services.testMode) services.registerCommand('rlStudio.chatReport', async () => ChatPanel.open?.controller.report());
 
   return {
     restore: (panel) => {
@@ -68,11 +73,9 @@ export function startChat(services: Services, lastEditor: vscode.TextEditor | un
   };
 }
 
+/** The model id passed by the Models view (any extension can run the command: it is checked). */
 function modelIdOf(argument: unknown): string | undefined {
-  if (typeof argument === 'string' && argument.trim()) return argument.trim();
-  if (typeof argument === 'object' && argument !== null) {
-    const modelId = (argument as { modelId?: unknown }).modelId;
-    if (typeof modelId === 'string' && modelId.trim()) return modelId.trim();
-  }
-  return undefined;
+  const raw = typeof argument === 'object' && argument !== null && Object.prototype.hasOwnProperty.call(argument, 'modelId') ? (argument as { modelId?: unknown }).modelId : argument;
+  if (typeof raw !== 'string' || raw.length > maxModelIdChars) return undefined;
+  return raw.trim() || undefined;
 }

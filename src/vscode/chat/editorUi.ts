@@ -16,8 +16,14 @@ export class EditorChatUi implements ChatUi, vscode.Disposable {
     if (editor) this.lastEditor = editor;
   });
 
-  /** `lastEditor`: the text editor that was last active before this object existed. */
-  constructor(private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor) {}
+  /**
+   * `lastEditor`: the text editor that was last active before this object existed. `secrets`: the
+   * values an export must not contain (the API key and other secrets the log knows).
+   */
+  constructor(
+    private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor,
+    private readonly secrets: () => readonly string[] = () => [],
+  ) {}
 
   async askTitle(current: string): Promise<string | undefined> {
     return vscode.window.showInputBox({
@@ -41,7 +47,7 @@ export class EditorChatUi implements ChatUi, vscode.Disposable {
   async exportConversation(conversation: Conversation, format?: ExportFormat): Promise<boolean> {
     const chosen = format ?? (await pickFormat());
     if (!chosen) return false;
-    const content = chosen === 'markdown' ? conversationToMarkdown(conversation) : conversationToJson(conversation);
+    const content = chosen === 'markdown' ? conversationToMarkdown(conversation, new Date(), this.secrets()) : conversationToJson(conversation, new Date(), this.secrets());
     const language = chosen === 'markdown' ? 'markdown' : 'json';
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
     const target = vscode.Uri.file(path.join(folder, exportFileName(conversation, chosen))).with({ scheme: 'untitled' });

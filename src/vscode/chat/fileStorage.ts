@@ -6,6 +6,12 @@ import type { DocumentStorage } from '../../chat/conversationStore';
  * answers would bloat the state every window loads at startup). A write goes to a temporary file
  * first and is renamed over the old one, so a crash mid-write never leaves half a conversation.
  */
+/**
+ * A saved conversation is at most 16 Mi characters of JSON (see chat/limits.ts), so at most 64 MiB
+ * of UTF-8. A larger file was not written by RL Studio; it is left alone rather than read whole.
+ */
+const maxFileBytes = 64 * 1024 * 1024;
+
 export class FileDocumentStorage implements DocumentStorage {
   private ready: Promise<void> | undefined;
 
@@ -13,6 +19,10 @@ export class FileDocumentStorage implements DocumentStorage {
 
   async read(name: string): Promise<string | undefined> {
     try {
+      const { size } = await vscode.workspace.fs.stat(this.uri(name));
+      if (size > maxFileBytes) {
+        throw new Error(`The saved conversation ${name} is ${(size / 2 ** 20).toFixed(0)} MiB, larger than RL Studio writes (64 MiB); it was not read and is left as it is.`);
+      }
       return new TextDecoder().decode(await vscode.workspace.fs.readFile(this.uri(name)));
     } catch (error) {
       if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
+import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
 import { runStream } from '../../chat/streamRun';
 import type { Services } from '../services';
 
@@ -66,7 +67,11 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
         onDelta: (content) => {
           if (content) progress.report(new vscode.LanguageModelTextPart(content));
         },
+        // The same limit as the RL Studio chat: a runaway answer is stopped, not passed on forever.
+        limits: { content: maxAnswerChars, reasoning: maxReasoningChars },
+        onLimit: () => abort.abort(),
       });
+      if (outcome.cut) progress.report(new vscode.LanguageModelTextPart(`\n\n[${cutNotice(outcome.cut)}]`));
       if (outcome.status === 'error') throw new Error(outcome.error?.message ?? 'the request failed');
     } finally {
       abort.dispose();
@@ -83,9 +88,9 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
   }
 }
 
-function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; abort(): void; dispose(): void } {
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
   const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: controller.signal, dispose: () => subscription.dispose() };
+  return { signal: controller.signal, abort: () => controller.abort(), dispose: () => subscription.dispose() };
 }

@@ -7,7 +7,12 @@ import { chatViewType } from './chatViewType';
 import { registerLanguageModels } from './languageModelRegistration';
 
 /** The commands chatFeature.ts registers. */
-const chatCommands = ['rlStudio.openChat', 'rlStudio.newChat', 'rlStudio.chatWithSelection', 'rlStudio.chatReport'] as const;
+const chatCommands = ['rlStudio.openChat', 'rlStudio.newChat', 'rlStudio.chatWithSelection'] as const;
+/**
+ * Test hooks: registered only while the extension runs its own tests. `chatReport` hands out what
+ * the panel shows (conversation text included), which no other extension may read.
+ */
+export const chatTestCommands = ['rlStudio.chatReport'] as const;
 
 /**
  * The chat feature: the panel's serializer (an open panel comes back after a reload), the commands
@@ -25,7 +30,7 @@ export function registerChat(services: Services): void {
     editorTracking.dispose();
     return (require('./chatFeature') as typeof ChatFeature).startChat(commands.servicesForFeature(), lastEditor);
   });
-  const commands = new DeferredCommands(services, chatCommands, chat);
+  const commands = new DeferredCommands(services, services.testMode ? [...chatCommands, ...chatTestCommands] : chatCommands, chat);
 
   services.context.subscriptions.push(
     editorTracking,

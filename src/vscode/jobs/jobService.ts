@@ -5,6 +5,13 @@ import type { Services } from '../services';
 import type { RememberedJob } from '../state/remembered';
 import { classifyFailure, messageOf } from '../views/failures';
 
+const pagingFaultWords = {
+  redelivered: 'the server sent events it had already sent',
+  'repeated-cursor': 'the server pointed to a page it had already given',
+  'no-cursor': 'the server said more events follow but gave no cursor',
+  'endless-pages': 'the server keeps saying more events follow',
+} as const;
+
 /**
  * The live state of the remembered training jobs, shared by the Training Jobs view and the job
  * details panels. Jobs still moving are followed by cursor while someone can see them; the poll
@@ -109,6 +116,8 @@ export class JobService implements vscode.Disposable {
         if (kind === 'signed-out') return 'Signed out';
         return messageOf(services, error);
       },
+      // The server broke the paging rules: polls of this job slow down; the log says why.
+      onPagingFault: (jobId, fault) => services.log.warn(`Training job ${jobId}: ${pagingFaultWords[fault]}; polling it less often until the server answers normally.`),
     });
     tracker.onDidChange((change) => {
       this.noteRejection(change.record);

@@ -1,16 +1,19 @@
 import * as vscode from 'vscode';
-import type { TrajectoryGroup } from '../../api/types';
-import { formatForFileName, parseTrajectoryFile, type SourceProblem } from '../../core/trajectoryFile';
+import { checkTrajectoryFile, formatForFileName, maxTrajectoryFileSize, tooLargeToRead, type ParsedTrajectoryFile, type SourceProblem } from '../../core/trajectoryFile';
 
 /**
  * Problems of trajectory files the user tried to send, shown where they are. Only those files are
  * watched (a .json file is not assumed to hold trajectories until someone sends it); their
- * diagnostics follow edits, so fixing a line clears its squiggle.
+ * diagnostics follow edits, so fixing a line clears its squiggle. Checks run in slices, so a large
+ * file does not freeze the editor; a file over the size RL Studio sends is not read at all.
  */
 export class TrajectoryDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('RL Studio trajectories');
   private readonly watched = new Set<string>();
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The latest check of each file: an older one that finishes later must not overwrite it. */
+  private readonly latestCheck = new Map<string, number>();
+  private checks = 0;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor() {
@@ -21,11 +24,21 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
   }
 
   /** Parses and checks a file (unsaved edits included) and shows its problems. */
-  async read(uri: vscode.Uri): Promise<{ groups: TrajectoryGroup[]; problems: SourceProblem[]; ok: boolean; document: vscode.TextDocument }> {
-    const document = await vscode.workspace.openTextDocument(uri);
-    const parsed = this.check(document);
-    this.watched.add(uri.toString());
-    return { ...parsed, document };
+  async read(uri: vscode.Uri): Promise<ParsedTrajectoryFile> {
+    const key = uri.toString();
+    this.watched.add(key);
+    const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
+    if (!open) {
+      // Sized before it is read: the editor would not even hand an extension a file over 50 MB.
+      const { size } = await vscode.workspace.fs.stat(uri);
+      if (size > maxTrajectoryFileSize) {
+        const refused = tooLargeToRead(size);
+        this.latestCheck.set(key, ++this.checks);
+        this.collection.set(uri, refused.problems.map(toDiagnostic));
+        return refused;
+      }
+    }
+    return this.check(open ?? (await vscode.workspace.openTextDocument(uri)));
   }
 
   problemsOf(uri: vscode.Uri): readonly vscode.Diagnostic[] {
@@ -38,9 +51,12 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     this.collection.dispose();
   }
 
-  private check(document: vscode.TextDocument) {
-    const parsed = parseTrajectoryFile(document.getText(), formatForFileName(document.fileName));
-    this.collection.set(document.uri, parsed.problems.map(toDiagnostic));
+  private async check(document: vscode.TextDocument): Promise<ParsedTrajectoryFile> {
+    const key = document.uri.toString();
+    const check = ++this.checks;
+    this.latestCheck.set(key, check);
+    const parsed = await checkTrajectoryFile(document.getText(), formatForFileName(document.fileName));
+    if (this.latestCheck.get(key) === check && this.watched.has(key)) this.collection.set(document.uri, parsed.problems.map(toDiagnostic));
     return parsed;
   }
 
@@ -51,13 +67,17 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     if (previous) clearTimeout(previous);
     this.pending.set(key, setTimeout(() => {
       this.pending.delete(key);
-      if (this.watched.has(key)) this.check(document);
+      if (this.watched.has(key)) void this.check(document);
     }, 300));
   }
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.watched.delete(key);
+    this.latestCheck.delete(key);
+    const pending = this.pending.get(key);
+    if (pending) clearTimeout(pending);
+    this.pending.delete(key);
     this.collection.delete(uri);
   }
 }

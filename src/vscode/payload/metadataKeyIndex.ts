@@ -6,6 +6,9 @@ const filePattern = '**/*.{payload,automation}.json';
 const excluded = '**/{node_modules,.git,out,dist}/**';
 const maxFiles = 500;
 const maxFileBytes = 2 * 1024 * 1024;
+/** Keys kept per file, and offered in all: completion lists them, so thousands must not flood it. */
+const maxKeysPerFile = 200;
+const maxKeys = 1000;
 
 /**
  * The artifact metadata keys used across the workspace's payload and automation files, offered
@@ -21,7 +24,12 @@ export class MetadataKeyIndex implements vscode.Disposable {
   keys(): string[] {
     this.start();
     const all = new Set<string>();
-    for (const keys of this.keysByFile.values()) for (const key of keys) all.add(key);
+    for (const keys of this.keysByFile.values()) {
+      for (const key of keys) {
+        if (all.size >= maxKeys) return [...all];
+        all.add(key);
+      }
+    }
     return [...all];
   }
 
@@ -67,6 +75,6 @@ export class MetadataKeyIndex implements vscode.Disposable {
     const kind: PayloadDocumentKind | undefined = /\.automation\.json$/i.test(uri.path) ? 'automation' : /\.payload\.json$/i.test(uri.path) ? 'payload' : undefined;
     if (!kind) return;
     const { analysePayload, metadataKeysIn } = payloadCore();
-    this.keysByFile.set(uri.toString(), metadataKeysIn(analysePayload(text, kind)));
+    this.keysByFile.set(uri.toString(), metadataKeysIn(analysePayload(text, kind)).slice(0, maxKeysPerFile));
   }
 }

@@ -36,7 +36,7 @@ export class PayloadCodeLensProvider implements vscode.CodeLensProvider, vscode.
       new vscode.CodeLens(top, { title: '$(open-preview) Preview', tooltip: 'Render with the sample event, secrets masked', command: 'rlStudio.payload.preview', arguments: [document.uri] }),
       new vscode.CodeLens(top, { title: '$(send) Send test', tooltip: 'POST the rendered payload to the webhook, signed, and show the answer', command: 'rlStudio.webhook.sendTest', arguments: [document.uri] }),
     );
-    if (analysis.kind === 'payload' && document.getText().trim() === '') {
+    if (analysis.kind === 'payload' && !analysis.limit && analysis.text.trim() === '') {
       lenses.unshift(new vscode.CodeLens(top, { title: '$(file-code) Insert template…', command: 'rlStudio.payload.insertTemplate', arguments: [document.uri] }));
     }
     return lenses;

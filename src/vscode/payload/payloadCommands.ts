@@ -25,7 +25,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
     const picks: Pick[] = [
       ...webhooks.map((webhook) => ({
         label: webhook.name,
-        description: webhook.id === current?.id ? 'chosen' : webhook.url,
+        description: webhook.id === current?.id ? 'chosen' : webhook.endpoint,
         detail: [webhook.hasAccessToken ? '${ACCESS_TOKEN}' : 'no access token', webhook.secretName ? `\${${webhook.secretName}}` : 'no secret'].join(' · '),
         id: webhook.id,
       })),

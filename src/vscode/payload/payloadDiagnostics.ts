@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { PayloadDiagnostic } from '../../payload';
+import { clampDiagnosticsDelay, defaultDiagnosticsDelayMs } from '../../payload/diagnosticsDelay';
 import { payloadCore } from './payloadCore';
 import { toRange, type PayloadDocuments } from './payloadDocuments';
 
@@ -92,8 +93,7 @@ function toVscode(document: vscode.TextDocument, diagnostic: PayloadDiagnostic):
 }
 
 function delay(): number {
-  const value = vscode.workspace.getConfiguration('rlStudio.payload').get<number>('diagnosticsDelayMs', 250);
-  return Number.isFinite(value) && value >= 0 ? Math.min(value, 5000) : 250;
+  return clampDiagnosticsDelay(vscode.workspace.getConfiguration('rlStudio.payload').get<unknown>('diagnosticsDelayMs', defaultDiagnosticsDelayMs));
 }
 
 /**

@@ -26,7 +26,10 @@ export class PayloadDocuments implements vscode.Disposable {
     const key = document.uri.toString();
     const cached = this.cache.get(key);
     if (cached && cached.version === document.version && cached.analysis.kind === kind) return cached.analysis;
-    const analysis = payloadCore().analysePayload(document.getText(), kind);
+    const core = payloadCore();
+    // A document too large to analyse is recognised from its length, without copying its text.
+    const length = document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
+    const analysis = length > core.maxAnalysedLength ? core.tooLargeAnalysis(kind, length) : core.analysePayload(document.getText(), kind);
     this.cache.set(key, { version: document.version, analysis });
     return analysis;
   }

@@ -44,7 +44,8 @@ const payloadCommands = [
  */
 export function registerPayloadFeatures(services: Services): void {
   const { context } = services;
-  const store = new WebhookStore(context.globalState, context.secrets);
+  // Every URL, token and secret the store reads or is given is masked in the log from then on.
+  const store = new WebhookStore(context.globalState, context.secrets, (value) => services.log.addSecret(value));
   const codeLensesChanged = new RelayedEvent<void>();
   const previewChanged = new RelayedEvent<vscode.Uri>();
   const reportsChanged = new RelayedEvent<vscode.Uri>();

@@ -1,11 +1,22 @@
 import * as vscode from 'vscode';
 import type * as ReceivedReport from '../../webhook/receivedReport';
 import type * as Receiver from '../../webhook/receiver';
-import type { LocalReceiver, ReceivedRequest } from '../../webhook/receiver';
+import type { LocalReceiver, ReceivedRequest, Refusal } from '../../webhook/receiver';
 
 // node:http and the receiver load when a receiver is first started, not at activation.
 const receiverModule = (): typeof Receiver => require('../../webhook/receiver') as typeof Receiver;
 const reportModule = (): typeof ReceivedReport => require('../../webhook/receivedReport') as typeof ReceivedReport;
+
+const channelName = 'RL Studio: Webhook Receiver';
+/** Refused requests listed one by one in the log; after that they are only counted (a flood stays one line). */
+const listedRefusals = 20;
+/**
+ * Characters written to the log before it is cleared and started again. The kept requests are
+ * bounded in memory; the log would otherwise grow with every request for as long as VS Code runs.
+ */
+const maxLogChars = 8 * 1024 * 1024;
+/** The status bar and the view follow a burst of requests at most this often. */
+const refreshEveryMs = 250;
 
 /** Runs at most one local receiver and shows what it gets in an output channel and the status bar. */
 export class ReceiverController implements vscode.Disposable {
@@ -13,7 +24,11 @@ export class ReceiverController implements vscode.Disposable {
   private secretGiven = false;
   private channel: vscode.OutputChannel | undefined;
   private statusItem: vscode.StatusBarItem | undefined;
-  private stopListening: (() => void) | undefined;
+  private stopListening: (() => void)[] = [];
+  private refusalsListed = 0;
+  private logChars = 0;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private lastRequest: ReceivedRequest | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
@@ -25,14 +40,21 @@ export class ReceiverController implements vscode.Disposable {
     return this.secretGiven;
   }
 
+  /** "3 kept, 2 dropped, 5 refused", or undefined when no receiver runs. */
+  get summary(): string | undefined {
+    return this.receiver ? reportModule().describeReceiverState(this.receiver.stats()) : undefined;
+  }
+
   async start(options: { port?: number; secret?: string }): Promise<LocalReceiver> {
     await this.stop();
     const receiver = await receiverModule().startReceiver({ port: options.port ?? 0, secret: options.secret });
     this.receiver = receiver;
     this.secretGiven = Boolean(options.secret);
-    const channel = (this.channel ??= vscode.window.createOutputChannel('RL Studio: Webhook Receiver'));
-    channel.appendLine(`Listening on ${receiver.url} (127.0.0.1 only). ${this.secretGiven ? 'Signatures are checked against the secret you gave.' : 'Signatures are not checked: no secret given.'}`);
-    this.stopListening = receiver.onRequest((request) => this.show(request));
+    this.refusalsListed = 0;
+    this.lastRequest = undefined;
+    this.channel ??= vscode.window.createOutputChannel(channelName);
+    this.write(this.startLine(receiver));
+    this.stopListening = [receiver.onRequest((request) => this.show(request)), receiver.onRefused((refusal) => this.showRefusal(refusal))];
     const status = (this.statusItem ??= vscode.window.createStatusBarItem('rlStudio.receiver', vscode.StatusBarAlignment.Left, 10));
     status.name = 'RL Studio Webhook Receiver';
     status.command = 'rlStudio.webhook.showReceiver';
@@ -47,13 +69,22 @@ export class ReceiverController implements vscode.Disposable {
     const receiver = this.receiver;
     if (!receiver) return false;
     this.receiver = undefined;
-    this.stopListening?.();
+    for (const stop of this.stopListening) stop();
+    this.stopListening = [];
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = undefined;
     await receiver.close();
-    this.channel?.appendLine(`Stopped listening on ${receiver.url}.`);
+    this.write(`Stopped listening on port ${receiver.port}: ${reportModule().describeReceiverState(receiver.stats())}.`);
     this.statusItem?.hide();
     void vscode.commands.executeCommand('setContext', 'rlStudio.receiverRunning', false);
     this.changed.fire();
     return true;
+  }
+
+  /** Notes a problem with how the receiver was started (a port setting out of range) in its log. */
+  note(line: string): void {
+    this.channel ??= vscode.window.createOutputChannel(channelName);
+    this.write(line);
   }
 
   showLog(): void {
@@ -61,28 +92,77 @@ export class ReceiverController implements vscode.Disposable {
   }
 
   dispose(): void {
+    // stop() finishes after this returns: it must find no channel or status item to write to.
+    const { channel, statusItem } = this;
+    this.channel = undefined;
+    this.statusItem = undefined;
     void this.stop();
-    this.channel?.dispose();
-    this.statusItem?.dispose();
+    channel?.dispose();
+    statusItem?.dispose();
     this.changed.dispose();
   }
 
+  private startLine(receiver: LocalReceiver): string {
+    const signatures = this.secretGiven ? 'Signatures are checked against the secret you gave.' : 'Signatures are not checked: no secret given.';
+    return `Listening on ${receiver.url} (127.0.0.1 only). Send webhooks to this exact address; other paths, other host names and web pages are refused. ${signatures}`;
+  }
+
   private show(request: ReceivedRequest): void {
-    this.channel?.appendLine('');
-    this.channel?.appendLine(reportModule().formatReceivedRequest(request));
+    const receiver = this.receiver;
+    if (!receiver) return;
+    this.write('');
+    this.write(reportModule().formatReceivedRequest(request, receiver.secretsToMask()));
     if (request.sequence === 1) this.channel?.show(true);
-    this.updateStatus(request);
-    this.changed.fire();
+    this.lastRequest = request;
+    this.scheduleRefresh();
+  }
+
+  private showRefusal(refusal: Refusal): void {
+    if (this.refusalsListed < listedRefusals) {
+      this.refusalsListed++;
+      this.write(reportModule().describeRefusal(refusal));
+      if (this.refusalsListed === listedRefusals) this.write('Further refused requests are counted in the status bar, not listed.');
+    }
+    this.scheduleRefresh();
+  }
+
+  /** One status and view update for a burst of requests or refusals, not one per request. */
+  private scheduleRefresh(): void {
+    if (this.refreshTimer) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.updateStatus(this.lastRequest);
+      this.changed.fire();
+    }, refreshEveryMs);
+  }
+
+  /** Appends to the log, starting it again (with the address) once it has grown past maxLogChars. */
+  private write(text: string): void {
+    const channel = this.channel;
+    if (!channel) return;
+    if (this.logChars + text.length > maxLogChars && this.receiver) {
+      channel.clear();
+      this.logChars = 0;
+      this.write(this.startLine(this.receiver));
+      this.write('Earlier requests were cleared from this log to keep it small.');
+    }
+    this.logChars += text.length + 1;
+    channel.appendLine(text);
   }
 
   private updateStatus(last?: ReceivedRequest): void {
     const receiver = this.receiver;
     if (!receiver || !this.statusItem) return;
-    const count = receiver.requests.length;
+    const report = reportModule();
+    const stats = receiver.stats();
     const icon = last?.signature === 'invalid' || last?.signature === 'missing' ? '$(warning)' : '$(radio-tower)';
-    this.statusItem.text = `${icon} Receiver :${receiver.port} (${count})`;
-    this.statusItem.tooltip = last
-      ? `Local webhook receiver on ${receiver.url}\nLast request: ${reportModule().describeVerdict(last.signature)}\nClick to show the requests.`
-      : `Local webhook receiver on ${receiver.url}\nClick to show the requests.`;
+    this.statusItem.text = `${icon} Receiver :${receiver.port} (${stats.kept})`;
+    this.statusItem.tooltip = [
+      `Local webhook receiver on ${receiver.url}`,
+      report.describeReceiverState(stats),
+      ...(stats.dropped > 0 ? [report.droppedExplanation] : []),
+      ...(last ? [`Last request: ${report.describeVerdict(last.signature)}`] : []),
+      'Click to show the requests.',
+    ].join('\n');
   }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { redactSecrets } from '../../api/redact';
 
 export const reportScheme = 'rl-studio-report';
 
@@ -12,10 +13,14 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider, vsco
   /** Keeps at most this many reports; older ones read as gone. */
   private static readonly kept = 20;
 
-  async show(name: string, content: string): Promise<vscode.Uri> {
+  /**
+   * Opens `content` beside the editor. It is redacted here, the last step before anyone (or any
+   * extension, through the document) can read it.
+   */
+  async show(name: string, content: string, secrets: readonly string[] = []): Promise<vscode.Uri> {
     const safe = name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'report';
     const uri = vscode.Uri.from({ scheme: reportScheme, path: `/${safe}-${++this.counter}.md` });
-    this.contents.set(uri.toString(), content);
+    this.contents.set(uri.toString(), redactSecrets(content, secrets));
     while (this.contents.size > ReportDocuments.kept) this.contents.delete(this.contents.keys().next().value!);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: false });

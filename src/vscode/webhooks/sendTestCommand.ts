@@ -7,12 +7,13 @@ import { payloadCore } from '../payload/payloadCore';
 import type { PayloadDocuments } from '../payload/payloadDocuments';
 import { payloadKindOf } from '../payload/selector';
 import type { Services } from '../services';
+import { onlyFromTests } from '../testHooks';
 import type { ReportDocuments } from './reportDocuments';
 import { resolveWebhook } from './webhookCommands';
 import type { WebhookStore } from './webhookStore';
 
 export interface SendTestOptions {
-  /** Send even when the rendering is not valid JSON, without asking. */
+  /** Send even when the rendering is not valid JSON, without asking. Taken from the extension's tests only. */
   force?: boolean;
 }
 
@@ -28,7 +29,9 @@ export interface SendTestSummary {
  * real secret values, POSTs it through the platform client's raw send, and shows the answer.
  */
 export function registerSendTest(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments): void {
-  services.registerCommand('rlStudio.webhook.sendTest', async (target?: unknown, options: SendTestOptions = {}): Promise<SendTestSummary | undefined> => {
+  services.registerCommand('rlStudio.webhook.sendTest', async (target?: unknown, given?: unknown): Promise<SendTestSummary | undefined> => {
+    // "Send anyway" is the user's answer to a warning: no other caller may give it for them.
+    const options: SendTestOptions = { force: onlyFromTests(services, given as SendTestOptions | undefined)?.force === true };
     const source = await chooseSource(target, documents);
     if (!source) return undefined;
     // A webhook from the view wins; otherwise the one the document is written for.
@@ -55,12 +58,18 @@ interface Source {
 }
 
 async function send(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments, webhook: Webhook, source: Source, options: SendTestOptions): Promise<SendTestSummary | undefined> {
+  const url = await store.url(webhook.id);
+  if (!url) throw new Error(`The endpoint URL of "${webhook.name}" is not stored: edit the webhook to set it again.`);
   const credentials = await store.credentials(webhook.id);
   const secrets: Record<string, string | undefined> = { ACCESS_TOKEN: credentials.accessToken };
   if (webhook.secretName) secrets[webhook.secretName] = credentials.secret;
   const sample = source.document ? documents.samples.sampleFor(source.document, source.analysis) : documents.samples.sampleOf('LINK_ARTIFACT');
   const names = { name: webhook.name, hasAccessToken: webhook.hasAccessToken, ...(webhook.secretName ? { secretName: webhook.secretName } : {}) };
   const rendered = payloadCore().renderPayload(source.analysis, { sample, webhook: names, secrets, maskSecrets: false });
+  if (rendered.notRendered) {
+    void vscode.window.showErrorMessage(`${rendered.invalid?.message ?? 'The payload was not rendered.'} Nothing was sent to "${webhook.name}".`);
+    return undefined;
+  }
   if (rendered.invalid && !options.force) {
     const sendAnyway = 'Send Anyway';
     const answer = await vscode.window.showWarningMessage(rendered.invalid.message, { modal: true, detail: 'The endpoint will most likely reject it.' }, sendAnyway);
@@ -68,16 +77,16 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   }
 
   // Signing needs node:crypto: loaded with the first test, not at activation.
-  const { sendTest } = require('../../webhook/send') as typeof Send;
+  const { sendSecrets, sendTest, testTimeoutMs } = require('../../webhook/send') as typeof Send;
   const { formatTestReport } = require('../../webhook/report') as typeof Report;
   const network = await services.network();
-  const timeoutSeconds = vscode.workspace.getConfiguration('rlStudio.webhooks').get<number>('testTimeoutSeconds', 30);
+  const timeoutMs = testTimeoutMs(vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('testTimeoutSeconds'));
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Sending a test to ${webhook.name}…`, cancellable: true },
     (_progress, token) => {
       const controller = new AbortController();
       const subscription = token.onCancellationRequested(() => controller.abort());
-      return sendTest(rendered.text, webhook, credentials, network.sendRaw, { timeoutMs: Math.max(1, timeoutSeconds) * 1000, signal: controller.signal })
+      return sendTest(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: controller.signal })
         .finally(() => subscription.dispose());
     },
   );
@@ -85,12 +94,13 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   const notes: string[] = [`Payload: ${source.label}, rendered with the ${sample.type} sample event.`];
   if (rendered.unresolved.length > 0) notes.push(`Left as written (unknown, or a secret with no stored value): ${rendered.unresolved.map((name) => `\`\${${name}}\``).join(', ')}.`);
   if (webhook.secretName && credentials.secret === undefined) notes.push(`The secret ${webhook.secretName} has no stored value, so the request was not signed.`);
-  const report = formatTestReport(result).replace(/\n/, `\n\n${notes.map((note) => `> ${note}`).join('\n>\n')}\n`);
-  const uri = await reports.show(`webhook-test-${webhook.name}`, report);
-  services.log.info(`webhook test to ${webhook.name}: ${result.response ? result.response.status : result.failure?.message}`);
+  const hidden = sendSecrets(url, credentials);
+  const report = formatTestReport(result, { secrets: hidden, notes });
+  const uri = await reports.show(`webhook-test-${webhook.name}`, report, hidden);
+  services.log.info(`webhook test to ${webhook.name} (${webhook.endpoint}): ${result.response ? result.response.status : result.failure?.message}`);
   if (!result.ok) {
     const why = result.response ? `the endpoint answered ${result.response.status}` : result.failure?.message ?? 'no answer';
-    void vscode.window.showWarningMessage(`Test of "${webhook.name}" failed: ${why}. ${result.advice[0] ?? ''}`.trim());
+    void vscode.window.showWarningMessage(services.log.redact(`Test of "${webhook.name}" failed: ${why}. ${result.advice[0] ?? ''}`.trim()));
   }
   const summary: SendTestSummary = { ok: result.ok, report: uri };
   if (result.response) summary.status = result.response.status;

@@ -1,10 +1,15 @@
 import * as vscode from 'vscode';
 import { validateEndpointUrl, validateSecretName, validateWebhookName, type Webhook } from '../../webhook/model';
 import type { Services } from '../services';
-import type { WebhookNode } from './webhooksTree';
+import { onlyFromTests } from '../testHooks';
+import { isIssuedNode, type WebhookNode } from './webhooksTree';
 import type { WebhookStore } from './webhookStore';
 
-/** Fields given to "Add Webhook" by a caller (a code lens, a test) instead of asking for them. */
+/**
+ * Fields given to "Add Webhook" instead of asking for them. From any caller (a code lens, another
+ * extension) the name, URL, team and secret name only fill in the boxes the user then goes through;
+ * the token and secret value, and skipping the boxes, are for the extension itself and its tests.
+ */
 export interface WebhookDraft {
   name?: string;
   url?: string;
@@ -27,61 +32,92 @@ export async function resolveWebhook(store: WebhookStore, target: unknown, title
     }
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(webhooks.map((webhook) => ({ label: webhook.name, description: webhook.url, webhook })), { title });
+  const picked = await vscode.window.showQuickPick(webhooks.map((webhook) => ({ label: webhook.name, description: webhook.endpoint, webhook })), { title });
   return picked?.webhook;
 }
 
+/** Only the string fields of a draft, whatever a caller passed. */
+function draftOf(value: unknown): WebhookDraft {
+  if (!value || typeof value !== 'object' || 'type' in value) return {};
+  const draft: WebhookDraft = {};
+  for (const field of ['name', 'url', 'team', 'accessToken', 'secretName', 'secretValue'] as const) {
+    const given = (value as Record<string, unknown>)[field];
+    if (typeof given === 'string') draft[field] = given;
+  }
+  return draft;
+}
+
+/** What any caller may fill in: no credential values. */
+function prefillOnly(draft: WebhookDraft): WebhookDraft {
+  const { accessToken: _token, secretValue: _value, ...rest } = draft;
+  return rest;
+}
+
+/**
+ * Adds a webhook. A `trusted` draft (from this extension's own code or tests) with a name and a URL
+ * is taken as it is; anything else walks the user through every box, the draft only filling them in.
+ * Returns the new webhook's id, or undefined when the user cancelled.
+ */
+export async function addWebhook(store: WebhookStore, draft: WebhookDraft, trusted: boolean): Promise<string | undefined> {
+  const complete = trusted && draft.name !== undefined && draft.url !== undefined;
+  const name = complete ? draft.name : await vscode.window.showInputBox({
+    title: 'Add Webhook (1/4): name',
+    value: draft.name,
+    prompt: 'The webhook\'s name, as automations refer to it',
+    validateInput: (value) => validateWebhookName(value, store.list()),
+  });
+  if (name === undefined) return undefined;
+  const nameProblem = validateWebhookName(name, store.list());
+  if (nameProblem) throw new Error(nameProblem);
+  const url = complete ? draft.url : await vscode.window.showInputBox({
+    title: 'Add Webhook (2/4): endpoint URL',
+    value: draft.url,
+    prompt: 'The address that receives the POST requests. It is kept in secret storage: hook URLs often carry a token.',
+    placeHolder: 'https://example.com/hooks/deploy',
+    validateInput: validateEndpointUrl,
+    ignoreFocusOut: true,
+  });
+  if (url === undefined) return undefined;
+  const urlProblem = validateEndpointUrl(url);
+  if (urlProblem) throw new Error(urlProblem);
+  const accessToken = complete ? draft.accessToken ?? '' : await vscode.window.showInputBox({
+    title: 'Add Webhook (3/4): access token (optional)',
+    prompt: 'Sent as "Authorization: Bearer <token>" and available as ${ACCESS_TOKEN}. Leave empty for none.',
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (accessToken === undefined) return undefined;
+  let secret: { name: string; value: string } | undefined;
+  if (complete) {
+    if (draft.secretName) secret = { name: draft.secretName, value: draft.secretValue ?? '' };
+  } else {
+    const secretName = await vscode.window.showInputBox({
+      title: 'Add Webhook (4/4): secret name (optional)',
+      value: draft.secretName,
+      prompt: 'Payloads reference the secret as ${NAME}; it also signs each request (X-Service-Signature). Leave empty for none.',
+      validateInput: (value) => (value.trim() === '' ? undefined : validateSecretName(value)),
+    });
+    if (secretName === undefined) return undefined;
+    if (secretName.trim()) {
+      const given = trusted ? draft.secretValue : undefined;
+      const value = given ?? (await vscode.window.showInputBox({ title: `Value of the secret ${secretName.trim()}`, password: true, ignoreFocusOut: true }));
+      if (value === undefined) return undefined;
+      secret = { name: secretName.trim(), value };
+    }
+  }
+  if (secret) {
+    const problem = validateSecretName(secret.name);
+    if (problem) throw new Error(problem);
+  }
+  const webhook = await store.add({ name, url, team: draft.team }, { accessToken: accessToken || undefined, secret });
+  return webhook.id;
+}
+
 export function registerWebhookCommands(services: Services, store: WebhookStore): void {
-  services.registerCommand('rlStudio.webhook.add', async (draft?: WebhookDraft) => {
-    const given = draft && typeof draft === 'object' && !('type' in draft) ? draft : {};
-    const complete = given.name !== undefined && given.url !== undefined;
-    const name = complete ? given.name : await vscode.window.showInputBox({
-      title: 'Add Webhook (1/4): name',
-      value: given.name,
-      prompt: 'The webhook\'s name, as automations refer to it',
-      validateInput: (value) => validateWebhookName(value, store.list()),
-    });
-    if (name === undefined) return undefined;
-    const nameProblem = validateWebhookName(name, store.list());
-    if (nameProblem) throw new Error(nameProblem);
-    const url = complete ? given.url : await vscode.window.showInputBox({
-      title: 'Add Webhook (2/4): endpoint URL',
-      prompt: 'The address that receives the POST requests',
-      placeHolder: 'https://example.com/hooks/deploy',
-      validateInput: validateEndpointUrl,
-    });
-    if (url === undefined) return undefined;
-    const urlProblem = validateEndpointUrl(url);
-    if (urlProblem) throw new Error(urlProblem);
-    const accessToken = complete ? given.accessToken : await vscode.window.showInputBox({
-      title: 'Add Webhook (3/4): access token (optional)',
-      prompt: 'Sent as "Authorization: Bearer <token>" and available as ${ACCESS_TOKEN}. Leave empty for none.',
-      password: true,
-      ignoreFocusOut: true,
-    });
-    if (accessToken === undefined) return undefined;
-    let secret: { name: string; value: string } | undefined;
-    if (complete) {
-      if (given.secretName) secret = { name: given.secretName, value: given.secretValue ?? '' };
-    } else {
-      const secretName = await vscode.window.showInputBox({
-        title: 'Add Webhook (4/4): secret name (optional)',
-        prompt: 'Payloads reference the secret as ${NAME}; it also signs each request (X-Service-Signature). Leave empty for none.',
-        validateInput: (value) => (value.trim() === '' ? undefined : validateSecretName(value)),
-      });
-      if (secretName === undefined) return undefined;
-      if (secretName.trim()) {
-        const value = await vscode.window.showInputBox({ title: `Value of the secret ${secretName.trim()}`, password: true, ignoreFocusOut: true });
-        if (value === undefined) return undefined;
-        secret = { name: secretName.trim(), value };
-      }
-    }
-    if (secret) {
-      const problem = validateSecretName(secret.name);
-      if (problem) throw new Error(problem);
-    }
-    const webhook = await store.add({ name, url, team: given.team }, { accessToken: accessToken || undefined, secret });
-    return webhook.id;
+  services.registerCommand('rlStudio.webhook.add', async (draft?: unknown) => {
+    const given = draftOf(draft);
+    const fromTests = onlyFromTests(services, given);
+    return addWebhook(store, fromTests ?? prefillOnly(given), fromTests !== undefined);
   });
 
   services.registerCommand('rlStudio.webhook.edit', async (target?: unknown) => {
@@ -90,7 +126,7 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     type Pick = vscode.QuickPickItem & { field: 'name' | 'url' | 'team' | 'token' | 'secret' };
     const picks: Pick[] = [
       { label: 'Name', description: webhook.name, field: 'name' },
-      { label: 'Endpoint URL', description: webhook.url, field: 'url' },
+      { label: 'Endpoint URL', description: webhook.endpoint, field: 'url' },
       { label: 'Team', description: webhook.team ?? '(none)', field: 'team' },
       { label: 'Access token', description: webhook.hasAccessToken ? 'set' : 'none', field: 'token' },
       { label: 'Secret', description: webhook.secretName ?? 'none', field: 'secret' },
@@ -102,29 +138,44 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     const validate = picked.field === 'name'
       ? (value: string) => validateWebhookName(value, store.list(), webhook.id)
       : picked.field === 'url' ? validateEndpointUrl : () => undefined;
-    const value = await vscode.window.showInputBox({ title: `${picked.label} of ${webhook.name}`, value: picked.field === 'team' ? webhook.team ?? '' : picked.description, validateInput: validate });
+    // The user asked to edit the URL: the box shows it in full, read from secret storage.
+    const current = picked.field === 'url' ? (await store.url(webhook.id)) ?? '' : picked.field === 'team' ? webhook.team ?? '' : webhook.name;
+    const value = await vscode.window.showInputBox({
+      title: `${picked.label} of ${webhook.name}`,
+      value: current,
+      validateInput: validate,
+      ignoreFocusOut: picked.field === 'url',
+    });
     if (value === undefined) return;
     await store.update(webhook.id, { [picked.field]: value.trim() });
   });
 
-  services.registerCommand('rlStudio.webhook.remove', async (target?: unknown, confirmed?: boolean) => {
+  services.registerCommand('rlStudio.webhook.remove', async (target?: unknown, confirmed?: unknown) => {
     const webhook = await resolveWebhook(store, target, 'Remove which webhook?');
     if (!webhook) return false;
     const remove = 'Remove';
-    if (confirmed !== true && (await vscode.window.showWarningMessage(`Remove the webhook "${webhook.name}" and its stored token and secret?`, { modal: true }, remove)) !== remove) return false;
+    if (onlyFromTests(services, confirmed) !== true) {
+      const answer = await vscode.window.showWarningMessage(
+        `Remove the webhook "${webhook.name}" (${webhook.endpoint}) and its stored URL, token and secret?`,
+        { modal: true },
+        remove,
+      );
+      if (answer !== remove) return false;
+    }
     await store.remove(webhook.id);
     return true;
   });
 
-  services.registerCommand('rlStudio.webhook.setAccessToken', async (target?: unknown, value?: string) => {
+  services.registerCommand('rlStudio.webhook.setAccessToken', async (target?: unknown, value?: unknown) => {
     const webhook = await resolveWebhook(store, target, 'Set the access token of which webhook?');
     if (!webhook) return;
-    const token = value ?? (await vscode.window.showInputBox({
+    const given = onlyFromTests(services, value);
+    const token = typeof given === 'string' ? given : await vscode.window.showInputBox({
       title: `Access token of ${webhook.name}`,
       prompt: webhook.hasAccessToken ? 'Replaces the current token (a webhook has at most one).' : 'Sent as "Authorization: Bearer <token>".',
       password: true,
       ignoreFocusOut: true,
-    }));
+    });
     if (!token) return;
     await store.setAccessToken(webhook.id, token);
   });
@@ -134,19 +185,21 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     if (webhook) await store.setAccessToken(webhook.id, undefined);
   });
 
-  services.registerCommand('rlStudio.webhook.setSecret', async (target?: unknown, name?: string, value?: string) => {
+  services.registerCommand('rlStudio.webhook.setSecret', async (target?: unknown, name?: unknown, value?: unknown) => {
     const webhook = await resolveWebhook(store, target, 'Set the secret of which webhook?');
     if (!webhook) return;
-    const secretName = name ?? (await vscode.window.showInputBox({
+    const givenName = onlyFromTests(services, name);
+    const secretName = typeof givenName === 'string' ? givenName : await vscode.window.showInputBox({
       title: `Secret of ${webhook.name}: name`,
       value: webhook.secretName,
       prompt: webhook.secretName ? 'Replaces the current secret (a webhook has at most one).' : 'Payloads reference it as ${NAME}.',
       validateInput: validateSecretName,
-    }));
+    });
     if (!secretName) return;
     const problem = validateSecretName(secretName);
     if (problem) throw new Error(problem);
-    const secretValue = value ?? (await vscode.window.showInputBox({ title: `Value of the secret ${secretName}`, password: true, ignoreFocusOut: true }));
+    const givenValue = onlyFromTests(services, value);
+    const secretValue = typeof givenValue === 'string' ? givenValue : await vscode.window.showInputBox({ title: `Value of the secret ${secretName}`, password: true, ignoreFocusOut: true });
     if (secretValue === undefined) return;
     await store.setSecret(webhook.id, secretName, secretValue);
   });
@@ -157,7 +210,14 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
   });
 
   services.registerCommand('rlStudio.webhook.copyUrl', async (target?: unknown) => {
-    const webhook = await resolveWebhook(store, target, 'Copy the endpoint of which webhook?');
-    if (webhook) await vscode.env.clipboard.writeText(webhook.url);
+    // The clipboard is readable by every extension: only a click in the Webhooks view (a node the
+    // tree handed out) or the user's own pick decides which URL lands there.
+    const chosen = isIssuedNode(target) ? target : onlyFromTests(services, target);
+    const webhook = await resolveWebhook(store, chosen, 'Copy the endpoint of which webhook?');
+    if (!webhook) return;
+    const url = await store.url(webhook.id);
+    if (!url) throw new Error(`The endpoint URL of "${webhook.name}" is not stored: edit the webhook to set it again.`);
+    await vscode.env.clipboard.writeText(url);
+    vscode.window.setStatusBarMessage(`$(check) Copied the endpoint URL of ${webhook.name}`, 3000);
   });
 }

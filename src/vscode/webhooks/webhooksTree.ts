@@ -5,6 +5,16 @@ import type { WebhookStore } from './webhookStore';
 
 export type WebhookNode = { type: 'webhook'; webhook: Webhook } | { type: 'receiver' };
 
+/**
+ * The nodes this tree handed to VS Code. A command that acts on what the user clicked can tell such
+ * a node from an object another extension made up to look like one.
+ */
+const issuedNodes = new WeakSet<object>();
+
+export function isIssuedNode(value: unknown): value is WebhookNode {
+  return typeof value === 'object' && value !== null && issuedNodes.has(value);
+}
+
 /** The Webhooks view: the team webhooks, plus the local receiver while it runs. */
 export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<WebhookNode | undefined>();
@@ -26,6 +36,7 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((webhook) => ({ type: 'webhook', webhook }));
     if (this.receiver.running) nodes.push({ type: 'receiver' });
+    for (const node of nodes) issuedNodes.add(node);
     return nodes;
   }
 
@@ -33,7 +44,7 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
     if (node.type === 'receiver') {
       const running = this.receiver.running!;
       const item = new vscode.TreeItem('Local receiver', vscode.TreeItemCollapsibleState.None);
-      item.description = `${running.url} · ${running.requests.length} received`;
+      item.description = `${running.url} · ${this.receiver.summary}`;
       item.iconPath = new vscode.ThemeIcon('radio-tower');
       item.tooltip = new vscode.MarkdownString(`Listening on \`${running.url}\`.\n\nSignatures are ${this.receiver.checksSignatures ? 'checked against the secret you gave' : 'not checked (no secret given)'}.`);
       item.contextValue = 'receiver';
@@ -43,12 +54,12 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
     const { webhook } = node;
     const item = new vscode.TreeItem(webhook.name, vscode.TreeItemCollapsibleState.None);
     item.id = `webhook:${webhook.id}`;
-    item.description = describeEndpoint(webhook.url);
+    item.description = webhook.endpoint;
     item.iconPath = new vscode.ThemeIcon('globe');
     const token = webhook.hasAccessToken ? 'an access token' : 'no access token';
     const secret = webhook.secretName ? `the secret \`${webhook.secretName}\`` : 'no secret';
     item.tooltip = new vscode.MarkdownString(
-      `**${escapeMarkdown(webhook.name)}**${webhook.team ? ` (team ${escapeMarkdown(webhook.team)})` : ''}\n\n${escapeMarkdown(webhook.url)}\n\nHas ${token} and ${secret}. Values are kept in secret storage.`,
+      `**${escapeMarkdown(webhook.name)}**${webhook.team ? ` (team ${escapeMarkdown(webhook.team)})` : ''}\n\n${escapeMarkdown(webhook.endpoint)}\n\nHas ${token} and ${secret}. The URL and the values are kept in secret storage.`,
     );
     // Space-joined state tokens, matched by menus with `viewItem =~ /hasToken/`.
     item.contextValue = ['webhook', webhook.hasAccessToken ? 'hasToken' : 'noToken', webhook.secretName ? 'hasSecret' : 'noSecret'].join(' ');
@@ -58,16 +69,6 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
-  }
-}
-
-/** Host and a hint of the path: enough to tell endpoints apart without showing a path token in full. */
-function describeEndpoint(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.pathname.length > 1 ? `${parsed.host}/…` : parsed.host;
-  } catch {
-    return url;
   }
 }
 

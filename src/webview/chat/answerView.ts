@@ -1,5 +1,6 @@
 import type { AnswerEntry } from '../../chat/conversationTypes';
 import { applyDelta } from '../../chat/deltaBatcher';
+import { cutNotice } from '../../chat/limits';
 import { shortModelLabel } from '../../chat/modelIds';
 import type { ShownLength } from '../../chat/protocol';
 import { formatStats } from '../../chat/stats';
@@ -144,6 +145,7 @@ export class AnswerView implements Redrawable {
     const answer = this.answer;
     const parts: Node[] = [];
     if (answer.stats && answer.status !== 'streaming') parts.push(h('span', { class: 'message-stats' }, formatStats(answer.stats)));
+    if (answer.cut && answer.status !== 'streaming') parts.push(h('div', { class: 'message-error message-cut' }, cutNotice(answer.cut)));
     if (answer.status === 'error' && answer.error) {
       parts.push(h('div', { class: 'message-error', data: { errorKind: answer.error.kind } }, answer.error.message));
     }

@@ -19,16 +19,36 @@ const allowedTags = [
 ];
 const allowedAttributes = ['href', 'title', 'class', 'start', 'type', 'data-action'];
 
+const xhtml = 'http://www.w3.org/1999/xhtml';
+
 const purifyConfig = {
   ALLOWED_TAGS: allowedTags,
   ALLOWED_ATTR: allowedAttributes,
   ALLOWED_URI_REGEXP: /^https?:\/\//i,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
   // Attributes that never hold an address must not be held to the address rule above.
   ADD_URI_SAFE_ATTR: ['type', 'data-action', 'start'],
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
+  // HTML elements only. SVG and MathML are where mutation-XSS lives (markup that parses as harmless
+  // HTML and re-parses as script once inside <svg> or <math>): no profile for them, their namespaces
+  // are refused, and their elements are named again in FORBID_TAGS in case the allow-list grows.
+  USE_PROFILES: false as const,
+  NAMESPACE: xhtml,
+  ALLOWED_NAMESPACES: [xhtml],
+  FORBID_TAGS: ['svg', 'math', 'foreignObject', 'mglyph', 'malignmark', 'annotation-xml', 'script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'img', 'form', 'input', 'base', 'link', 'meta'],
+  FORBID_ATTR: ['style', 'src', 'srcset', 'xlink:href', 'action', 'formaction', 'srcdoc'],
+  SAFE_FOR_XML: true,
   RETURN_DOM_FRAGMENT: true as const,
 };
+
+/**
+ * The sanitizer alone, on any HTML: what every rendered answer goes through. Exported so the
+ * browser tests can feed it raw markup that markdown-it itself would never produce.
+ */
+export function sanitizeHtml(html: string): DocumentFragment {
+  return DOMPurify.sanitize(html, purifyConfig) as DocumentFragment;
+}
 
 export function createMarkdownRenderer(): MarkdownRenderer {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
@@ -72,7 +92,7 @@ export function createMarkdownRenderer(): MarkdownRenderer {
 
   return {
     render(markdown: string): DocumentFragment {
-      return DOMPurify.sanitize(md.render(markdown), purifyConfig) as DocumentFragment;
+      return sanitizeHtml(md.render(markdown));
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ChatParameters } from '../../chat/conversationTypes';
+import { maxSystemPromptChars } from '../../chat/limits';
 import { h } from './dom';
 
 export interface SettingsValues {
@@ -23,6 +24,8 @@ export class SettingsPanel {
   constructor(private readonly onChange: (values: SettingsValues) => void) {
     this.systemPrompt = h('textarea', { class: 'system-prompt', ariaLabel: 'System prompt' });
     this.systemPrompt.rows = 3;
+    // The host refuses a longer one; the field never lets it get that long.
+    this.systemPrompt.maxLength = maxSystemPromptChars;
     this.systemPrompt.placeholder = 'Optional instructions sent before the conversation';
     this.temperature = numberInput('0 to 2', '0.1', '0', '2');
     this.topP = numberInput('0 to 1', '0.05', '0', '1');

@@ -16,6 +16,8 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
+/** The host keeps at most this many events per job too; a page open for days stays the same size. */
+const maxEventsKept = 5_000;
 const app = document.getElementById('app')!;
 
 /** The page of one job: header, live charts, timeline and raw JSON. Built once per snapshot, then updated in place. */
@@ -71,7 +73,7 @@ class JobDetailsPage {
     this.job = message.job;
     vscode.setState({ jobId: message.job.id });
     this.title.textContent = message.job.label;
-    this.events = [...message.events];
+    this.events = message.events.slice(-maxEventsKept);
     this.series = new MetricSeriesSet();
     this.charts.clear();
     this.chartGrid.replaceChildren();
@@ -81,7 +83,8 @@ class JobDetailsPage {
 
   append(message: AppendMessage): void {
     if (!this.job) return;
-    this.events.push(...message.events);
+    for (const event of message.events) this.events.push(event);
+    if (this.events.length > maxEventsKept) this.events.splice(0, this.events.length - maxEventsKept);
     this.timeline.prepend(message.events, this.events);
     this.apply(message, message.events);
   }

@@ -45,6 +45,11 @@ export class Timeline {
     }
     this.list.prepend(...rows);
     this.shown += rows.length;
+    // The page keeps a bounded history; rows of events it let go leave the list too.
+    while (this.shown > all.length && this.list.lastElementChild) {
+      this.list.lastElementChild.remove();
+      this.shown--;
+    }
     this.updateMore();
   }
 

@@ -22,8 +22,12 @@ export async function measure<T>(work: () => Promise<T>): Promise<{ result: T; m
   }, 20);
   histogram.enable();
   try {
+    // A turn of the event loop before and after: the histogram records a stall only when its own
+    // timer fires late, so purely synchronous work would otherwise go unseen.
+    await nextTurn();
     const result = await work();
     peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    await nextTurn();
     return {
       result,
       measurement: {
@@ -35,4 +39,8 @@ export async function measure<T>(work: () => Promise<T>): Promise<{ result: T; m
     clearInterval(sampler);
     histogram.disable();
   }
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 25));
 }

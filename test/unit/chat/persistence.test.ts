@@ -82,7 +82,7 @@ describe('chat persistence', () => {
     storage.write = (name, text) => new Promise<void>((resolve) => slowWrites.push(() => void original(name, text).then(resolve)));
     const store = new ConversationStore(storage);
     const conversation = createConversation(testEnv());
-    const saves: Promise<void>[] = [];
+    const saves: Promise<number>[] = [];
     for (let i = 0; i < 5; i++) {
       conversation.draft = `draft ${i}`;
       saves.push(store.save(conversation));

@@ -35,7 +35,7 @@ function pair(options: { leftTimeoutMs?: number; deliver?: boolean } = {}) {
       wire.push({ from: 'right', message });
       queueMicrotask(() => left.receive(JSON.parse(JSON.stringify(message))));
     },
-    handlers: { echo: async (raw) => params.string(raw, 'text') },
+    handlers: { echo: async (raw) => params.string(raw, 'text', 1_000) },
     onProtocolError: (problem) => problems.push(problem),
   });
   return { left, right, wire, leftEvents, problems };
@@ -132,7 +132,7 @@ describe('chat message protocol', () => {
     assert.deepEqual(params.shownLengths({ shown: [{ messageId: 'm', contentLength: 3, reasoningLength: 0 }] }), [{ messageId: 'm', contentLength: 3, reasoningLength: 0 }]);
     assert.throws(() => params.shownLengths({ shown: [{ messageId: 'm', contentLength: -1, reasoningLength: 0 }] }), ProtocolError);
     assert.throws(() => params.shownLengths({ shown: 'all' }), ProtocolError);
-    assert.throws(() => params.string({ text: 5 }, 'text'), ProtocolError);
+    assert.throws(() => params.string({ text: 5 }, 'text', 10), ProtocolError);
     assert.throws(() => params.string({ text: 'x'.repeat(11) }, 'text', 10), /too long/);
     const settings = params.settings({ settings: { model: 'a', compareModel: 7, compare: 'yes', parameters: { temperature: 0.5 } } });
     assert.deepEqual(settings, { models: ['a', ''], compare: false, systemPrompt: '', parameters: { temperature: 0.5 } });

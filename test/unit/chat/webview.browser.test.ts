@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import * as esbuild from 'esbuild';
+import type { AnswerEntry } from '../../../src/chat/conversationTypes';
 import type { WebviewReport } from '../../../src/chat/protocol';
 import { startEmulator, type Emulator } from '../../emulator';
 import { hasChromium, launchChromium, openWebviewPage, startPanelServer, type WebviewPage } from './browserHarness';
@@ -10,12 +12,48 @@ import { sleep } from './support';
 
 const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'chat');
 const hostileAnswers = JSON.parse(readFileSync(join(fixtures, 'hostile-answers.json'), 'utf8')) as { name: string; text: string }[];
+const repoRoot = join(__dirname, '..', '..', '..', '..');
+
+/**
+ * Raw markup a model may answer with, aimed at the sanitizer: SVG and MathML (where mutation XSS
+ * lives: markup that parses as harmless HTML and re-parses as script inside a foreign element),
+ * javascript: in every attribute that takes an address, and things that load from the network.
+ * Each sets `window.top.__pwned` or opens a dialog if it ever runs.
+ */
+const hostileMarkup = [
+  `<svg><script>window.top.__pwned='svg-script'</script></svg>`,
+  `<svg onload="window.top.__pwned='svg-onload'"><circle r="5"/></svg>`,
+  `<math><mtext><table><mglyph><style><img src=x onerror="window.top.__pwned='mxss-mglyph'">`,
+  `<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;img src=1 onerror=window.top.__pwned='mxss-comment'&gt;">`,
+  `<form><math><mtext></form><form><mglyph><style></math><img src onerror="window.top.__pwned='mxss-form'">`,
+  `<math><style><img src=x onerror="window.top.__pwned='math-style'"></style></math>`,
+  `<math><mi xlink:href="javascript:window.top.__pwned='math-href'">x</mi><maction actiontype="statusline" xlink:href="javascript:alert('maction')">y</maction></math>`,
+  `<svg></p><style><a id="</style><img src=1 onerror=window.top.__pwned='svg-p'>">`,
+  `<svg><foreignObject><iframe srcdoc="<script>parent.__pwned='fo-iframe'</script>"></iframe><img src=x onerror="window.top.__pwned='fo-img'"><p>inside</p></foreignObject></svg>`,
+  `<svg><a xlink:href="javascript:window.top.__pwned='xlink'"><text x="0" y="20">click</text></a></svg>`,
+  `<svg><a href="javascript:window.top.__pwned='svg-href'"><text>svg link</text></a><use href="https://evil.invalid/sprite.svg#x"/></svg>`,
+  `<svg><animate onbegin="window.top.__pwned='animate'" attributeName="x" dur="1s"/><set attributeName="onmouseover" to="alert(1)"/></svg>`,
+  `<noscript><p title="</noscript><img src=x onerror=window.top.__pwned='noscript'>"></noscript>`,
+  `<a href="javascript:window.top.__pwned='a'">a</a> <a href=" jav&#x09;ascript:alert('tab')">b</a> <a href="JAVASCRIPT:alert('upper')">c</a> <a href="data:text/html,<script>alert(1)</script>">d</a> <a href="vscode:extension/x">e</a> <a href="command:workbench.action.quit">f</a> <a href="file:///etc/passwd">g</a>`,
+  `<details open ontoggle="window.top.__pwned='toggle'"><summary>s</summary></details><button formaction="javascript:alert(1)">b</button>`,
+  `<img src="https://evil.invalid/pixel.gif"><div style="background:url(https://evil.invalid/bg.png)">bg</div><link rel="prefetch" href="https://evil.invalid/prefetch"><meta http-equiv="refresh" content="0;url=https://evil.invalid/"><iframe src="https://evil.invalid/frame"></iframe>`,
+  `<template><img src=x onerror="window.top.__pwned='template'"></template><object data="javascript:alert(1)"></object><embed src="https://evil.invalid/e.swf">`,
+];
+
+/** The same attacks written as Markdown, as a model would send them. */
+const hostileMarkdown = [
+  `[click](javascript:window.top.__pwned='md-link') [svg](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+) [cmd](command:workbench.action.quit) [vs](vscode:extension/x) [f](file:///etc/passwd)`,
+  `![x](javascript:alert(1)) ![y](https://evil.invalid/tracker.png) <svg><script>window.top.__pwned='md-svg'</script></svg>`,
+  `<math><mtext><table><mglyph><style><img src=x onerror="window.top.__pwned='md-mxss'">`,
+];
 
 /** What must never be inside the rendered transcript. */
 async function inspectTranscript(view: WebviewPage) {
   return view.page.evaluate(() => {
     const transcript = document.querySelector('.transcript')!;
     const forbidden = [...transcript.querySelectorAll('script, iframe, object, embed, img, svg, math, style, form, input, meta, link, base, video, audio, source')].map((element) => element.tagName);
+    // Any element not in the HTML namespace (SVG, MathML), whatever its name.
+    for (const element of transcript.querySelectorAll('*')) if (element.namespaceURI !== 'http://www.w3.org/1999/xhtml') forbidden.push(`${element.namespaceURI} ${element.tagName}`);
     const badAttributes: string[] = [];
     for (const element of transcript.querySelectorAll('*')) {
       for (const attribute of element.attributes) {
@@ -126,40 +164,60 @@ describe('chat webview in a real browser', function () {
       assert.equal(s.view.page.url(), onPage);
     });
 
-    it('stays responsive while a 1 MB single-line answer streams', async () => {
+    it('shows the whole of a 1 MB single-line answer, rendered frame by frame', async () => {
+      // How long those frames take is a figure of `npm run bench` (chat rendering), not an assert
+      // here: a timing bound in a functional test fails on a busy machine and proves nothing.
       const word = 'lorem'.repeat(40);
       const line = Array.from({ length: Math.ceil(1_000_000 / (word.length + 1)) }, (_, i) => (i % 50 === 0 ? `<b>${i}</b>` : word)).join(' ');
       const before = await s.view.page.locator('article.answer').count();
-      await s.view.page.evaluate(() => {
-        performance.clearMeasures('rl-chat:frame');
-        // Every main-thread task over 50 ms while the answer streams and renders.
-        const longTasks: number[] = [];
-        (window as unknown as { __longTasks: number[] }).__longTasks = longTasks;
-        new PerformanceObserver((list) => list.getEntries().forEach((entry) => longTasks.push(entry.duration))).observe({ type: 'longtask' });
-      });
+      await s.view.page.evaluate(() => performance.clearMeasures('rl-chat:frame'));
       await s.ask(`/echo ${line}`);
-      const started = Date.now();
-      let worstRoundTrip = 0;
-      while (Date.now() - started < 60_000) {
-        const t0 = Date.now();
-        const done = await s.view.page.evaluate((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length > n, before);
-        worstRoundTrip = Math.max(worstRoundTrip, Date.now() - t0);
-        if (done) break;
-        await sleep(50);
-      }
-      await sleep(200);
-      const { frames, longTasks } = await s.view.page.evaluate(() => ({
-        frames: performance.getEntriesByName('rl-chat:frame').map((entry) => entry.duration),
-        longTasks: (window as unknown as { __longTasks: number[] }).__longTasks,
-      }));
+      await s.view.page.waitForFunction(
+        (n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length > n,
+        before,
+        { timeout: 60_000, polling: 100 },
+      );
+      const frames = await s.view.page.evaluate(() => performance.getEntriesByName('rl-chat:frame').length);
       const answerText = await s.view.page.locator('article.answer').last().locator('.message-body').innerText();
       assert.equal(answerText.length, line.length, 'the whole line is shown');
-      const worstFrame = Math.max(0, ...frames);
-      assert.ok(worstFrame < 250, `worst frame ${worstFrame.toFixed(0)} ms`);
-      const worstTask = Math.max(0, ...longTasks);
-      assert.ok(worstTask < 1000, `the main thread was blocked for ${worstTask.toFixed(0)} ms`);
-      assert.ok(worstRoundTrip < 1500, `page answered in ${worstRoundTrip} ms at worst`);
+      assert.ok(frames > 1, `the answer was rendered in ${frames} frame(s), not incrementally`);
       assert.equal((await inspectTranscript(s.view)).pwned, undefined);
+    });
+
+    it('renders SVG, MathML and mutation-XSS answers as inert text: no foreign element, no script, no request', async () => {
+      const onPage = s.view.page.url();
+      await s.view.page.click('.new-conversation');
+      await s.view.page.waitForFunction(() => document.querySelectorAll('article.message').length === 0);
+      for (const [index, text] of [...hostileMarkup, ...hostileMarkdown].entries()) {
+        await s.ask(`/echo ${text}`);
+        await s.answersDone(index + 1);
+      }
+      const seen = await inspectTranscript(s.view);
+      assert.deepEqual(seen.forbidden, [], 'forbidden or foreign-namespace elements');
+      assert.deepEqual(seen.badAttributes, [], 'event handlers, styles or namespaced attributes');
+      for (const href of seen.hrefs) assert.match(href, /^https?:\/\//, href);
+      assert.equal(seen.pwned, undefined, 'a script ran');
+      assert.deepEqual(s.view.dialogs, [], 'a dialog opened');
+      assert.deepEqual(seen.cspViolations, [], 'something tried to load or run');
+      assert.deepEqual(s.view.problems, []);
+      assert.equal(s.view.page.url(), onPage);
+      assert.ok(seen.text.includes("<svg><script>window.top.__pwned='svg-script'</script></svg>"), 'raw markup is shown as text');
+      assert.ok(!s.requests.some((url) => url.includes('evil.invalid')), 'a remote resource was requested');
+    });
+
+    it('shows the footer of an answer cut at its limit', async () => {
+      await s.ask('/echo cut here');
+      const count = await s.view.page.locator('article.answer').count();
+      await s.answersDone(count);
+      const { conversationId } = await s.report();
+      const stored = JSON.parse(s.chat.storage.files.get(`conversation-${conversationId}.json`)!) as { messages: AnswerEntry[] };
+      const answer = stored.messages.at(-1)!;
+      // What the host sends when an answer reaches its limit.
+      s.view.post({ kind: 'event', event: { type: 'answerUpdated', conversationId, answer: { ...answer, status: 'stopped', cut: { part: 'answer', limitChars: 1024 * 1024 } } } });
+      const footer = s.view.page.locator(`article.answer[data-message-id="${answer.id}"] .message-cut`);
+      await footer.waitFor();
+      assert.equal(await footer.innerText(), 'The answer was cut at 1 MiB; RL Studio stopped the request.');
+      assert.equal(await s.view.page.locator(`article.answer[data-message-id="${answer.id}"]`).getAttribute('data-status'), 'stopped');
     });
 
     it('shows reasoning folded and compare answers side by side', async () => {
@@ -262,6 +320,87 @@ describe('chat webview in a real browser', function () {
       await s.view.page.locator('article.answer[data-status="done"]').last().waitFor({ timeout: 30_000 });
       const stats = await s.view.page.locator('article.answer[data-status="done"] .message-stats').last().innerText();
       assert.match(stats, /^\d+ prompt \+ 60 completion tokens · first token \d+ ms · \d+\.\d tok\/s · /);
+    });
+  });
+  describe('the sanitizer alone, on raw markup, in a page without any Content Security Policy', () => {
+    let page: Page;
+    const requests: string[] = [];
+    const dialogs: string[] = [];
+
+    before(async () => {
+      // The renderer's own module, bundled for the page: no CSP here, so the sanitizer is the only defence.
+      const bundle = await esbuild.build({
+        stdin: {
+          contents: `
+            import { createMarkdownRenderer, sanitizeHtml } from './src/webview/chat/markdown';
+            const renderer = createMarkdownRenderer();
+            window.__show = (html, markdown) => {
+              const box = document.createElement('div');
+              box.className = 'case';
+              box.append(markdown ? renderer.render(html) : sanitizeHtml(html));
+              document.getElementById('app').append(box);
+            };`,
+          resolveDir: repoRoot,
+          loader: 'ts',
+        },
+        bundle: true,
+        write: false,
+        format: 'iife',
+        platform: 'browser',
+        logLevel: 'silent',
+      });
+      const context = await browser.newContext();
+      page = await context.newPage();
+      page.on('request', (request) => requests.push(request.url()));
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.goto(`${server.url}plain`);
+      await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    });
+    after(async () => page?.context().close());
+
+    it('keeps no SVG or MathML element, no script, no handler, no javascript: address, and loads nothing', async () => {
+      const origin = new URL(server.url).origin;
+      await page.evaluate(
+        ({ markup, markdown }) => {
+          const show = (window as unknown as { __show(text: string, markdown: boolean): void }).__show;
+          for (const text of markup) show(text, false);
+          for (const text of markdown) show(text, true);
+          // A control outside the sanitizer: when its error handler has run, the payloads' would have too.
+          const control = document.createElement('img');
+          control.addEventListener('error', () => ((window as unknown as { __control: boolean }).__control = true));
+          control.src = 'control-missing.png';
+          document.body.append(control);
+        },
+        { markup: hostileMarkup, markdown: hostileMarkdown },
+      );
+      await page.waitForFunction(() => (window as unknown as { __control?: boolean }).__control === true);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      const seen = await page.evaluate(() => {
+        const app = document.getElementById('app')!;
+        const foreign = [...app.querySelectorAll('*')].filter((element) => element.namespaceURI !== 'http://www.w3.org/1999/xhtml').map((element) => element.tagName);
+        const named = [...app.querySelectorAll('svg, math, script, style, img, iframe, object, embed, template, noscript, form, meta, link, foreignObject, mglyph')].map((element) => element.tagName);
+        const attributes: string[] = [];
+        for (const element of app.querySelectorAll('*')) {
+          for (const attribute of element.attributes) {
+            if (/^on/i.test(attribute.name) || ['style', 'src', 'srcdoc', 'formaction', 'action'].includes(attribute.name) || attribute.name.includes(':')) attributes.push(`${element.tagName}.${attribute.name}`);
+          }
+        }
+        const hrefs = [...app.querySelectorAll('[href]')].map((element) => element.getAttribute('href')!);
+        return { foreign, named, attributes, hrefs, cases: app.querySelectorAll('.case').length, pwned: (window as unknown as { __pwned?: string }).__pwned };
+      });
+      assert.equal(seen.cases, hostileMarkup.length + hostileMarkdown.length);
+      assert.deepEqual(seen.foreign, [], 'elements of the SVG or MathML namespace');
+      assert.deepEqual(seen.named, [], 'forbidden elements');
+      assert.deepEqual(seen.attributes, [], 'handlers, styles, sources or namespaced attributes');
+      for (const href of seen.hrefs) assert.match(href, /^https?:\/\//, href);
+      assert.equal(seen.pwned, undefined, 'a script ran');
+      assert.deepEqual(dialogs, []);
+      const remote = requests.filter((url) => !url.startsWith(origin));
+      assert.deepEqual(remote, [], 'requests beyond the test page');
+      assert.ok(requests.some((url) => url.endsWith('/control-missing.png')), 'the control image was requested');
     });
   });
 });

@@ -80,6 +80,28 @@ describe('cursor pager', () => {
     assert.equal(pager.items.length, 1);
   });
 
+  it('stops when a server hands out a cursor it gave before (A, B, A, B…), even with new items', async () => {
+    let made = 0;
+    const requests: (string | undefined)[] = [];
+    const pager = new CursorPager<Item>(async (after) => {
+      requests.push(after);
+      made++;
+      return { data: [{ id: `new-${made}`, step: made }], has_more: true, last_id: made % 2 === 0 ? 'A' : 'B' };
+    });
+    for (let click = 0; click < 10; click++) await pager.loadMore();
+    assert.equal(pager.hasMore, false);
+    assert.deepEqual(requests, [undefined, 'B', 'A']);
+  });
+
+  it('loads no more than its bound, whatever the server offers', async () => {
+    const { fetchPage, requests } = serverOf(1000);
+    const pager = new CursorPager(fetchPage, 250);
+    for (let click = 0; click < 20; click++) await pager.loadMore();
+    assert.equal(pager.items.length, 250);
+    assert.equal(pager.hasMore, false);
+    assert.equal(requests.length, 3);
+  });
+
   it('removes deleted items locally', async () => {
     const { fetchPage } = serverOf(5);
     const pager = new CursorPager(fetchPage);

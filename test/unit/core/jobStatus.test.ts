@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { TrainingJobEvent } from '../../../src/api/types';
-import { applyJobEvents, describePhase, elapsedMs, initialJobStatus, isTerminal, latestLoss, withJobRecord } from '../../../src/core/jobStatus';
+import { applyJobEvents, describePhase, elapsedMs, initialJobStatus, isTerminal, latestLoss, progressOf, withJobRecord } from '../../../src/core/jobStatus';
 
 let counter = 0;
 const event = (type: string, data: Record<string, unknown> = {}, created_at?: string): TrainingJobEvent => ({ id: `e${++counter}`, type, data, ...(created_at ? { created_at } : {}) });
@@ -94,5 +94,36 @@ describe('job status derived from events', () => {
     const eventsWin = withJobRecord(applyJobEvents(initialJobStatus, [event('training_started')]), { id: 'j', status: 'queued' });
     assert.equal(eventsWin.phase, 'running');
     assert.equal(withJobRecord(initialJobStatus, undefined), initialJobStatus);
+  });
+
+  it('does not believe an impossible announcement, and keeps progress between 0 and 1', () => {
+    for (const announced of [0, -3, Number.NaN, 1e300, '10', null, Number.POSITIVE_INFINITY]) {
+      const status = applyJobEvents(initialJobStatus, [event('training_started', { num_sequences: announced }), event('gradient_step', { loss: 1 })]);
+      assert.equal(status.totalSteps, undefined, `announced ${String(announced)}`);
+      assert.equal(progressOf(status), undefined);
+      assert.equal(describePhase(status), 'running · step 1');
+    }
+    const fractional = applyJobEvents(initialJobStatus, [event('training_started', { num_sequences: 7.9 })]);
+    assert.equal(fractional.totalSteps, 7);
+    const beyond = applyJobEvents(initialJobStatus, [event('training_started', { num_sequences: 1000 }), ...Array.from({ length: 1200 }, () => event('gradient_step', { loss: 1 }))]);
+    assert.equal(describePhase(beyond), 'running · step 1200 (1000 announced)');
+    assert.equal(progressOf(beyond), 1);
+    const halfway = applyJobEvents(initialJobStatus, [event('training_started', { num_sequences: 4 }), event('gradient_step'), event('gradient_step')]);
+    assert.equal(progressOf(halfway), 0.5);
+    assert.equal(progressOf(applyJobEvents(halfway, [event('training_ended')])), 1);
+  });
+
+  it('reads metrics only from an object, whatever a server puts in data', () => {
+    const odd = { id: 'odd', type: 'gradient_step', data: 'x'.repeat(100_000) as unknown as Record<string, unknown> };
+    const status = applyJobEvents(initialJobStatus, [odd, { id: 'list', type: 'training_failed', data: [1, 2] as unknown as Record<string, unknown> }]);
+    assert.deepEqual(status.latestMetrics, {});
+    assert.equal(status.phase, 'failed');
+    assert.match(status.errorMessage ?? '', /without a message/);
+  });
+
+  it('treats a record that says cancelled as finished, with words for it', () => {
+    const cancelled = withJobRecord(initialJobStatus, { id: 'j', status: 'cancelled' });
+    assert.ok(isTerminal(cancelled));
+    assert.equal(cancelled.errorMessage, 'The training job was cancelled.');
   });
 });

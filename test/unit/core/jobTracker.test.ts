@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page, PageQuery, TrainingJob, TrainingJobEvent } from '../../../src/api/types';
 import { JobTracker, type JobChange, type JobSource } from '../../../src/core/jobTracker';
+import { describePhase, progressOf } from '../../../src/core/jobStatus';
 import { defaultPollPolicy } from '../../../src/core/pollPolicy';
 import { FakeClock, settle } from './fakeClock';
 
@@ -10,7 +11,14 @@ class FakeJobSource implements JobSource {
   readonly queries: { id: string; query: PageQuery }[] = [];
   failNext = 0;
   missing = new Set<string>();
+  /** Jobs whose server answers every request with the first page, whatever `after` says. */
+  ignoreAfter = new Set<string>();
+  /** Jobs whose server invents a page of new events with has_more and the cursors A, B, A, B… */
+  alternating = new Set<string>();
+  /** Jobs whose server invents a page of new events with a new cursor and has_more, for ever. */
+  endless = new Set<string>();
   private next = 0;
+  private invented = 0;
 
   add(id: string, type: string, data: Record<string, unknown> = {}): void {
     const list = this.timelines.get(id) ?? [];
@@ -25,7 +33,14 @@ class FakeJobSource implements JobSource {
       this.failNext--;
       return Promise.reject(new Error('could not connect to 127.0.0.1:9 (connection refused)'));
     }
-    return Promise.resolve(this.eventsPage(id, query));
+    if (this.alternating.has(id) || this.endless.has(id)) return Promise.resolve(this.inventedPage(id, query));
+    return Promise.resolve(this.eventsPage(id, this.ignoreAfter.has(id) ? { ...query, after: undefined } : query));
+  }
+
+  private inventedPage(id: string, query: PageQuery): Page<TrainingJobEvent> {
+    const data = Array.from({ length: query.limit ?? 20 }, () => ({ id: `${id}-made${++this.invented}`, type: 'gradient_step', data: { loss: 1 } }));
+    const last = this.alternating.has(id) ? (this.invented / data.length) % 2 === 0 ? 'cursor-A' : 'cursor-B' : data.at(-1)!.id;
+    return { object: 'list', data, first_id: data[0]!.id, last_id: last, has_more: true };
   }
 
   async job(id: string): Promise<TrainingJob> {
@@ -150,6 +165,143 @@ describe('job tracker', () => {
     assert.ok(!tracker.get('ghost')?.stopped);
     assert.equal(tracker.get('ghost')?.connectionError, undefined);
     assert.equal(tracker.isPolling('ghost'), true, 'a refresh starts polling again');
+  });
+
+  it('keeps the real events once from a server that ignores `after`, and polls it less and less', async () => {
+    source.ignoreAfter.add('j');
+    source.add('j', 'training_started', { num_sequences: 100 });
+    tracker.track('j');
+    await settle();
+    for (let step = 0; step < 10; step++) {
+      source.add('j', 'gradient_step', { loss: step });
+      await clock.advance(60_000);
+    }
+    // Pages of two: what this server serves never goes past its first page.
+    const record = tracker.get('j')!;
+    assert.equal(record.events.length, new Set(record.events.map((event) => event.id)).size, 'no event twice');
+    assert.ok(record.events.length <= 2);
+    assert.equal(record.status.step, record.events.filter((event) => event.type === 'gradient_step').length);
+    const before = source.queries.length;
+    await clock.advance(10 * 60_000);
+    const perMinute = (source.queries.length - before) / 10;
+    assert.ok(perMinute <= 2, `${perMinute} requests a minute`);
+    assert.ok(tracker.isPolling('j'), 'still followed, just slowly');
+  });
+
+  it('takes only what follows the cursor from a server that repeats earlier events with new ones', async () => {
+    const wide = new JobTracker({ source, clock, policy: defaultPollPolicy(1000), random: () => 0, pageSize: 100 });
+    const seen: JobChange[] = [];
+    wide.onDidChange((change) => seen.push(change));
+    source.ignoreAfter.add('j');
+    source.add('j', 'training_started', { num_sequences: 5 });
+    wide.track('j');
+    await settle();
+    for (let step = 0; step < 5; step++) {
+      source.add('j', 'gradient_step', { loss: 5 - step });
+      await clock.advance(120_000);
+    }
+    source.add('j', 'training_ended');
+    await clock.advance(120_000);
+    const record = wide.get('j')!;
+    assert.deepEqual(record.events.map((event) => event.type), ['training_started', ...Array(5).fill('gradient_step'), 'training_ended']);
+    assert.equal(record.status.step, 5);
+    assert.equal(record.status.phase, 'succeeded');
+    assert.equal(wide.isPolling('j'), false);
+    assert.equal(seen.flatMap((change) => change.newEvents).length, 7, 'each event reported once');
+    wide.dispose();
+  });
+
+  it('stops at a cursor seen before and backs off a server that alternates cursors for ever', async () => {
+    const faults: string[] = [];
+    const guarded = new JobTracker({ source, clock, policy: defaultPollPolicy(1000), random: () => 0, pageSize: 5, onPagingFault: (_id, fault) => faults.push(fault) });
+    source.alternating.add('j');
+    guarded.track('j');
+    await settle();
+    assert.equal(source.queries.length, 3, 'A, B, then A again: stop');
+    await clock.advance(10 * 60_000);
+    assert.ok(source.queries.length <= 20, `${source.queries.length} requests in 10 minutes`);
+    assert.ok(guarded.get('j')!.events.length <= 5_000);
+    assert.deepEqual(faults, ['repeated-cursor'], 'told once, when it started');
+    guarded.dispose();
+  });
+
+  it('reads a backlog at most ten pages a poll at the normal pace, and slows down a server whose pages never end', async () => {
+    for (let index = 0; index < 1000; index++) source.add('backlog', 'gradient_step', { loss: index });
+    const paged = new JobTracker({ source, clock, policy: defaultPollPolicy(1000), random: () => 0, pageSize: 10 });
+    paged.track('backlog');
+    await settle();
+    assert.equal(source.queries.length, 10);
+    assert.equal(paged.get('backlog')!.status.step, 100);
+    await clock.advance(9_000);
+    assert.equal(paged.get('backlog')!.status.step, 1000, 'caught up at one poll a second');
+
+    source.endless.add('endless');
+    paged.track('endless');
+    await clock.advance(10 * 60_000);
+    const requests = source.queries.filter((entry) => entry.id === 'endless').length;
+    // 30 polls of ten pages catch up, then the waits double up to a minute.
+    assert.ok(requests <= 30 * 10 + 20 * 10, `${requests} requests in 10 minutes`);
+    const endlessRequests = () => source.queries.filter((entry) => entry.id === 'endless').length;
+    const before = endlessRequests();
+    await clock.advance(5 * 60_000);
+    assert.ok((endlessRequests() - before) / 5 <= 10, `${(endlessRequests() - before) / 5} requests a minute: a poll of ten pages a minute at most`);
+    assert.ok(paged.get('endless')!.events.length <= 5_000, 'events kept stay bounded');
+    paged.dispose();
+  });
+
+  it('keeps the newest events up to the bound, with the first and the terminal one, counting them all', async () => {
+    const bounded = new JobTracker({ source, clock, policy: defaultPollPolicy(1000), random: () => 0, pageSize: 100, maxEventsPerJob: 50 });
+    source.add('j', 'training_started', { num_sequences: 200 });
+    for (let index = 0; index < 200; index++) source.add('j', 'gradient_step', { loss: index });
+    source.add('j', 'training_ended');
+    bounded.track('j');
+    await clock.advance(5000);
+    const record = bounded.get('j')!;
+    assert.equal(record.events.length, 50);
+    assert.equal(record.events[0]!.type, 'training_started');
+    assert.equal(record.events.at(-1)!.type, 'training_ended');
+    assert.equal(record.droppedEvents, 152);
+    assert.equal(record.status.step, 200);
+    assert.equal(record.status.eventCount, 202);
+    bounded.dispose();
+  });
+
+  it('shares an event budget between jobs, so more jobs never mean more events kept', async () => {
+    const shared = new JobTracker({ source, clock, policy: defaultPollPolicy(1000), random: () => 0, pageSize: 100, maxEventsPerJob: 500, maxEventsTotal: 1000 });
+    for (let index = 0; index < 600; index++) source.add('big', 'gradient_step', { loss: index });
+    shared.track('big');
+    await clock.advance(5000);
+    assert.equal(shared.get('big')!.events.length, 500);
+    for (const id of ['b', 'c', 'd']) shared.track(id);
+    assert.equal(shared.get('big')!.events.length, 250);
+    assert.equal(shared.get('big')!.status.step, 600);
+    shared.dispose();
+  });
+
+  it('shows more steps than announced without breaking progress', async () => {
+    source.add('j', 'training_started', { num_sequences: 3 });
+    for (let index = 0; index < 5; index++) source.add('j', 'gradient_step', { loss: index });
+    tracker.track('j');
+    await clock.advance(5000);
+    const { status } = tracker.get('j')!;
+    assert.equal(status.step, 5);
+    assert.equal(describePhase(status), 'running · step 5 (3 announced)');
+    assert.equal(progressOf(status), 1);
+  });
+
+  it('reads a finished job again only on an explicit refresh, and not after that', async () => {
+    source.add('done', 'training_ended');
+    tracker.track('done');
+    await settle();
+    const after = source.queries.length;
+    tracker.refreshAll();
+    tracker.track('done');
+    await clock.advance(60_000);
+    assert.equal(source.queries.length, after, 'neither Refresh all nor tracking again polls a finished job');
+    tracker.refresh('done');
+    await clock.advance(60_000);
+    assert.equal(source.queries.length, after + 1);
+    assert.equal(tracker.isPolling('done'), false);
   });
 
   it('forgets untracked jobs and ignores their late answers', async () => {

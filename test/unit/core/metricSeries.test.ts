@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MetricSeriesSet } from '../../../src/core/metricSeries';
+import { maxPointsPerSeries, maxSeries, MetricSeriesSet } from '../../../src/core/metricSeries';
 
 describe('metric series', () => {
   it('makes one series per numeric key of gradient steps, in a stable order', () => {
@@ -20,5 +20,25 @@ describe('metric series', () => {
     set.append([{ id: '2', type: 'gradient_step', data: { loss: 2 } }]);
     assert.deepEqual(set.get('loss')?.values, [3, 2]);
     assert.deepEqual(set.get('loss')?.steps, [1, 2]);
+  });
+
+  it('keeps a bounded number of points per series, ending at the newest value', () => {
+    const set = new MetricSeriesSet();
+    const total = maxPointsPerSeries * 5 + 3;
+    const events = Array.from({ length: total }, (_, index) => ({ id: `e${index}`, type: 'gradient_step', data: { step: index + 1, loss: index } }));
+    set.append(events as never);
+    const loss = set.get('loss')!;
+    assert.ok(loss.steps.length <= maxPointsPerSeries, `kept ${loss.steps.length}`);
+    assert.ok(loss.steps.length >= maxPointsPerSeries / 2);
+    assert.equal(loss.steps.at(-1), total);
+    assert.equal(loss.values.at(-1), total - 1);
+    assert.equal(loss.steps.length, loss.values.length);
+  });
+
+  it('stops adding charts when a server invents a metric name per event', () => {
+    const set = new MetricSeriesSet();
+    const events = Array.from({ length: 10_000 }, (_, index) => ({ id: `e${index}`, type: 'gradient_step', data: { [`metric_${index}`]: 1 } }));
+    set.append(events as never);
+    assert.equal(set.list().length, maxSeries);
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatForFileName, parseTrajectoryFile } from '../../../src/core/trajectoryFile';
+import { checkTrajectoryFile, formatForFileName, parseTrajectoryFile, tooLargeToRead } from '../../../src/core/trajectoryFile';
 import { validateTrajectoryGroup } from '../../../src/core/trajectoryShape';
 
 const group = (reward: unknown = 1, extra: Record<string, unknown> = {}) => ({
@@ -129,6 +129,73 @@ describe('trajectory files', () => {
     const parsed = parseTrajectoryFile(text, 'jsonl');
     assert.equal(parsed.groups.length, 5000);
     assert.ok(Date.now() - started < 3000);
+  });
+});
+
+describe('trajectory file limits', () => {
+  const line = JSON.stringify(group());
+
+  it('refuses a line nested too deep, on that line, and still reads the others', () => {
+    const deep = `{"trajectories": ${'['.repeat(600)}${']'.repeat(600)}}`;
+    const parsed = parseTrajectoryFile(`${line}\n${deep}\n${line}`, 'jsonl');
+    assert.equal(parsed.ok, false);
+    assert.equal(parsed.groups.length, 2);
+    assert.equal(parsed.problems.length, 1);
+    assert.deepEqual([parsed.problems[0]!.line, parsed.problems[0]!.column], [1, 17 + 511]);
+    assert.match(parsed.problems[0]!.message, /^nested deeper than 512 levels; not checked further/);
+  });
+
+  it('checks the part of a too-large .jsonl file that fits, says where it stopped, and keeps nothing to send', () => {
+    const text = Array.from({ length: 10 }, () => line).join('\n');
+    const limits = { maxSize: line.length * 4 + 10, maxProblems: 200 };
+    const parsed = parseTrajectoryFile(text.replace(/"reward":1/, '"reward":"x"'), 'jsonl', limits);
+    assert.equal(parsed.ok, false);
+    assert.deepEqual(parsed.groups, []);
+    assert.deepEqual(parsed.problems.map((problem) => problem.line), [0, 4]);
+    assert.match(parsed.problems[0]!.message, /"reward" must be a number/);
+    assert.match(parsed.problems[1]!.message, /larger than 0\.\d MB.*lines 5 onward were not checked and nothing will be sent/);
+  });
+
+  it('does not check a too-large .json file at all', () => {
+    const parsed = parseTrajectoryFile(JSON.stringify([group(), group()]), 'json', { maxSize: 10, maxProblems: 200 });
+    assert.equal(parsed.ok, false);
+    assert.equal(parsed.problems.length, 1);
+    assert.match(parsed.problems[0]!.message, /it was not checked and nothing will be sent/);
+  });
+
+  it('says a file over the size RL Studio sends is not read', () => {
+    const refused = tooLargeToRead(60 * 1024 * 1024);
+    assert.equal(refused.ok, false);
+    assert.equal(refused.problems[0]!.message, 'this file is 60 MB, larger than the 16 MB RL Studio sends in one request: it was not read and nothing will be sent; split it into smaller files');
+  });
+
+  it('lists the first problems and counts the rest in one, an error when any of them is', () => {
+    const bad = JSON.stringify(group('x'));
+    const text = [line, ...Array.from({ length: 7 }, () => bad)].join('\n');
+    const parsed = parseTrajectoryFile(text, 'jsonl', { maxSize: 1e6, maxProblems: 3 });
+    assert.deepEqual(parsed.problems.map((problem) => [problem.line, problem.severity]), [[1, 'error'], [2, 'error'], [3, 'error'], [4, 'error']]);
+    assert.equal(parsed.problems[3]!.message, '4 more problems not listed, from here on: fix the ones above first');
+    assert.equal(parsed.groups.length, 1);
+
+    const warned = JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'x' }], reward: 1 }] });
+    const onlyWarnings = parseTrajectoryFile([warned, warned, warned].join('\n'), 'jsonl', { maxSize: 1e6, maxProblems: 1 });
+    assert.equal(onlyWarnings.ok, true, 'unlisted warnings do not stop a send');
+    assert.equal(onlyWarnings.groups.length, 3);
+    assert.equal(onlyWarnings.problems[1]!.severity, 'warning');
+  });
+
+  it('lists at most 100 issues of one group', () => {
+    const metrics = Object.fromEntries(Array.from({ length: 150 }, (_, index) => [`m${index}`, 'x']));
+    const issues = validateTrajectoryGroup(group(1, { metrics }));
+    assert.equal(issues.length, 101);
+    assert.deepEqual([issues[100]!.severity, issues[100]!.message], ['error', '50 more problems in this group not listed: fix the ones above first']);
+  });
+
+  it('checks in slices to the same result as in one go', async () => {
+    const text = [line, JSON.stringify(group('x')), '{"broken', line].join('\n');
+    assert.deepEqual(await checkTrajectoryFile(text, 'jsonl', { sliceMs: 0 }), parseTrajectoryFile(text, 'jsonl'));
+    const array = JSON.stringify([group(), group(2), { trajectories: 1 }], null, 2);
+    assert.deepEqual(await checkTrajectoryFile(array, 'json', { sliceMs: 0 }), parseTrajectoryFile(array, 'json'));
   });
 });
 
