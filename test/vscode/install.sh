@@ -114,7 +114,7 @@ trap stop_ticker EXIT
 last_log_line() {
   local line
   line=$(tail -c 65536 "$1" 2>/dev/null | tr '\r' '\n' | tr -d '\000-\010\013-\037' |
-    grep -v -E '^[[:space:]]*$|^[[:space:]]*[0-9]*[[:space:]]*\||warning:|note:|In file included|: In (static |member )?function|: In lambda|^[[:space:]]+from |^npm warn Unknown' |
+    grep -v -E '^[[:space:]]*$|^[[:space:]]*[0-9]*[[:space:]]*\||warning:|note:|In file included|: In (static )?(member )?function|: In lambda|inlined from|^[[:space:]]+from |^npm warn Unknown' |
     tail -n 1 || true)
   line=${line#"${line%%[![:space:]]*}"}
   [ ${#line} -gt 110 ] && line="${line:0:107}..."
