@@ -108,8 +108,9 @@ export class LineChart {
     this.plot.append(svg('circle', { class: 'dot cursor', cx: nearest.x, cy: nearest.y, r: 4 }));
     this.hover.textContent = `${describePoint(nearest, this.axis())}: ${formatMetric(nearest.value)}`;
     this.hover.hidden = false;
-    // CSSOM positioning: allowed by the content security policy, unlike style attributes.
-    this.hover.style.left = `${Math.min(nearest.x, this.width - 120)}px`;
+    // CSSOM positioning: allowed by the content security policy, unlike style attributes. The box
+    // stays inside the chart, however long its text.
+    this.hover.style.left = `${Math.max(0, Math.min(nearest.x, this.width - this.hover.offsetWidth))}px`;
   }
 
   private clearHover(): void {

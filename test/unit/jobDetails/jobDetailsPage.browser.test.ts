@@ -89,6 +89,9 @@ describe('job details page in a real browser', function () {
       await hover.waitFor({ state: 'visible' });
       const loss = String(gradientSteps.at(-1)!.data!.loss);
       assert.equal(await hover.textContent(), `model step 9 · job step 4: ${loss}`);
+      const figure = (await view.page.locator('figure.chart[data-metric="loss"]').boundingBox())!;
+      const box = (await hover.boundingBox())!;
+      assert.ok(box.x >= figure.x && box.x + box.width <= figure.x + figure.width + 1, 'the hover stays inside its chart');
 
       // Nowhere on the page is a step number left unnamed.
       const bare = page.text.match(/(?<!(job|model|gradient) )\bsteps? \d+/g);
