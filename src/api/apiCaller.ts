@@ -3,11 +3,15 @@
  * what may be retried, logs each attempt, and makes sure every failure leaves as a PlatformError
  * without the key in it.
  */
+import { AttemptSignal } from './attemptSignal';
 import { resolveApiBase, queryString, type ResolvedBase } from './baseUrl';
-import { PlatformError } from './errors';
-import { classifyFailure } from './failures';
+import { abandonBody } from './bodyLimits';
+import { isPlatformError, PlatformError } from './errors';
+import { classifyFailure, seconds, type ClassifiedFailure } from './failures';
 import type { CredentialsProvider, RequestLogger, ResolvedClientOptions } from './options';
+import { fillPath } from './pathIds';
 import { redactSecrets } from './redact';
+import { isRedirect, redirectError } from './redirects';
 import { mayRetry, retryDelay, sleep } from './retry';
 import type { AnswerContext } from './responses';
 import type { Transport, TransportResponse } from './transport';
@@ -17,17 +21,28 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 export interface CallSpec<T> {
   method: HttpMethod;
-  /** Relative to the API address (which carries /v1), e.g. '/preview/models'. */
+  /**
+   * Relative to the API address (which carries /v1), e.g. '/preview/models/{modelId}'. Each
+   * `{name}` is replaced by `pathIds[name]`, checked and percent-encoded (see pathIds.ts).
+   */
   path: string;
+  pathIds?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
   /** Sent as JSON. */
   body?: unknown;
   /** Health, system check and base models need no key. */
   auth: boolean;
-  /** Asks for server-sent events instead of JSON. */
+  /**
+   * Asks for server-sent events instead of JSON. The attempt's deadline then ends when `read`
+   * returns (normally on the headers); the stream's reader owns the idle timeout and the
+   * caller's signal from there on.
+   */
   stream?: boolean;
   signal?: AbortSignal;
-  /** Reads the answer of one attempt; a PlatformError it throws goes through the retry policy. */
+  /**
+   * Reads the answer of one attempt, within the attempt's deadline; a PlatformError it throws goes
+   * through the retry policy. Redirects never reach it.
+   */
   read(response: TransportResponse, context: AnswerContext): Promise<T>;
 }
 
@@ -64,10 +79,16 @@ export class ApiCaller {
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
     const { method } = spec;
-    const fullPath = (this.base.ok ? this.base.base.pathPrefix : '') + spec.path + queryString(spec.query);
+    const prefix = this.base.ok ? this.base.base.pathPrefix : '';
+    const query = queryString(spec.query);
+    const filled = fillPath(spec.path, spec.pathIds);
+    const fullPath = prefix + (filled.ok ? filled.path : spec.path) + query;
+    // Every error leaves through redactError, the key's removal coming last.
+    let secrets: string[] = [];
     const fail = (kind: PlatformError['kind'], message: string) =>
-      new PlatformError({ kind, message, api: this.api, method, path: fullPath });
+      redactError(new PlatformError({ kind, message, api: this.api, method, path: fullPath }), secrets);
 
+    if (!filled.ok) throw fail('invalid-input', `${method} ${fullPath}: ${filled.problem}`);
     if (!this.base.ok) throw fail('not-configured', this.base.problem);
     const base = this.base.base;
     if (spec.signal?.aborted) throw fail('aborted', `${method} ${fullPath} was cancelled`);
@@ -81,16 +102,23 @@ export class ApiCaller {
       }
       if (!key) throw fail('signed-out', 'not signed in: no API key is set');
     }
-    const secrets = key ? [key] : [];
+    secrets = key ? [key] : [];
     const headers = this.headers(key, spec);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const { options, transport } = this.shared;
-    const context: AnswerContext = { api: this.api, method, path: fullPath, secrets };
+    const context: AnswerContext = {
+      api: this.api,
+      method,
+      path: fullPath,
+      secrets,
+      limits: { maxJsonBytes: options.maxJsonBytes, maxErrorBodyBytes: options.maxErrorBodyBytes },
+    };
     const attempts = options.maxRetries + 1;
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       let status: number | undefined;
+      const attemptSignal = new AttemptSignal(spec.signal, options.timeoutMs);
       try {
         const response = await transport.request({
           origin: base.origin,
@@ -98,27 +126,28 @@ export class ApiCaller {
           method,
           headers,
           body,
-          signal: spec.signal,
+          signal: attemptSignal.signal,
+          // The attempt's deadline is the real bound; these only make undici give up on its side
+          // too. A stream's body has no undici timeout: its reader keeps an idle timer of its own.
           headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
+          bodyTimeout: spec.stream ? 0 : options.timeoutMs,
         });
         status = response.statusCode;
+        if (isRedirect(status)) {
+          abandonBody(response.body);
+          throw redirectError(status, response.headers.location, base.origin + fullPath, context);
+        }
         const value = await spec.read(response, context);
+        attemptSignal.release();
         this.log({ method, path: fullPath, status, ms: performance.now() - started, attempt });
         return value;
       } catch (raw) {
-        const failure = classifyFailure(raw, {
-          api: this.api,
-          method,
-          path: fullPath,
-          hostAndPort: base.hostAndPort,
-          timeoutMs: options.timeoutMs,
-          connectTimeoutMs: options.connectTimeoutMs,
-          signal: spec.signal,
-        });
-        const error = redactError(failure.error, secrets);
+        attemptSignal.release();
+        const classified = this.attemptFailure(raw, attemptSignal, spec, fullPath, status, base.hostAndPort);
+        const error = redactError(classified.error, secrets);
         this.log({ method, path: fullPath, status: status ?? error.status, ms: performance.now() - started, attempt, error: error.message });
-        if (attempt >= attempts || !mayRetry(method, spec.path, failure)) throw finalError(error, attempt);
+        const failure = { ...classified, error };
+        if (attempt >= attempts || !mayRetry(method, spec.path, failure)) throw finalError(error, attempt, secrets);
         try {
           await sleep(retryDelay(attempt, { baseDelayMs: options.retryBaseDelayMs, maxDelayMs: options.retryMaxDelayMs }, error.retryAfterMs), spec.signal);
         } catch {
@@ -126,6 +155,23 @@ export class ApiCaller {
         }
       }
     }
+  }
+
+  /** What one failed attempt amounts to: its own deadline, or whatever undici or a reader threw. */
+  private attemptFailure(raw: unknown, attemptSignal: AttemptSignal, spec: CallSpec<unknown>, path: string, status: number | undefined, hostAndPort: string): ClassifiedFailure {
+    const { method } = spec;
+    const { timeoutMs, connectTimeoutMs } = this.shared.options;
+    // An error status read before the deadline passed stays what it is; anything else that ended
+    // after the deadline aborted the attempt is the deadline.
+    if (attemptSignal.timedOut && !spec.signal?.aborted && !isPlatformError(raw)) {
+      const still = status === undefined ? '' : ' (the answer was still arriving)';
+      return {
+        error: new PlatformError({ kind: 'timeout', message: `${method} ${path} timed out after ${seconds(timeoutMs)}${still}`, api: this.api, method, path, cause: raw }),
+        beforeSend: false,
+        transient: false,
+      };
+    }
+    return classifyFailure(raw, { api: this.api, method, path, hostAndPort, timeoutMs, connectTimeoutMs, signal: spec.signal });
   }
 
   private headers(key: string | undefined, spec: CallSpec<unknown>): Record<string, string> {
@@ -150,9 +196,12 @@ export class ApiCaller {
   }
 }
 
-/** Removes the key from everything a failure carries that a person may read. */
+/**
+ * Removes the key from everything a failure carries that a person may read. It runs on every
+ * error that leaves the client, even when no key was read: redactSecrets also masks what merely
+ * looks like a credential (a bearer token a server echoed back).
+ */
 export function redactError(error: PlatformError, secrets: string[]): PlatformError {
-  if (secrets.length === 0) return error;
   const message = redactSecrets(error.message, secrets);
   const details = error.details?.map((line) => redactSecrets(line, secrets));
   const changed = message !== error.message || details?.some((line, index) => line !== error.details?.[index]);
@@ -169,7 +218,8 @@ export function redactError(error: PlatformError, secrets: string[]): PlatformEr
   });
 }
 
-function finalError(error: PlatformError, attempts: number): PlatformError {
+/** The error of the last attempt, noting how many were made; redacted again after the note. */
+function finalError(error: PlatformError, attempts: number, secrets: string[]): PlatformError {
   if (attempts <= 1 || error.kind === 'aborted') return error;
-  return error.withMessage(`${error.message} (gave up after ${attempts} attempts)`);
+  return redactError(error.withMessage(`${error.message} (gave up after ${attempts} attempts)`), secrets);
 }

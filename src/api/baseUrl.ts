@@ -26,6 +26,11 @@ export function resolveApiBase(label: string, address: string | undefined): Reso
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, problem: `the ${label} address "${trimmed}" must start with http:// or https://` };
   }
+  // Every call carries the API key: over plain http it would cross the network readable by anyone
+  // on the way. Plain http is for a server on this computer (a local emulator or a tunnel) only.
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    return { ok: false, problem: `the ${label} address "${trimmed}" uses http:// for a host other than this computer; use https:// so your key is sent encrypted` };
+  }
   return {
     ok: true,
     base: {
@@ -34,6 +39,16 @@ export function resolveApiBase(label: string, address: string | undefined): Reso
       hostAndPort: hostAndPort(url),
     },
   };
+}
+
+/**
+ * localhost, 127.0.0.0/8 and [::1], as the URL parser normalises them (so "127.1" or "0x7f.0.0.1"
+ * arrive here as 127.0.0.1). Other names are not trusted to resolve to this computer.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 export function hostAndPort(url: URL): string {

@@ -10,7 +10,7 @@ import { SseParser } from './sse';
 import type { ChatCompletion, ChatCompletionChunk } from './types';
 
 export class ChatChunkDecoder {
-  constructor(private readonly context: Omit<AnswerContext, 'secrets'>) {}
+  constructor(private readonly context: Pick<AnswerContext, 'api' | 'method' | 'path'>) {}
 
   /** The chunk carried by `data`, or null for the `[DONE]` marker. */
   decode(data: string): ChatCompletionChunk | null {
@@ -85,7 +85,7 @@ export interface DecodedStream {
  * Decodes a whole recorded stream given as its successive reads: the same parser and decoder the
  * client uses on the socket, for tests and benchmarks.
  */
-export function decodeChatStream(reads: Iterable<Uint8Array>, context: Omit<AnswerContext, 'secrets'> = recordedContext): DecodedStream {
+export function decodeChatStream(reads: Iterable<Uint8Array>, context: Pick<AnswerContext, 'api' | 'method' | 'path'> = recordedContext): DecodedStream {
   const parser = new SseParser();
   const decoder = new ChatChunkDecoder(context);
   const chunks: ChatCompletionChunk[] = [];

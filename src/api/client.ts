@@ -12,7 +12,7 @@ export class PlatformClient {
 
   constructor(options: ClientOptions) {
     const resolved = resolveClientOptions(options);
-    this.transport = new Transport({ connectTimeoutMs: resolved.connectTimeoutMs });
+    this.transport = new Transport({ connectTimeoutMs: resolved.connectTimeoutMs, connectionsPerOrigin: resolved.connectionsPerOrigin });
     const shared = {
       transport: this.transport,
       options: resolved,

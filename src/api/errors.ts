@@ -1,7 +1,7 @@
 /**
  * The one error type of the platform client. Every failure a caller can see (HTTP status, timeout,
- * lost connection, cancelled call, unreadable answer, missing configuration or key) is a
- * PlatformError whose message is a single human-readable line.
+ * lost connection, cancelled call, unreadable or oversized answer, missing configuration or key,
+ * unusable input) is a PlatformError whose message is a single human-readable line.
  */
 
 export type PlatformErrorKind =
@@ -12,7 +12,11 @@ export type PlatformErrorKind =
   | 'invalid-response'
   | 'stream-cut'
   | 'not-configured'
-  | 'signed-out';
+  | 'signed-out'
+  /** An answer, an error body or one stream event was larger than the client reads. */
+  | 'too-large'
+  /** A value the caller passed cannot be sent (an id that would change the request's path). */
+  | 'invalid-input';
 
 /** Which side the failed call talked to; 'webhook' is a raw send to a user's endpoint. */
 export type ApiName = 'training' | 'inference' | 'webhook';

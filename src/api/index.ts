@@ -11,7 +11,7 @@ export type { CallOptions, ClientOptions, CredentialsProvider, RequestLogEntry, 
 export { PlatformError, isPlatformError, type PlatformErrorKind, type ApiName } from './errors';
 export { redactSecrets } from './redact';
 export { accumulateChat, ChatAccumulator, type AccumulatedChat } from './accumulate';
-export { SseParser, parseSse } from './sse';
+export { SseParser, SseEventTooLargeError, parseSse, type SseParserOptions } from './sse';
 export { ChatChunkDecoder, decodeChatStream, type DecodedStream } from './chatChunks';
 export { sendRaw, closeRawConnections, maxRawBodyBytes, type RawRequest, type RawResponse } from './rawSend';
 export { parseRetryAfter, retryDelay } from './retry';

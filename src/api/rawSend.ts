@@ -1,11 +1,15 @@
 /**
  * Raw HTTP sends for the webhook "Send test" feature: the request goes out exactly as given (no
- * key, no retries), over a shared keep-alive Agent that is created on the first send.
+ * key, no retries, no redirects followed), over a shared keep-alive Agent that is created on the
+ * first send. The whole send, answer included, has one deadline, and at most maxRawBodyBytes of the
+ * answer are kept for the report (which says when it was cut); the rest is never read.
  */
 import type { Dispatcher } from 'undici';
+import { AttemptSignal } from './attemptSignal';
 import { hostAndPort } from './baseUrl';
+import { readCapped } from './bodyLimits';
 import { PlatformError } from './errors';
-import { classifyFailure } from './failures';
+import { classifyFailure, seconds } from './failures';
 import { redactSecrets } from './redact';
 import { loadUndici } from './undiciLoader';
 
@@ -14,7 +18,7 @@ export interface RawRequest {
   method: 'POST' | 'GET' | 'PUT';
   headers: Record<string, string>;
   body?: Uint8Array | string;
-  /** Wait for the headers and between reads of the body. Default 30 000 ms. */
+  /** The whole send, from the request to the end of the kept answer. Default 30 000 ms. */
   timeoutMs?: number;
   signal?: AbortSignal;
 }
@@ -40,7 +44,7 @@ let sharedAgent: Dispatcher | undefined;
 function agent(): Dispatcher {
   if (!sharedAgent) {
     const { Agent } = loadUndici();
-    sharedAgent = new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000 });
+    sharedAgent = new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000, connections: 4, pipelining: 1 });
   }
   return sharedAgent;
 }
@@ -54,24 +58,25 @@ export async function closeRawConnections(): Promise<void> {
 
 export async function sendRaw(request: RawRequest): Promise<RawResponse> {
   const method = request.method;
+  const headerSecrets = Object.entries(request.headers)
+    .filter(([name]) => sensitiveHeader.test(name))
+    .map(([, value]) => value);
   let url: URL;
   try {
     url = new URL(request.url);
   } catch {
-    throw new PlatformError({ kind: 'not-configured', message: `the address "${request.url}" is not a valid URL`, api: 'webhook', method, path: '' });
+    throw redacted(new PlatformError({ kind: 'not-configured', message: `the address "${request.url}" is not a valid URL`, api: 'webhook', method, path: '' }), headerSecrets);
   }
   // The path of a webhook address is often itself a secret (chat-service hooks put their token
   // there), so messages name the origin only.
   const where = url.origin;
+  const secrets = headerSecrets.concat(url.username, url.password, url.pathname.length > 1 ? [url.pathname + url.search] : []);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PlatformError({ kind: 'not-configured', message: `the address of ${where} must start with http:// or https://`, api: 'webhook', method, path: where });
+    throw redacted(new PlatformError({ kind: 'not-configured', message: `the address of ${where} must start with http:// or https://`, api: 'webhook', method, path: where }), secrets);
   }
-  const timeoutMs = request.timeoutMs && request.timeoutMs > 0 ? request.timeoutMs : defaultTimeoutMs;
-  const secrets = Object.entries(request.headers)
-    .filter(([name]) => sensitiveHeader.test(name))
-    .map(([, value]) => value)
-    .concat(url.username, url.password, url.pathname.length > 1 ? [url.pathname + url.search] : []);
+  const timeoutMs = request.timeoutMs && request.timeoutMs > 0 ? Math.min(request.timeoutMs, 2 ** 31 - 1) : defaultTimeoutMs;
   const started = performance.now();
+  const attemptSignal = new AttemptSignal(request.signal, timeoutMs);
   try {
     const response = await agent().request({
       origin: url.origin,
@@ -79,61 +84,44 @@ export async function sendRaw(request: RawRequest): Promise<RawResponse> {
       method,
       headers: request.headers,
       body: request.body,
-      signal: request.signal,
+      signal: attemptSignal.signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const { bytes, truncated } = await readLimited(response.body, maxRawBodyBytes);
+    const { bytes, complete } = await readCapped(response.body, maxRawBodyBytes, { refuseAnnouncedOverflow: false });
     const result: RawResponse = {
       status: response.statusCode,
       headers: definedHeaders(response.headers),
       body: bytes,
       ms: performance.now() - started,
     };
-    if (truncated) result.truncated = true;
+    if (!complete) result.truncated = true;
     return result;
   } catch (raw) {
-    const { error } = classifyFailure(raw, {
-      api: 'webhook',
-      method,
-      path: where,
-      hostAndPort: hostAndPort(url),
-      timeoutMs,
-      connectTimeoutMs,
-      signal: request.signal,
-    });
-    const message = redactSecrets(error.message, secrets);
-    if (message === error.message) throw error;
-    throw new PlatformError({ kind: error.kind, message, api: 'webhook', method, path: where });
+    // The deadline aborted the send, unless the caller's own signal did first.
+    const error =
+      attemptSignal.timedOut && !request.signal?.aborted
+        ? new PlatformError({ kind: 'timeout', message: `${method} ${where} timed out after ${seconds(timeoutMs)}`, api: 'webhook', method, path: where })
+        : classifyFailure(raw, {
+            api: 'webhook',
+            method,
+            path: where,
+            hostAndPort: hostAndPort(url),
+            timeoutMs,
+            connectTimeoutMs,
+            signal: request.signal,
+          }).error;
+    throw redacted(error, secrets);
+  } finally {
+    attemptSignal.release();
   }
 }
 
-async function readLimited(body: Dispatcher.ResponseData['body'], limit: number): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for await (const part of body as AsyncIterable<Uint8Array>) {
-    const room = limit - total;
-    if (part.byteLength > room) {
-      parts.push(part.subarray(0, room));
-      total += room;
-      body.destroy();
-      return { bytes: concat(parts, total), truncated: true };
-    }
-    parts.push(part);
-    total += part.byteLength;
-  }
-  return { bytes: concat(parts, total), truncated: false };
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1 && parts[0].byteLength === total) return new Uint8Array(parts[0].buffer, parts[0].byteOffset, total);
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
+/** The error with every secret of the send removed from its message: the last step before it leaves. */
+function redacted(error: PlatformError, secrets: string[]): PlatformError {
+  const message = redactSecrets(error.message, secrets);
+  if (message === error.message) return error;
+  return new PlatformError({ kind: error.kind, message, api: 'webhook', method: error.method, path: error.path, status: error.status });
 }
 
 function definedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {

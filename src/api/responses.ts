@@ -2,6 +2,7 @@
  * Reading an answer: JSON where JSON is expected (anything else is an 'invalid-response', never a
  * crash), and an HTTP error body turned into one PlatformError line.
  */
+import { decodeText, describeSize, readCapped } from './bodyLimits';
 import { PlatformError, type ApiName } from './errors';
 import { looksBinary, looksLikeHtml, oneLine, statusText, summarizeErrorBody } from './errorBody';
 import { honoursRetryAfter, parseRetryAfter } from './retry';
@@ -13,6 +14,14 @@ export interface AnswerContext {
   path: string;
   /** Values that must never appear in an error (the API key). */
   secrets: string[];
+  limits: AnswerLimits;
+}
+
+export interface AnswerLimits {
+  /** A JSON answer larger than this is not read. */
+  maxJsonBytes: number;
+  /** Only this much of an error body is read to describe the error. */
+  maxErrorBodyBytes: number;
 }
 
 export function isSuccess(status: number): boolean {
@@ -22,6 +31,35 @@ export function isSuccess(status: number): boolean {
 /** Reads and drops the body of an answer whose content does not matter, so its socket is reused. */
 export async function discardBody(response: TransportResponse): Promise<void> {
   await response.body.dump().catch(() => undefined);
+}
+
+/**
+ * The text of a JSON answer, read only up to the cap: a larger answer is refused (without reading
+ * when Content-Length announces it, else as soon as the cap is passed) and its socket closed.
+ */
+export async function readAnswerText(response: TransportResponse, context: AnswerContext): Promise<string> {
+  const limit = context.limits.maxJsonBytes;
+  const { bytes, complete } = await readCapped(response.body, limit, { refuseAnnouncedOverflow: true, contentLength: response.headers['content-length'] });
+  if (!complete) throw answerTooLarge(context, limit, response.statusCode);
+  return decodeText(bytes);
+}
+
+export function answerTooLarge(context: Pick<AnswerContext, 'api' | 'method' | 'path'>, limit: number, status?: number): PlatformError {
+  const { api, method, path } = context;
+  return new PlatformError({
+    kind: 'too-large',
+    message: `${method} ${path}: the server's answer was larger than ${describeSize(limit)}; it was not read`,
+    api,
+    method,
+    path,
+    status,
+  });
+}
+
+/** The start of an error body, at most the error-body cap; the rest is never read. */
+export async function readErrorText(response: TransportResponse, context: AnswerContext): Promise<string> {
+  const { bytes } = await readCapped(response.body, context.limits.maxErrorBodyBytes, { refuseAnnouncedOverflow: false });
+  return decodeText(bytes);
 }
 
 export function parseJsonAnswer<T>(text: string, status: number, contentType: string | undefined, context: AnswerContext): T {
@@ -54,7 +92,7 @@ function invalidJsonError(text: string, status: number, contentType: string | un
 export async function errorFromResponse(response: TransportResponse, context: AnswerContext): Promise<PlatformError> {
   let body = '';
   try {
-    body = await response.body.text();
+    body = await readErrorText(response, context);
   } catch {
     // The status alone is still worth reporting.
   }

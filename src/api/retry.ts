@@ -30,17 +30,33 @@ export function honoursRetryAfter(status: number): boolean {
 }
 
 /**
- * Retry-After as milliseconds: either delay-seconds or an HTTP date. Undefined when absent or
- * unreadable; never negative.
+ * Retry-After as milliseconds: delay-seconds (digits, a fraction tolerated) or an HTTP date.
+ * Undefined when absent or unreadable (a negative number, "1e9", "soon", two values), so the usual
+ * back-off applies; a date in the past is 0. Never negative, never NaN; it may be huge, which
+ * retryDelay caps.
  */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
-  if (!text) return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
+  if (!text || text.length > 64) return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    const ms = Math.round(Number(text) * 1000);
+    return Number.isFinite(ms) ? ms : Number.MAX_SAFE_INTEGER;
+  }
+  let date: number;
+  if (imfOrRfc850Date.test(text)) date = Date.parse(text);
+  // asctime carries no zone, yet means GMT; Date.parse would read it as local time.
+  else if (asctimeDate.test(text)) date = Date.parse(`${text} GMT`);
+  else return undefined;
+  if (!Number.isFinite(date)) return undefined;
   return Math.max(0, date - now);
 }
+
+/**
+ * The date forms HTTP allows: IMF-fixdate and RFC 850 (both GMT), and asctime. Date.parse alone
+ * is far more lenient: it reads "-5" or "1, 2" as dates.
+ */
+const imfOrRfc850Date = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$|^[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
+const asctimeDate = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
 
 export interface BackoffPolicy {
   baseDelayMs: number;
@@ -50,11 +66,15 @@ export interface BackoffPolicy {
 /**
  * The wait before retry number `retry` (1 for the first retry): full jitter, i.e. a uniformly
  * random time up to an exponentially growing, capped ceiling, so many clients that failed together
- * do not come back together. A server's Retry-After replaces it, still capped.
+ * do not come back together. A server's Retry-After replaces it, clamped to [0, maxDelayMs]; one
+ * that is not a finite number is ignored. The number of retries is bounded by the caller, so even
+ * a Retry-After of 0 on every answer ends after maxRetries quick attempts.
  */
 export function retryDelay(retry: number, policy: BackoffPolicy, retryAfterMs?: number, random: () => number = Math.random): number {
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxDelayMs);
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
+  const maxDelayMs = Number.isFinite(policy.maxDelayMs) ? Math.max(0, policy.maxDelayMs) : 0;
+  if (retryAfterMs !== undefined && !Number.isNaN(retryAfterMs)) return Math.min(Math.max(0, retryAfterMs), maxDelayMs);
+  const baseDelayMs = Number.isFinite(policy.baseDelayMs) ? Math.max(0, policy.baseDelayMs) : 0;
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(30, Math.max(0, retry - 1)));
   return Math.floor(random() * ceiling);
 }
 

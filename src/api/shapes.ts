@@ -3,7 +3,7 @@
  * 'invalid-response' with a readable line rather than a TypeError somewhere in a view.
  */
 import { PlatformError } from './errors';
-import { errorFromResponse, header, isSuccess, parseJsonAnswer, type AnswerContext } from './responses';
+import { errorFromResponse, header, isSuccess, parseJsonAnswer, readAnswerText, type AnswerContext } from './responses';
 import type { TransportResponse } from './transport';
 import type { ChatCompletion, ModelList, Page } from './types';
 
@@ -14,7 +14,7 @@ export function readShaped<T>(check: ShapeCheck<T>, expected: string) {
   return async (response: TransportResponse, context: AnswerContext): Promise<T> => {
     const status = response.statusCode;
     if (!isSuccess(status)) throw await errorFromResponse(response, context);
-    const value = parseJsonAnswer<unknown>(await response.body.text(), status, header(response, 'content-type'), context);
+    const value = parseJsonAnswer<unknown>(await readAnswerText(response, context), status, header(response, 'content-type'), context);
     if (!check(value)) throw unexpectedShape(context, expected, status);
     return value;
   };

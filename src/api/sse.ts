@@ -6,18 +6,77 @@
  * reads is decoded whole; line endings (CRLF, LF or CR) are found in the text, and a CR that ends
  * one read is paired with an LF that starts the next. Fields other than `data` (event, id, retry)
  * are read and ignored: the chat-completion streams this client reads carry everything in `data`.
+ *
+ * Cost is linear in the bytes fed, whatever their shape: only the new text of each read is
+ * searched for line endings, and the start of an unfinished line is kept as a list of pieces that
+ * is joined once, when the line ends. (Joining it into one string on every read would make a single
+ * long line quadratic: a 48 MB line in 64 KiB reads would copy gigabytes.)
+ *
+ * Memory is bounded too: an event may hold at most `maxEventSize` characters, counting the line
+ * still arriving, so a line that never ends or a million data lines without a blank line end the
+ * stream with an SseEventTooLargeError instead of filling the heap.
  */
+import { describeSize } from './bodyLimits';
+import { defaultMaxStreamEventSize } from './options';
+
+export interface SseParserOptions {
+  /**
+   * The most text one event may hold: its data lines (each also counting `lineCost` for its
+   * bookkeeping) plus the line still arriving. Characters, i.e. bytes for ASCII. Default 16 Mi.
+   */
+  maxEventSize?: number;
+}
+
+/**
+ * What each data line costs on top of its text. Without it, an event of millions of empty
+ * `data:` lines would cost almost nothing by length while its bookkeeping filled the heap.
+ */
+export const lineCost = 32;
+
+/** After this many unjoined pieces of one line, they are joined into a block (see `keepPartial`). */
+const piecesPerBlock = 512;
+
+export class SseEventTooLargeError extends Error {
+  constructor(readonly maxEventSize: number) {
+    super(`an event of the stream was larger than ${describeSize(maxEventSize)}`);
+    this.name = 'SseEventTooLargeError';
+  }
+}
+
 export class SseParser {
   private readonly decoder = new TextDecoder('utf-8');
-  /** The start of a line whose end has not arrived yet. */
-  private partialLine = '';
+  private readonly maxEventSize: number;
+  /**
+   * The start of a line whose end has not arrived yet: `pieces` as they came, `blocks` holding
+   * earlier pieces joined in groups, so a line arriving one byte per read is not a list of millions
+   * of tiny strings. Each character is copied at most twice before the line is complete.
+   */
+  private lineBlocks: string[] = [];
+  private linePieces: string[] = [];
+  private lineLength = 0;
   /** The previous read ended with CR: an LF at the start of the next one belongs to it. */
   private afterCarriageReturn = false;
-  private eventData = '';
-  private eventHasData = false;
+  private dataLines: string[] = [];
+  /** The cost of `dataLines` against maxEventSize. */
+  private eventSize = 0;
+  private failed: SseEventTooLargeError | undefined;
+
+  constructor(options: SseParserOptions = {}) {
+    const max = options.maxEventSize;
+    this.maxEventSize = max !== undefined && max > 0 ? max : defaultMaxStreamEventSize;
+  }
+
+  /**
+   * Set once an event grew past the maximum. The parser keeps nothing more from then on, and any
+   * later feed() or end() throws it; events completed before the overflow were already returned.
+   */
+  get failure(): SseEventTooLargeError | undefined {
+    return this.failed;
+  }
 
   /** Feeds one read; returns the data of every event it completed, in order. */
   feed(bytes: Uint8Array): string[] {
+    if (this.failed) throw this.failed;
     const events: string[] = [];
     const text = this.decoder.decode(bytes, { stream: true });
     if (text.length > 0) this.scan(text, events);
@@ -29,34 +88,29 @@ export class SseParser {
    * line never came, are still delivered: every byte received counts.
    */
   end(): string[] {
+    if (this.failed) throw this.failed;
     const events: string[] = [];
     const rest = this.decoder.decode();
     if (rest.length > 0) this.scan(rest, events);
-    if (this.partialLine.length > 0) {
-      const line = this.partialLine;
-      this.partialLine = '';
+    if (this.lineLength > 0 && !this.failed) {
+      const line = this.takePartial('');
       this.takeLine(line, 0, line.length, events);
     }
+    if (this.failed) throw this.failed;
     this.dispatch(events);
     this.afterCarriageReturn = false;
     return events;
   }
 
-  private scan(chunk: string, events: string[]): void {
-    let text = chunk;
+  private scan(text: string, events: string[]): void {
     let start = 0;
     if (this.afterCarriageReturn) {
       this.afterCarriageReturn = false;
       if (text.charCodeAt(0) === 10) start = 1;
     }
-    if (this.partialLine.length > 0) {
-      text = this.partialLine + (start === 0 ? text : text.slice(start));
-      start = 0;
-      this.partialLine = '';
-    }
     const length = text.length;
     // Positions of the next LF and CR at or after `start`; -1 when there is none left. Each is
-    // searched again only once passed, so a stream without CR costs one failed search in total.
+    // searched again only once passed, so a stream without CR costs one failed search per read.
     let nextLf = text.indexOf('\n', start);
     let nextCr = text.indexOf('\r', start);
     while (start < length) {
@@ -77,10 +131,35 @@ export class SseParser {
           this.afterCarriageReturn = true;
         }
       }
-      this.takeLine(text, start, end, events);
+      if (this.lineLength > 0) {
+        const line = this.takePartial(text.slice(start, end));
+        this.takeLine(line, 0, line.length, events);
+      } else {
+        this.takeLine(text, start, end, events);
+      }
+      if (this.failed) return;
       start = next;
     }
-    if (start < length) this.partialLine = text.slice(start);
+    if (start < length) this.keepPartial(start === 0 ? text : text.slice(start));
+    if (this.eventSize + this.lineLength > this.maxEventSize) this.fail();
+  }
+
+  private keepPartial(piece: string): void {
+    this.linePieces.push(piece);
+    this.lineLength += piece.length;
+    if (this.linePieces.length >= piecesPerBlock) {
+      this.lineBlocks.push(this.linePieces.join(''));
+      this.linePieces = [];
+    }
+  }
+
+  /** The kept start of the line followed by `tail`, as one string; the kept start is cleared. */
+  private takePartial(tail: string): string {
+    const line = this.lineBlocks.join('') + this.linePieces.join('') + tail;
+    this.lineBlocks = [];
+    this.linePieces = [];
+    this.lineLength = 0;
+    return line;
   }
 
   private takeLine(text: string, start: number, end: number, events: string[]): void {
@@ -93,7 +172,7 @@ export class SseParser {
     let value: string;
     if (first === 100 /* 'd' */ && text.startsWith('data:', start)) {
       const valueStart = text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5;
-      value = text.slice(valueStart, end);
+      value = text.slice(Math.min(valueStart, end), end);
     } else {
       const colon = text.indexOf(':', start);
       const nameEnd = colon === -1 || colon > end ? end : colon;
@@ -105,27 +184,36 @@ export class SseParser {
         value = text.slice(Math.min(valueStart, end), end);
       }
     }
-    if (this.eventHasData) {
-      this.eventData += '\n' + value;
-    } else {
-      this.eventData = value;
-      this.eventHasData = true;
-    }
+    this.dataLines.push(value);
+    this.eventSize += value.length + lineCost;
+    if (this.eventSize > this.maxEventSize) this.fail();
   }
 
   private dispatch(events: string[]): void {
-    if (!this.eventHasData) return;
-    events.push(this.eventData);
-    this.eventData = '';
-    this.eventHasData = false;
+    const lines = this.dataLines;
+    if (lines.length === 0) return;
+    events.push(lines.length === 1 ? lines[0]! : lines.join('\n'));
+    this.dataLines = [];
+    this.eventSize = 0;
+  }
+
+  private fail(): void {
+    this.failed = new SseEventTooLargeError(this.maxEventSize);
+    // Nothing of the oversized event is kept.
+    this.dataLines = [];
+    this.eventSize = 0;
+    this.lineBlocks = [];
+    this.linePieces = [];
+    this.lineLength = 0;
   }
 }
 
 /** Parses a whole byte sequence at once: a convenience for tests and recorded streams. */
-export function parseSse(reads: Iterable<Uint8Array>): string[] {
-  const parser = new SseParser();
+export function parseSse(reads: Iterable<Uint8Array>, options?: SseParserOptions): string[] {
+  const parser = new SseParser(options);
   const events: string[] = [];
   for (const read of reads) events.push(...parser.feed(read));
+  if (parser.failure) throw parser.failure;
   events.push(...parser.end());
   return events;
 }

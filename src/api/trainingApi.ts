@@ -2,7 +2,7 @@
 import { ChatCompletionsApi } from './chatCompletionsApi';
 import type { CallOptions } from './options';
 import { walkPages } from './pagination';
-import { discardBody, errorFromResponse, header, httpError, isSuccess, parseJsonAnswer } from './responses';
+import { discardBody, errorFromResponse, header, httpError, isSuccess, parseJsonAnswer, readAnswerText, readErrorText } from './responses';
 import { hasId, isObject, isPage, readShaped, unexpectedShape } from './shapes';
 import type {
   Checkpoint,
@@ -30,8 +30,9 @@ export interface SystemCheckResult {
   checks: SystemCheck;
 }
 
-const modelPath = (modelId: string) => `/preview/models/${encodeURIComponent(modelId)}`;
-const jobPath = (jobId: string) => `/preview/training-jobs/${encodeURIComponent(jobId)}`;
+// Ids are filled in by the caller, which refuses any id that could change the path (pathIds.ts).
+const modelPath = '/preview/models/{modelId}';
+const jobPath = '/preview/training-jobs/{jobId}';
 
 // Built once: they are the same for every call.
 const readModel = readShaped((value): value is TrainingModel => hasId(value), 'a model');
@@ -59,7 +60,8 @@ export class TrainingApi extends ChatCompletionsApi {
   deleteModel(modelId: string, options?: CallOptions): Promise<DeleteModelResult> {
     return this.caller.call({
       method: 'DELETE',
-      path: modelPath(modelId),
+      path: modelPath,
+      pathIds: { modelId },
       auth: true,
       signal: options?.signal,
       read: readDeletedModel,
@@ -69,7 +71,8 @@ export class TrainingApi extends ChatCompletionsApi {
   listCheckpoints(modelId: string, query: CheckpointQuery = {}, options?: CallOptions): Promise<Page<Checkpoint>> {
     return this.caller.call({
       method: 'GET',
-      path: `${modelPath(modelId)}/checkpoints`,
+      path: `${modelPath}/checkpoints`,
+      pathIds: { modelId },
       query: { after: query.after, limit: query.limit, order: query.order },
       auth: true,
       signal: options?.signal,
@@ -84,7 +87,8 @@ export class TrainingApi extends ChatCompletionsApi {
   deleteCheckpoints(modelId: string, steps: number[], options?: CallOptions): Promise<DeleteCheckpointsResult> {
     return this.caller.call({
       method: 'DELETE',
-      path: `${modelPath(modelId)}/checkpoints`,
+      path: `${modelPath}/checkpoints`,
+      pathIds: { modelId },
       body: { steps },
       auth: true,
       signal: options?.signal,
@@ -95,7 +99,8 @@ export class TrainingApi extends ChatCompletionsApi {
   log(modelId: string, request: LogRequest, options?: CallOptions): Promise<void> {
     return this.caller.call({
       method: 'POST',
-      path: `${modelPath(modelId)}/log`,
+      path: `${modelPath}/log`,
+      pathIds: { modelId },
       body: request,
       auth: true,
       signal: options?.signal,
@@ -118,7 +123,8 @@ export class TrainingApi extends ChatCompletionsApi {
   getTrainingJob(jobId: string, options?: CallOptions): Promise<TrainingJob> {
     return this.caller.call({
       method: 'GET',
-      path: jobPath(jobId),
+      path: jobPath,
+      pathIds: { jobId },
       auth: true,
       signal: options?.signal,
       read: readJob,
@@ -128,7 +134,8 @@ export class TrainingApi extends ChatCompletionsApi {
   listTrainingJobEvents(jobId: string, query: PageQuery = {}, options?: CallOptions): Promise<Page<TrainingJobEvent>> {
     return this.caller.call({
       method: 'GET',
-      path: `${jobPath(jobId)}/events`,
+      path: `${jobPath}/events`,
+      pathIds: { jobId },
       query: { after: query.after, limit: query.limit },
       auth: true,
       signal: options?.signal,
@@ -178,13 +185,13 @@ export class TrainingApi extends ChatCompletionsApi {
       read: async (response, context) => {
         const status = response.statusCode;
         if (status === 503) {
-          const text = await response.body.text().catch(() => '');
+          const text = await readErrorText(response, context).catch(() => '');
           const checks = checksIn(safeParse(text));
           if (checks) return { healthy: false, status, checks };
           throw httpError(status, text, response.headers, context);
         }
         if (!isSuccess(status)) throw await errorFromResponse(response, context);
-        const checks = checksIn(parseJsonAnswer<unknown>(await response.body.text(), status, header(response, 'content-type'), context));
+        const checks = checksIn(parseJsonAnswer<unknown>(await readAnswerText(response, context), status, header(response, 'content-type'), context));
         if (!checks) throw unexpectedShape(context, 'a system check', status);
         return { healthy: Object.values(checks).every((entry) => !isObject(entry) || entry.success !== false), status, checks };
       },

@@ -9,6 +9,8 @@ export interface TransportOptions {
   connectTimeoutMs: number;
   /** How long an idle socket is kept for the next request. */
   keepAliveTimeoutMs?: number;
+  /** Open sockets per origin at most; more requests wait for a free one. Default 16. */
+  connectionsPerOrigin?: number;
 }
 
 export type TransportRequest = Dispatcher.RequestOptions<null> & { origin: string };
@@ -49,6 +51,12 @@ export class Transport {
       this.dispatcher = new Agent({
         connect: { timeout: this.options.connectTimeoutMs },
         keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 10_000,
+        // Without a cap, a burst of calls (a view refreshing many nodes, a retry storm) opens one
+        // socket per request. 16 keeps a chat stream, polling and a view's loads going in parallel.
+        connections: this.options.connectionsPerOrigin ?? 16,
+        // No pipelining: a slow answer (a stream) must not hold up the requests queued behind it
+        // on the same socket, and a non-idempotent POST must never be replayed after a reset.
+        pipelining: 1,
       });
     }
     return this.dispatcher;

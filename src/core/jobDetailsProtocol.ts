@@ -5,9 +5,19 @@ import type { JobStatus } from './jobStatus';
 
 export interface JobSummary {
   id: string;
+  /** The page's title: `jobDetailsTitle` of the job. */
   label: string;
   modelId?: string;
   kind?: 'rl' | 'sft';
+}
+
+/**
+ * A job's name on its panel's tab and page: the label it was given (the file it was created from
+ * and the model it trains), else "Job" and the id's first eight characters.
+ */
+export function jobDetailsTitle(job: { id: string; label?: string }): string {
+  const label = job.label?.trim();
+  return label ? label : `Job ${job.id.slice(0, 8)}`;
 }
 
 /** Everything known, sent when the webview (re)loads. */

@@ -153,9 +153,9 @@ export function describePhase(status: JobStatus): string {
     case 'running': {
       if (status.step === 0) return 'running · starting';
       const total = status.totalSteps;
-      if (total === undefined) return `running · step ${status.step}`;
+      if (total === undefined) return `running · job step ${status.step}`;
       // More steps than announced: say both rather than "step 1200 of 1000".
-      return status.step <= total ? `running · step ${status.step} of ${total}` : `running · step ${status.step} (${total} announced)`;
+      return status.step <= total ? `running · job step ${status.step} of ${total}` : `running · job step ${status.step} (${total} announced)`;
     }
     case 'succeeded':
       return 'succeeded';

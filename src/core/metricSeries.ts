@@ -1,10 +1,20 @@
 import type { TrainingJobEvent } from '../api/types';
+import { modelStepOf, type StepAxis } from './jobSteps';
 
-/** One chart: a metric's values against the gradient step they were reported at. */
+/**
+ * One chart: a metric's values, each with the job step and the model step it was reported at
+ * (see jobSteps.ts for the two numberings). `modelSteps` holds NaN where an event reported none.
+ */
 export interface MetricSeries {
   key: string;
-  steps: number[];
+  jobSteps: number[];
+  modelSteps: number[];
   values: number[];
+}
+
+/** The x values of a series on the given axis. */
+export function stepsOn(series: MetricSeries, axis: StepAxis): readonly number[] {
+  return axis === 'model' ? series.modelSteps : series.jobSteps;
 }
 
 /**
@@ -16,35 +26,54 @@ export const maxPointsPerSeries = 4_000;
 export const maxSeries = 64;
 
 /**
- * Collects every numeric key that `gradient_step` events carry into one series per key. The
- * x value is the event's own `step` when it has one, else its position among gradient steps.
+ * Collects every numeric key that `gradient_step` events carry into one series per key.
  * Incremental: `append` takes only new events, so a live chart never re-reads the whole history.
+ *
+ * Every chart of a job uses one axis, named on the chart: the model step, which checkpoints are
+ * named by, while every gradient step reported one and they only went up; else the job step, which
+ * always exists. A series never mixes the two.
  */
 export class MetricSeriesSet {
   private readonly byKey = new Map<string, MetricSeries>();
   private gradientSteps = 0;
+  private lastModelStep = -Infinity;
+  private modelAxis = true;
 
-  append(events: readonly TrainingJobEvent[]): Set<string> {
+  /** The axis every chart of this set is drawn against. */
+  get axis(): StepAxis {
+    return this.modelAxis && this.gradientSteps > 0 ? 'model' : 'job';
+  }
+
+  /**
+   * Adds the gradient steps among `events`. `jobSteps`, parallel to `events`, numbers them as the
+   * job's status does (`numberJobSteps`); an event it leaves undefined is not charted. Without it,
+   * gradient steps are numbered 1, 2, 3… in the order they arrive.
+   */
+  append(events: readonly TrainingJobEvent[], jobSteps?: readonly (number | undefined)[]): Set<string> {
     const touched = new Set<string>();
-    for (const event of events) {
-      if (event.type !== 'gradient_step' || !event.data) continue;
+    events.forEach((event, index) => {
+      if (event.type !== 'gradient_step' || !event.data) return;
+      const jobStep = jobSteps ? jobSteps[index] : this.gradientSteps + 1;
+      if (jobStep === undefined) return;
       this.gradientSteps += 1;
-      const own = event.data.step;
-      const x = typeof own === 'number' && Number.isFinite(own) ? own : this.gradientSteps;
+      const modelStep = modelStepOf(event);
+      if (modelStep === undefined || modelStep <= this.lastModelStep) this.modelAxis = false;
+      else this.lastModelStep = modelStep;
       for (const [key, value] of Object.entries(event.data)) {
         if (key === 'step' || typeof value !== 'number' || !Number.isFinite(value)) continue;
         let series = this.byKey.get(key);
         if (!series) {
           if (this.byKey.size >= maxSeries) continue;
-          series = { key, steps: [], values: [] };
+          series = { key, jobSteps: [], modelSteps: [], values: [] };
           this.byKey.set(key, series);
         }
-        series.steps.push(x);
+        series.jobSteps.push(jobStep);
+        series.modelSteps.push(modelStep ?? NaN);
         series.values.push(value);
-        if (series.steps.length > maxPointsPerSeries) halve(series);
+        if (series.values.length > maxPointsPerSeries) halve(series);
         touched.add(key);
       }
-    }
+    });
     return touched;
   }
 
@@ -60,9 +89,10 @@ export class MetricSeriesSet {
 
 function halve(series: MetricSeries): void {
   // The newest point stays, so a live chart always ends at the latest value.
-  const last = series.steps.length - 1;
+  const last = series.values.length - 1;
   const keep = (_: number, index: number) => index % 2 === last % 2;
-  series.steps = series.steps.filter(keep);
+  series.jobSteps = series.jobSteps.filter(keep);
+  series.modelSteps = series.modelSteps.filter(keep);
   series.values = series.values.filter(keep);
 }
 

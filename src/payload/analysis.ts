@@ -3,6 +3,7 @@ import { firstTooDeep, maxJsonDepth } from '../core/strictJson';
 import { readAutomationFields, type AutomationFields } from './automation';
 import { scanValidJson } from './fastScan';
 import { describeParseError } from './jsonErrors';
+import { scanStringsLoosely } from './looseScan';
 import { contentEndOf, findOpenings, scanReferences, type VariableReference } from './references';
 
 /** A webhook payload template (`*.payload.json`) or a whole automation (`*.automation.json`). */
@@ -138,16 +139,14 @@ export function analysePayload(fullText: string, kind: PayloadDocumentKind): Pay
   let collected = collect();
   const syntaxErrors: JsonSyntaxError[] = [];
   if (!scanValidJson(text, collected.onString!)) {
-    // Not valid JSON: start over with the full visitor, which also says what is wrong and where.
+    // Not valid JSON: start over. The variables are checked in every string the scanner finds, up
+    // to the end of the document (the visitor stops at the first "End of file expected"); the
+    // visitor says what is wrong with the JSON and where.
     collected = collect();
-    const onString = collected.onString!;
+    scanStringsLoosely(text, collected.onString!);
     visit(
       text,
       {
-        onObjectProperty: (_property, offset, length) => onString(offset, length, true),
-        onLiteralValue: (value, offset, length) => {
-          if (typeof value === 'string') onString(offset, length, false);
-        },
         onError: (code, offset, length) => {
           // The parser may report several errors at one place; the first explains it best.
           // jsonc-parser can report a span past the end (an unclosed comment at the very end): clamp it.

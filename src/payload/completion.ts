@@ -12,9 +12,11 @@ export interface PayloadCompletionItem {
   /** Inserted verbatim (never read as a snippet). */
   insertText: string;
   kind: 'variable' | 'metadata-prefix' | 'metadata-key' | 'secret';
-  /** One line: the meaning, or the example value. */
+  /** A few words shown beside the name on every row of the list, so no entry is a bare name. */
+  summary: string;
+  /** One line of plain text: the meaning, shown for the selected entry. */
   detail: string;
-  /** Markdown: meaning, source and example. */
+  /** Markdown: meaning, source and an example. */
   documentation: string;
   sortText: string;
   /** Open the list again after inserting (after `artifact_metadata.`, for the keys). */
@@ -77,6 +79,7 @@ export function complete(analysis: PayloadAnalysis, offset: number, context: Pay
       label: info.name,
       insertText: info.name + closing,
       kind: 'variable',
+      summary: info.summary,
       detail: info.meaning,
       documentation: description.markdown,
       sortText: `0${pad(position)}`,
@@ -88,8 +91,14 @@ export function complete(analysis: PayloadAnalysis, offset: number, context: Pay
       label: `${metadataPrefix}.`,
       insertText: `${metadataPrefix}.`,
       kind: 'metadata-prefix',
+      summary: "the artifact version's metadata: a key follows",
       detail: metadataVariable.meaning,
-      documentation: [`**\${${metadataVariable.name}}**`, metadataVariable.meaning, `Source: ${metadataVariable.source}`].join('\n\n'),
+      documentation: [
+        `**\${${metadataVariable.name}}**`,
+        metadataVariable.meaning,
+        `Source: ${metadataVariable.source}`,
+        `Example: \`\${${metadataPrefix}.accuracy}\` is the version's \`accuracy\` metadata, such as \`${metadataVariable.example}\`.`,
+      ].join('\n\n'),
       sortText: `1${pad(0)}`,
       retrigger: true,
     });
@@ -117,7 +126,8 @@ function metadataKeyItem(label: string, insertText: string, position: number, co
     label,
     insertText,
     kind: 'metadata-key',
-    detail: example === undefined ? 'Artifact metadata key used in this workspace' : `Artifact metadata, e.g. ${example}`,
+    summary: example === undefined ? 'artifact metadata used in this workspace' : `artifact metadata, e.g. ${clip(example)}`,
+    detail: `Value of the top-level metadata key "${key}" of the triggering artifact version.`,
     documentation: description.markdown,
     sortText: `2${pad(position)}`,
     retrigger: false,
@@ -132,12 +142,21 @@ function secretItem(name: string, closing: string, context: PayloadContext, posi
     label: name,
     insertText: name + closing,
     kind: 'secret',
-    detail: name === accessTokenName ? `Access token ${owner}` : `Secret ${owner}`,
+    summary: description.summary,
+    detail: name === accessTokenName ? `Access token ${owner}; its value is never shown.` : `Secret ${owner}; its value is never shown.`,
     documentation: description.markdown,
     sortText: `3${pad(position)}`,
     retrigger: false,
   };
 }
+
+/** An example value short enough for one row of the list. */
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length <= maxSummaryExample ? line : `${line.slice(0, maxSummaryExample - 1)}…`;
+}
+
+const maxSummaryExample = 32;
 
 function pad(position: number): string {
   return String(position).padStart(4, '0');

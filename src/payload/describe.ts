@@ -7,6 +7,8 @@ import { accessTokenVariable, metadataPrefix, metadataVariable, secretVariable, 
 /** What hover and completion say about one variable: meaning, source and the sample's value. */
 export interface VariableDescription {
   title: string;
+  /** A few words, for places where a sentence does not fit. */
+  summary: string;
   meaning: string;
   source: string;
   /** The value in the chosen sample event; undefined for secrets, which are never shown. */
@@ -52,13 +54,14 @@ function describe(info: VariableInfo, example: string | undefined, context: Payl
     ? `Example: no value in the sample event for ${sampleName}; edit the sample event to add one.`
     : `Example for the sample event, ${sampleName}: ${inlineCode(example)}`;
   const markdown = [`**\${${info.name}}**`, info.meaning, `Source: ${info.source}`, exampleLine].join('\n\n');
-  const description: VariableDescription = { title: `\${${info.name}}`, meaning: info.meaning, source: info.source, markdown };
+  const description: VariableDescription = { title: `\${${info.name}}`, summary: info.summary, meaning: info.meaning, source: info.source, markdown };
   if (example !== undefined) description.example = example;
   return description;
 }
 
 function describeSecret(info: VariableInfo, context: PayloadContext, warning: string | undefined): VariableDescription {
   const owner = context.webhook ? `Webhook: \`${context.webhook.name}\`.` : 'No webhook is chosen for this file, so which secrets exist is not known.';
-  const markdown = [`**\${${info.name}}**`, info.meaning, `Source: ${info.source}`, owner, ...(warning ? [`**${warning}**`] : []), 'The value is never shown; the preview masks it.'].join('\n\n');
-  return { title: `\${${info.name}}`, meaning: info.meaning, source: info.source, markdown };
+  const example = `Example: ${inlineCode(`"token": "\${${info.name}}"`)} puts the value into the request body.`;
+  const markdown = [`**\${${info.name}}**`, info.meaning, `Source: ${info.source}`, owner, ...(warning ? [`**${warning}**`] : []), example, 'The value is never shown; the preview masks it.'].join('\n\n');
+  return { title: `\${${info.name}}`, summary: info.summary, meaning: info.meaning, source: info.source, markdown };
 }

@@ -11,6 +11,8 @@ export type VariableScope =
 
 export interface VariableInfo {
   name: string;
+  /** A few words shown beside the name in the completion list, where a whole sentence does not fit. */
+  summary: string;
   meaning: string;
   /** Where the platform takes the value from, in the user's terms. */
   source: string;
@@ -24,6 +26,7 @@ export const accessTokenName = 'ACCESS_TOKEN';
 const catalogue: VariableInfo[] = [
   {
     name: 'project_name',
+    summary: 'project of the change',
     meaning: 'Project that owns the change that triggered the action.',
     source: 'The triggering event; for registry events, the registry.',
     example: 'model-registry',
@@ -31,6 +34,7 @@ const catalogue: VariableInfo[] = [
   },
   {
     name: 'entity_name',
+    summary: 'entity or team of the change',
     meaning: 'Entity or team that owns the change.',
     source: 'The triggering event.',
     example: 'acme',
@@ -38,6 +42,7 @@ const catalogue: VariableInfo[] = [
   },
   {
     name: 'event_type',
+    summary: 'type of the triggering event',
     meaning: 'Type of the triggering event, such as LINK_ARTIFACT or ADD_ARTIFACT_ALIAS.',
     source: 'The automation\'s event.',
     example: 'LINK_ARTIFACT',
@@ -45,6 +50,7 @@ const catalogue: VariableInfo[] = [
   },
   {
     name: 'event_author',
+    summary: 'user who triggered the action',
     meaning: 'User that triggered the action.',
     source: 'The user whose change fired the event.',
     example: 'jane-doe',
@@ -52,6 +58,7 @@ const catalogue: VariableInfo[] = [
   },
   {
     name: 'artifact_collection_name',
+    summary: 'collection the version is linked to',
     meaning: 'Artifact collection to which the version is linked.',
     source: 'The triggering artifact version.',
     example: 'churn-model',
@@ -59,6 +66,7 @@ const catalogue: VariableInfo[] = [
   },
   {
     name: 'artifact_version',
+    summary: 'artifact version, as an object reference',
     meaning: 'The triggering artifact version, as an artifact object reference.',
     source: 'The triggering artifact version.',
     example: 'wandb-artifact://_id/QXJ0aWZhY3Q6NTE3ODg5ODg3',
@@ -66,6 +74,7 @@ const catalogue: VariableInfo[] = [
   },
   {
     name: 'artifact_version_string',
+    summary: 'artifact version, as entity/project:alias',
     meaning: 'String form of the artifact version: <entity>/<project>:<alias>, or <entity>/<project>/<collection>:<alias> for registry events.',
     source: 'The triggering artifact version.',
     example: 'acme/model-registry/churn-model:production',
@@ -73,6 +82,7 @@ const catalogue: VariableInfo[] = [
   },
   {
     name: 'alias',
+    summary: 'alias that was added',
     meaning: 'The alias that was added (alias-added event); blank for other events.',
     source: 'The alias-added event.',
     example: 'production',
@@ -80,6 +90,7 @@ const catalogue: VariableInfo[] = [
   },
   {
     name: 'tag',
+    summary: 'tag that was added',
     meaning: 'The tag that was added (tag-added event); blank for other events.',
     source: 'The tag-added event.',
     example: 'candidate',
@@ -91,6 +102,7 @@ const byName = new Map(catalogue.map((info) => [info.name, info]));
 
 export const metadataVariable: VariableInfo = {
   name: `${metadataPrefix}.<KEY>`,
+  summary: 'a metadata value of the artifact version',
   meaning: 'Value of the top-level metadata key <KEY> of the triggering artifact version. Only top-level keys are available; the set of keys depends on the artifact.',
   source: 'The metadata of the triggering artifact version.',
   example: '0.93',
@@ -99,6 +111,7 @@ export const metadataVariable: VariableInfo = {
 
 export const accessTokenVariable: VariableInfo = {
   name: accessTokenName,
+  summary: "secret: the webhook's access token",
   meaning: 'The webhook\'s access token, when the webhook has one. The same token is sent as `Authorization: Bearer <token>`.',
   source: 'The team secret configured as the webhook\'s access token.',
   example: '********',
@@ -108,6 +121,7 @@ export const accessTokenVariable: VariableInfo = {
 export function secretVariable(name: string): VariableInfo {
   return {
     name,
+    summary: "secret: the webhook's secret",
     meaning: `Value of the webhook's secret \`${name}\`.`,
     source: 'The team secret configured as the webhook\'s secret; it also keys the X-Service-Signature header.',
     example: '********',

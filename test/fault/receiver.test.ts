@@ -177,7 +177,7 @@ describe('fault: local webhook receiver against hostile clients', () => {
     const shown = formatReceivedRequest(first, receiver.secretsToMask());
     for (const value of [token, secret, cookie, apiKey, bearer]) assert.deepEqual(leakedPieces(shown, value), [], `${value} shows in:\n${shown}`);
     assert.match(shown, /signature valid/);
-    assert.match(shown, /cookie: theme=\[redacted\]; sid=\[redacted\]/);
+    assert.match(shown, /cookie: (theme=)?\[redacted\]/, 'the cookie header is shown, its value masked');
     const shownSecond = formatReceivedRequest(second, receiver.secretsToMask());
     for (const value of ['ak_test_0011223344556677', 'zz-cookie-value-998877', 'tok_1234567890abcdef']) assert.deepEqual(leakedPieces(shownSecond, value), [], `${value} shows in:\n${shownSecond}`);
   });

@@ -3,23 +3,40 @@
  * with RL Studio pointed at it. Desktop VS Code when a `code` command exists, otherwise code-server
  * in the browser. Ctrl-C stops everything.
  *   RL_STUDIO_DEMO=web|desktop      choose instead of detecting
- *   RL_STUDIO_EMULATOR_PORT         default 8787
- *   RL_STUDIO_DEMO_PORT             code-server's port, default 8788 (another one if taken)
+ *   RL_STUDIO_EMULATOR_PORT         the emulator's port, default 8787
+ *   RL_STUDIO_DEMO_PORT             code-server's port, default 8788
+ * A port that is taken is not an error: the emulator or code-server takes a free one instead, says
+ * so, and the printed addresses (and the demo workspace's settings) use it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer } from './codeServer';
 import { ensureCodeServerInstalled } from './ensureInstalled';
-import { freePort, portIsFree } from './freePort';
+import { preferredPort } from './freePort';
 import { cacheDir, repoRoot, resultsDir } from './paths';
 import { startInProcessGroup, type GroupProcess } from './processGroup';
 
 const apiKey = 'emulator-key';
-const emulatorPort = Number(process.env.RL_STUDIO_EMULATOR_PORT) || 8787;
+const wantedEmulatorPort = Number(process.env.RL_STUDIO_EMULATOR_PORT) || 8787;
+const wantedCodeServerPort = Number(process.env.RL_STUDIO_DEMO_PORT) || 8788;
 const logDir = join(resultsDir, 'demo');
 
-async function startDemoEmulator(): Promise<{ process: GroupProcess; trainingUrl: string; inferenceUrl: string }> {
+/** A port for one of the demo's servers: the wanted one, or a free one with a line saying why. */
+async function portFor(what: string, wanted: number): Promise<number> {
+  const { port, wantedWasBusy } = await preferredPort(wanted);
+  if (wantedWasBusy) console.log(`Port ${wanted} is in use, so ${what} uses port ${port} instead.`);
+  return port;
+}
+
+interface DemoEmulator {
+  process: GroupProcess;
+  base: string;
+  trainingUrl: string;
+  inferenceUrl: string;
+}
+
+async function startDemoEmulator(emulatorPort: number): Promise<DemoEmulator> {
   const logFile = join(logDir, 'emulator.log');
   const emulator = startInProcessGroup(
     process.execPath,
@@ -33,7 +50,7 @@ async function startDemoEmulator(): Promise<{ process: GroupProcess; trainingUrl
   while (Date.now() < deadline && !exited) {
     try {
       if ((await fetch(`${base}/training/v1/health`, { signal: AbortSignal.timeout(1000) })).ok) {
-        return { process: emulator, trainingUrl: `${base}/training/v1`, inferenceUrl: `${base}/inference/v1` };
+        return { process: emulator, base, trainingUrl: `${base}/training/v1`, inferenceUrl: `${base}/inference/v1` };
       }
     } catch {
       // not listening yet
@@ -54,9 +71,9 @@ function demoWorkspace(trainingUrl: string, inferenceUrl: string): string {
 }
 
 /** The seeded ids a person pastes into "Add Model by ID" and "Add Training Job by ID". */
-async function seededIdLines(): Promise<string[]> {
+async function seededIdLines(emulatorBase: string): Promise<string[]> {
   try {
-    const state = (await (await fetch(`http://127.0.0.1:${emulatorPort}/_emulator/state`)).json()) as {
+    const state = (await (await fetch(`${emulatorBase}/_emulator/state`)).json()) as {
       seeded?: { trainedModelId: string; trainedModelName: string; runningJobId: string; failedJobId: string; succeededJobId: string };
     };
     const seeded = state.seeded;
@@ -83,9 +100,9 @@ function waitForever(): Promise<never> {
 
 async function main(): Promise<void> {
   mkdirSync(logDir, { recursive: true });
-  const emulator = await startDemoEmulator();
+  const emulator = await startDemoEmulator(await portFor('the emulator', wantedEmulatorPort));
   const workspace = demoWorkspace(emulator.trainingUrl, emulator.inferenceUrl);
-  const seeded = await seededIdLines();
+  const seeded = await seededIdLines(emulator.base);
   const banner = (where: string) =>
     [
       '',
@@ -107,8 +124,7 @@ async function main(): Promise<void> {
   }
 
   ensureCodeServerInstalled();
-  const wanted = Number(process.env.RL_STUDIO_DEMO_PORT) || 8788;
-  const port = (await portIsFree(wanted)) ? wanted : await freePort();
+  const port = await portFor('code-server', wantedCodeServerPort);
   const server = await startCodeServer({
     workspace,
     port,

@@ -21,3 +21,12 @@ export function portIsFree(port: number): Promise<boolean> {
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
+
+/**
+ * The wanted port when it is free, otherwise one the OS picks, and whether the wanted one was busy
+ * (so the caller can say which port it took instead).
+ */
+export async function preferredPort(wanted: number): Promise<{ port: number; wantedWasBusy: boolean }> {
+  if (await portIsFree(wanted)) return { port: wanted, wantedWasBusy: false };
+  return { port: await freePort(), wantedWasBusy: true };
+}

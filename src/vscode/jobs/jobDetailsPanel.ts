@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import type { AppendMessage, HostMessage, SnapshotMessage } from '../../core/jobDetailsProtocol';
-import { isWebviewMessage } from '../../core/jobDetailsProtocol';
+import { isWebviewMessage, jobDetailsTitle } from '../../core/jobDetailsProtocol';
 import type { JobChange } from '../../core/jobTracker';
 import type { Services } from '../services';
 import { jobDetailsHtml } from './jobDetailsHtml';
 import { jobDetailsViewType } from './jobDetailsViewType';
-import { jobLabel } from './jobNodes';
 import type { JobService } from './jobService';
 
 interface PanelState {
@@ -124,7 +123,7 @@ export class JobDetailsPanels implements vscode.Disposable {
     const record = this.jobs.record(jobId);
     return {
       type: 'snapshot',
-      job: { id: jobId, label: remembered ? jobLabel(remembered) : jobId, modelId: remembered?.modelId, kind: remembered?.kind },
+      job: { id: jobId, label: this.title(jobId), modelId: remembered?.modelId, kind: remembered?.kind },
       status: record?.status ?? { phase: 'queued', step: 0, latestMetrics: {}, eventCount: 0 },
       events: record?.events ?? [],
       record: record?.job,
@@ -140,8 +139,8 @@ export class JobDetailsPanels implements vscode.Disposable {
     void panel.webview.postMessage(message);
   }
 
+  /** A webview panel's tab takes a title and an icon only (no tooltip): the page header shows the rest. */
   private title(jobId: string): string {
-    const remembered = this.services.remembered.jobs.get(jobId);
-    return `Job: ${remembered ? jobLabel(remembered) : jobId.slice(0, 8)}`;
+    return jobDetailsTitle({ id: jobId, label: this.services.remembered.jobs.get(jobId)?.label });
   }
 }

@@ -29,7 +29,8 @@ export class PayloadCompletionProvider implements vscode.CompletionItemProvider 
     const start = document.positionAt(result.replaceStart);
     const range = { inserting: new vscode.Range(start, position), replacing: new vscode.Range(start, document.positionAt(result.replaceEnd)) };
     const items = result.items.map((entry) => {
-      const item = new vscode.CompletionItem({ label: entry.label, description: entry.kind === 'secret' ? 'secret' : undefined }, kindOf(entry.kind));
+      // The description sits beside the name on every row; `detail` and the documentation show for the selected one.
+      const item = new vscode.CompletionItem({ label: entry.label, description: entry.summary }, kindOf(entry.kind));
       item.insertText = entry.insertText;
       item.filterText = entry.label;
       item.range = range;

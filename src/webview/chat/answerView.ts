@@ -156,7 +156,8 @@ export class AnswerView implements Redrawable {
         actions.append(button('Retry', () => this.context.actions.retry(answer.id), { class: answer.status === 'error' ? 'primary' : 'secondary', title: 'Ask this model again' }));
       }
       const action = answer.error?.action;
-      if (action) actions.append(button(action === 'signIn' ? 'Sign In' : 'Configure Endpoints', () => this.context.actions.runAction(action)));
+      if (action === 'signIn') actions.append(button('Sign In', () => this.context.actions.runAction(action), { title: 'Enter your platform API key' }));
+      else if (action) actions.append(button('Configure Endpoints', () => this.context.actions.runAction(action), { title: "Open RL Studio's settings for the platform addresses" }));
       if (this.lastTurn && answer.column === 0) actions.append(button('Regenerate', () => this.context.actions.regenerate(), { title: 'Answer the last message again' }));
     }
     if (actions.childElementCount > 0) parts.push(actions);

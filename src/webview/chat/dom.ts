@@ -17,8 +17,21 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-export function button(label: string, onClick: () => void, props: { class?: string; title?: string; ariaLabel?: string } = {}): HTMLButtonElement {
-  const element = h('button', { type: 'button', class: props.class ?? 'secondary', title: props.title, ariaLabel: props.ariaLabel }, label);
+export interface ButtonProps {
+  /** The tooltip: what pressing the button does. Every button has one. */
+  title: string;
+  class?: string;
+  /** A name for assistive technology when the visible text alone says too little; it starts with that text. */
+  ariaLabel?: string;
+  /** A glyph shown before the text, hidden from assistive technology (the text names the button). */
+  icon?: string;
+}
+
+/** A button with visible words: a glyph is only ever an addition to them, never the whole label. */
+export function button(label: string, onClick: () => void, props: ButtonProps): HTMLButtonElement {
+  const glyph = props.icon ? h('span', { class: 'glyph' }, props.icon) : undefined;
+  glyph?.setAttribute('aria-hidden', 'true');
+  const element = h('button', { type: 'button', class: props.class ?? 'secondary', title: props.title, ariaLabel: props.ariaLabel }, glyph, glyph ? ` ${label}` : label);
   element.addEventListener('click', (event) => {
     event.preventDefault();
     onClick();

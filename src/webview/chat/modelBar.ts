@@ -38,7 +38,7 @@ export class ModelBar {
       h('label', { class: 'field' }, h('span', {}, 'Model'), this.modelSelect),
       h('label', { class: 'check', title: 'Send each message to two models side by side' }, this.compareToggle, h('span', {}, 'Compare')),
       this.compareSelect,
-      button('↻', () => this.actions.refresh(), { title: 'Refresh the model list', ariaLabel: 'Refresh models', class: 'icon' }),
+      button('Refresh', () => this.actions.refresh(), { icon: '↻', title: 'Ask the platform again which models there are', ariaLabel: 'Refresh models', class: 'secondary refresh-models' }),
       button('Settings', () => this.actions.toggleSettings(), { title: 'System prompt, sampling and output options', class: 'secondary settings-toggle' }),
       this.notice,
     );
@@ -66,7 +66,7 @@ export class ModelBar {
     this.notice.hidden = problems.length === 0;
     this.notice.replaceChildren(
       ...problems.map((problem) => h('div', {}, problem)),
-      ...(problems.some((problem) => /sign in|signed|401|API key/i.test(problem)) ? [button('Sign In', () => this.actions.signIn())] : []),
+      ...(problems.some((problem) => /sign in|signed|401|API key/i.test(problem)) ? [button('Sign In', () => this.actions.signIn(), { title: 'Enter your API key to load the models' })] : []),
     );
   }
 }

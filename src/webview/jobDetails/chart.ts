@@ -1,5 +1,6 @@
 import { formatMetric } from '../../core/format';
-import type { MetricSeries } from '../../core/metricSeries';
+import { stepAxisName, type StepAxis } from '../../core/jobSteps';
+import { stepsOn, type MetricSeries } from '../../core/metricSeries';
 import { el, svg } from './dom';
 
 const height = 150;
@@ -7,8 +8,17 @@ const margin = { top: 10, right: 12, bottom: 22, left: 52 };
 /** Colour classes map to VS Code's chart colours in jobDetails.css. */
 const paletteSize = 6;
 
+interface Point {
+  x: number;
+  y: number;
+  jobStep: number;
+  modelStep: number;
+  value: number;
+}
+
 /**
- * A line chart of one metric against the gradient step, drawn as SVG with the theme's colours.
+ * A line chart of one metric against the step axis its set chose (model or job step, named under
+ * the axis and in the hover), drawn as SVG with the theme's colours.
  * Long series are reduced to the lowest and highest value per pixel column, so a spike is never
  * lost and drawing stays cheap however long the job runs.
  */
@@ -18,9 +28,10 @@ export class LineChart {
   private readonly latest: HTMLElement;
   private readonly hover: HTMLElement;
   private width = 320;
-  private points: { x: number; y: number; step: number; value: number }[] = [];
+  private points: Point[] = [];
 
-  constructor(private readonly series: MetricSeries, colorIndex: number) {
+  /** `axis` says which step numbering the x axis uses now: the same for every chart of a job. */
+  constructor(private readonly series: MetricSeries, colorIndex: number, private readonly axis: () => StepAxis) {
     this.element = el('figure', `chart series-${colorIndex % paletteSize}`);
     this.element.setAttribute('data-metric', series.key);
     const caption = el('figcaption');
@@ -43,10 +54,14 @@ export class LineChart {
   }
 
   render(): void {
-    const { steps, values } = this.series;
+    const { values } = this.series;
+    const axis = this.axis();
+    const axisName = stepAxisName(axis);
+    const steps = stepsOn(this.series, axis);
     this.plot.setAttribute('width', String(this.width));
     this.plot.setAttribute('viewBox', `0 0 ${this.width} ${height}`);
-    this.plot.setAttribute('aria-label', `${this.series.key}: ${values.length} points${values.length ? `, latest ${formatMetric(values[values.length - 1]!)}` : ''}`);
+    const latest = values.length ? `, latest ${formatMetric(values[values.length - 1]!)} at ${axisName} ${formatMetric(steps[steps.length - 1]!)}` : '';
+    this.plot.setAttribute('aria-label', `${this.series.key} by ${axisName}: ${values.length} points${latest}`);
     this.plot.replaceChildren();
     this.latest.textContent = values.length ? formatMetric(values[values.length - 1]!) : '';
     if (values.length === 0) return;
@@ -65,14 +80,17 @@ export class LineChart {
       label.textContent = formatMetric(tick);
       this.plot.append(label);
     }
-    for (const [step, anchor] of [[minX, 'start'], [maxX, 'end']] as const) {
-      const label = svg('text', { class: 'axis', x: xOf(step), y: height - 6, 'text-anchor': minX === maxX ? 'middle' : anchor });
-      label.textContent = `step ${formatMetric(step)}`;
+    // The ends of the x axis carry numbers, its middle says which numbering they are.
+    const xLabels: [string, number, string][] = minX === maxX
+      ? [[`${axisName} ${formatMetric(minX)}`, xOf(minX), 'middle']]
+      : [[formatMetric(minX), xOf(minX), 'start'], [axisName, margin.left + innerWidth / 2, 'middle'], [formatMetric(maxX), xOf(maxX), 'end']];
+    for (const [text, x, anchor] of xLabels) {
+      const label = svg('text', { class: 'axis x-axis', x, y: height - 6, 'text-anchor': anchor });
+      label.textContent = text;
       this.plot.append(label);
-      if (minX === maxX) break;
     }
 
-    this.points = reduce(steps, values, xOf, yOf, innerWidth);
+    this.points = reduce(this.series, steps, xOf, yOf, innerWidth);
     const path = this.points.map((point, index) => `${index === 0 ? 'M' : 'L'}${point.x.toFixed(1)},${point.y.toFixed(1)}`).join('');
     this.plot.append(svg('path', { class: 'line', d: path }));
     if (this.points.length === 1) this.plot.append(svg('circle', { class: 'dot', cx: this.points[0]!.x, cy: this.points[0]!.y, r: 3 }));
@@ -88,10 +106,11 @@ export class LineChart {
     for (const point of this.points) if (Math.abs(point.x - x) < Math.abs(nearest.x - x)) nearest = point;
     this.plot.querySelector('.cursor')?.remove();
     this.plot.append(svg('circle', { class: 'dot cursor', cx: nearest.x, cy: nearest.y, r: 4 }));
-    this.hover.textContent = `step ${formatMetric(nearest.step)}: ${formatMetric(nearest.value)}`;
+    this.hover.textContent = `${describePoint(nearest, this.axis())}: ${formatMetric(nearest.value)}`;
     this.hover.hidden = false;
-    // CSSOM positioning: allowed by the content security policy, unlike style attributes.
-    this.hover.style.left = `${Math.min(nearest.x, this.width - 120)}px`;
+    // CSSOM positioning: allowed by the content security policy, unlike style attributes. The box
+    // stays inside the chart, however long its text.
+    this.hover.style.left = `${Math.max(0, Math.min(nearest.x, this.width - this.hover.offsetWidth))}px`;
   }
 
   private clearHover(): void {
@@ -119,12 +138,26 @@ function padded([min, max]: [number, number]): [number, number] {
   return [min - pad, max + pad];
 }
 
+/** "model step 58 · job step 34": the axis's numbering first, then the other one when known. */
+export function describePoint(point: Pick<Point, 'jobStep' | 'modelStep'>, axis: StepAxis): string {
+  const model = Number.isFinite(point.modelStep) ? `model step ${formatMetric(point.modelStep)}` : undefined;
+  const job = `job step ${formatMetric(point.jobStep)}`;
+  if (axis === 'model' && model) return `${model} · ${job}`;
+  return model ? `${job} · ${model}` : job;
+}
+
 /** Keeps every point when they fit, else the first, lowest, highest and last point per pixel column. */
-function reduce(steps: readonly number[], values: readonly number[], xOf: (step: number) => number, yOf: (value: number) => number, innerWidth: number) {
-  const all = steps.map((step, index) => ({ step, value: values[index]!, x: xOf(step), y: yOf(values[index]!) }));
+function reduce(series: MetricSeries, steps: readonly number[], xOf: (step: number) => number, yOf: (value: number) => number, innerWidth: number): Point[] {
+  const all = series.values.map((value, index) => ({
+    jobStep: series.jobSteps[index]!,
+    modelStep: series.modelSteps[index]!,
+    value,
+    x: xOf(steps[index]!),
+    y: yOf(value),
+  }));
   if (all.length <= innerWidth * 2) return all;
-  const out: typeof all = [];
-  let column: typeof all = [];
+  const out: Point[] = [];
+  let column: Point[] = [];
   let columnIndex = Math.floor(all[0]!.x);
   const flush = () => {
     if (column.length === 0) return;

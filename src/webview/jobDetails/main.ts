@@ -1,7 +1,8 @@
 import type { TrainingJob, TrainingJobEvent } from '../../api/types';
 import type { AppendMessage, HostMessage, JobSummary, SnapshotMessage, WebviewMessage } from '../../core/jobDetailsProtocol';
 import { formatDuration, formatMetric } from '../../core/format';
-import { describePhase, elapsedMs, isTerminal, type JobStatus } from '../../core/jobStatus';
+import { elapsedMs, isTerminal, type JobStatus } from '../../core/jobStatus';
+import { describeJobProgress, numberJobSteps } from '../../core/jobSteps';
 import { MetricSeriesSet } from '../../core/metricSeries';
 import { LineChart } from './chart';
 import { el } from './dom';
@@ -73,23 +74,29 @@ class JobDetailsPage {
     this.job = message.job;
     vscode.setState({ jobId: message.job.id });
     this.title.textContent = message.job.label;
+    this.title.title = `Training job ${message.job.id}${message.job.modelId ? `\nModel ${message.job.modelId}` : ''}`;
+    document.title = message.job.label;
     this.events = message.events.slice(-maxEventsKept);
     this.series = new MetricSeriesSet();
     this.charts.clear();
     this.chartGrid.replaceChildren();
-    this.timeline.reset(this.events);
-    this.apply(message, message.events);
+    const jobSteps = numberJobSteps(this.events, message.status.step);
+    this.timeline.reset(this.events, jobSteps);
+    this.apply(message, this.events, jobSteps);
   }
 
   append(message: AppendMessage): void {
     if (!this.job) return;
     for (const event of message.events) this.events.push(event);
     if (this.events.length > maxEventsKept) this.events.splice(0, this.events.length - maxEventsKept);
-    this.timeline.prepend(message.events, this.events);
-    this.apply(message, message.events);
+    // Numbered over the kept history, so the newest gradient step is the status's job step.
+    const jobSteps = numberJobSteps(this.events, message.status.step);
+    const freshCount = Math.min(message.events.length, this.events.length);
+    this.timeline.prepend(freshCount, this.events, jobSteps);
+    this.apply(message, this.events.slice(this.events.length - freshCount), jobSteps.slice(jobSteps.length - freshCount));
   }
 
-  private apply(message: SnapshotMessage | AppendMessage, fresh: readonly TrainingJobEvent[]): void {
+  private apply(message: SnapshotMessage | AppendMessage, fresh: readonly TrainingJobEvent[], jobSteps: readonly (number | undefined)[]): void {
     this.status = message.status;
     this.record = message.record ?? this.record;
     this.clockOffset = message.now - Date.now();
@@ -97,16 +104,20 @@ class JobDetailsPage {
     this.problem.textContent = message.status.phase === 'failed' ? `Failed: ${message.status.errorMessage ?? 'no message'}` : '';
     this.connection.hidden = !message.connectionError;
     this.connection.textContent = message.connectionError ? `${message.connectionError} — retrying` : '';
-    const touched = this.series.append(fresh);
+    const axisBefore = this.series.axis;
+    const touched = this.series.append(fresh, jobSteps);
+    // Every chart of a job shares one step axis: when it changes, all of them are drawn again.
+    const redrawAll = this.series.axis !== axisBefore;
     for (const series of this.series.list()) {
       let chart = this.charts.get(series.key);
       if (!chart) {
-        chart = new LineChart(series, this.charts.size);
+        const set = this.series;
+        chart = new LineChart(series, this.charts.size, () => set.axis);
         this.charts.set(series.key, chart);
         this.chartGrid.append(chart.element);
         chart.setWidth(this.chartWidth());
         chart.render();
-      } else if (touched.has(series.key)) {
+      } else if (redrawAll || touched.has(series.key)) {
         chart.render();
       }
     }
@@ -120,7 +131,7 @@ class JobDetailsPage {
     if (!status) return;
     this.pill.textContent = status.phase;
     this.pill.className = `pill phase-${status.phase}`;
-    const facts: string[] = [describePhase(status)];
+    const facts: string[] = [describeJobProgress(status)];
     const elapsed = elapsedMs(status, Date.now() + this.clockOffset);
     if (elapsed !== undefined) facts.push(`${isTerminal(status) ? 'took' : 'running for'} ${formatDuration(elapsed)}`);
     const loss = status.latestMetrics.loss;

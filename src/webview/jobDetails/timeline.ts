@@ -1,16 +1,22 @@
 import type { TrainingJobEvent } from '../../api/types';
 import { formatMetric } from '../../core/format';
+import { modelStepOf } from '../../core/jobSteps';
 import { el } from './dom';
 
 const initialRows = 200;
 
-/** The event list, newest first. Long histories show their newest rows and a button for the rest. */
+/**
+ * The event list, newest first. Long histories show their newest rows and a button for the rest.
+ * A gradient step's row is named by its job step and shows the model step it reported, the same
+ * numbers the header and the charts show. `jobSteps` always runs parallel to the events.
+ */
 export class Timeline {
   readonly element = el('div', 'timeline');
   private readonly list = el('ol', 'events');
   private readonly more = el('button', 'secondary', 'Show all events');
   private shown = 0;
   private all: readonly TrainingJobEvent[] = [];
+  private jobSteps: readonly (number | undefined)[] = [];
 
   constructor() {
     this.more.hidden = true;
@@ -18,31 +24,27 @@ export class Timeline {
     this.element.append(this.list, this.more);
   }
 
-  reset(events: readonly TrainingJobEvent[]): void {
+  reset(events: readonly TrainingJobEvent[], jobSteps: readonly (number | undefined)[]): void {
     this.all = events;
+    this.jobSteps = jobSteps;
     this.list.replaceChildren();
-    const ordinals = gradientOrdinals(events);
     const start = Math.max(0, events.length - initialRows);
     const rows: HTMLElement[] = [];
-    for (let index = events.length - 1; index >= start; index--) rows.push(row(events[index]!, ordinals.get(events[index]!.id)));
+    for (let index = events.length - 1; index >= start; index--) rows.push(row(events[index]!, jobSteps[index]));
     this.list.append(...rows);
     this.shown = rows.length;
     this.updateMore();
     if (events.length === 0) this.list.append(el('li', 'muted', 'No events yet.'));
   }
 
-  /** Adds new events at the top; `all` is the whole history, oldest first, including them. */
-  prepend(fresh: readonly TrainingJobEvent[], all: readonly TrainingJobEvent[]): void {
-    if (fresh.length === 0) return;
+  /** Adds the newest `freshCount` events of `all` (the kept history, oldest first) at the top. */
+  prepend(freshCount: number, all: readonly TrainingJobEvent[], jobSteps: readonly (number | undefined)[]): void {
+    if (freshCount <= 0) return;
     this.all = all;
+    this.jobSteps = jobSteps;
     this.list.querySelector('.muted')?.remove();
-    let ordinal = 0;
-    for (const event of all) if (event.type === 'gradient_step') ordinal++;
     const rows: HTMLElement[] = [];
-    for (let index = fresh.length - 1; index >= 0; index--) {
-      const event = fresh[index]!;
-      rows.push(row(event, event.type === 'gradient_step' ? ordinal-- : undefined));
-    }
+    for (let index = all.length - 1; index >= Math.max(0, all.length - freshCount); index--) rows.push(row(all[index]!, jobSteps[index]));
     this.list.prepend(...rows);
     this.shown += rows.length;
     // The page keeps a bounded history; rows of events it let go leave the list too.
@@ -55,8 +57,8 @@ export class Timeline {
 
   private showAll(): void {
     this.shown = 0;
-    const ordinals = gradientOrdinals(this.all);
-    const rows = [...this.all].reverse().map((event) => row(event, ordinals.get(event.id)));
+    const rows: HTMLElement[] = [];
+    for (let index = this.all.length - 1; index >= 0; index--) rows.push(row(this.all[index]!, this.jobSteps[index]));
     this.list.replaceChildren(...rows);
     this.shown = rows.length;
     this.updateMore();
@@ -69,16 +71,10 @@ export class Timeline {
   }
 }
 
-function gradientOrdinals(events: readonly TrainingJobEvent[]): Map<string, number> {
-  const ordinals = new Map<string, number>();
-  let ordinal = 0;
-  for (const event of events) if (event.type === 'gradient_step') ordinals.set(event.id, ++ordinal);
-  return ordinals;
-}
-
-function row(event: TrainingJobEvent, ordinal: number | undefined): HTMLElement {
+function row(event: TrainingJobEvent, jobStep: number | undefined): HTMLElement {
   const item = el('li', `event type-${event.type.replace(/[^a-z_]/gi, '')}`);
-  const label = event.type === 'gradient_step' ? `step ${ordinal ?? '?'}` : event.type.replace(/_/g, ' ');
+  // A gradient step the job does not count (one after the job ended) is not given a number.
+  const label = event.type === 'gradient_step' ? (jobStep === undefined ? 'gradient step' : `job step ${jobStep}`) : event.type.replace(/_/g, ' ');
   item.append(el('span', 'event-type', label));
   item.append(el('span', 'event-data', summarize(event)));
   item.title = JSON.stringify(event.data ?? {}, null, 2);
@@ -88,10 +84,11 @@ function row(event: TrainingJobEvent, ordinal: number | undefined): HTMLElement 
 function summarize(event: TrainingJobEvent): string {
   const data = event.data ?? {};
   if (event.type === 'training_failed' && typeof data.error_message === 'string') return data.error_message;
-  if (event.type === 'training_started' && typeof data.num_sequences === 'number') return `${data.num_sequences} gradient steps`;
-  return Object.entries(data)
+  if (event.type === 'training_started' && typeof data.num_sequences === 'number') return `${data.num_sequences} job steps announced`;
+  const modelStep = event.type === 'gradient_step' ? modelStepOf(event) : undefined;
+  const metrics = Object.entries(data)
     .filter(([key, value]) => key !== 'step' && typeof value === 'number')
     .slice(0, 6)
-    .map(([key, value]) => `${key} ${formatMetric(value as number)}`)
-    .join(' · ');
+    .map(([key, value]) => `${key} ${formatMetric(value as number)}`);
+  return (modelStep === undefined ? metrics : [`model step ${formatMetric(modelStep)}`, ...metrics]).join(' · ');
 }

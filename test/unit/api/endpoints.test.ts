@@ -112,12 +112,19 @@ describe('platform client endpoints', () => {
     });
 
     it('encodes ids into paths', async () => {
-      const odd = 'wandb-artifact:///team/proj/name:step3';
+      const odd = 'wandb-artifact:name step3 é+&=;@';
       const error = await failure(client.training.listCheckpoints(odd));
       assert.equal(error.status, 404);
       const request = emulator.requests.at(-1)!;
       assert.equal(request.path, `/training/v1/preview/models/${encodeURIComponent(odd)}/checkpoints`);
       assert.ok(!error.message.includes('undefined'));
+    });
+
+    it('refuses an id with a slash before sending anything', async () => {
+      const before = emulator.requests.length;
+      const error = await failure(client.training.listCheckpoints('wandb-artifact:///team/proj/name:step3'));
+      assert.equal(error.kind, 'invalid-input');
+      assert.equal(emulator.requests.length, before);
     });
 
     it('logs trajectories', async () => {

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
-import { parseSse, SseParser } from '../../../src/api';
+import { parseSse, SseEventTooLargeError, SseParser } from '../../../src/api';
+import { lineCost } from '../../../src/api/sse';
 
 const encode = (text: string) => new TextEncoder().encode(text);
+
+/** Read through a call, so that an earlier assert on the getter does not narrow later reads. */
+const failureOf = (parser: SseParser) => parser.failure;
 
 /** Splits the bytes of `text` at the given offsets into successive reads. */
 function readsAt(text: string, offsets: number[]): Uint8Array[] {
@@ -88,5 +92,69 @@ describe('SSE parser', () => {
 
   it('drops a leading byte-order mark', () => {
     assert.deepEqual(parseSse([Uint8Array.of(0xef, 0xbb, 0xbf), encode('data: after bom\n\n')]), ['after bom']);
+  });
+
+  it('reassembles a line that arrives in thousands of pieces, one byte each', () => {
+    const value = 'é'.repeat(700) + 'x'.repeat(2300);
+    const bytes = encode(`: c\r\ndata: ${value}\r\n\r\n`);
+    assert.deepEqual(parseSse(Array.from(bytes, (byte) => Uint8Array.of(byte))), [value]);
+  });
+
+  it('reassembles a line spread over reads of every size, with CRLF split between reads', () => {
+    const value = Array.from({ length: 5000 }, (_, index) => String.fromCharCode(97 + (index % 26))).join('');
+    const text = `data: ${value}\r\n\r\ndata: b\r\n\r\n`;
+    const bytes = encode(text);
+    for (const size of [1, 3, 7, 64, 1000, 4096]) {
+      const reads: Uint8Array[] = [];
+      for (let start = 0; start < bytes.length; start += size) reads.push(bytes.subarray(start, start + size));
+      assert.deepEqual(parseSse(reads), [value, 'b'], `reads of ${size} bytes`);
+    }
+  });
+
+  describe('event size cap', () => {
+    it('fails once the line still arriving passes the cap, after returning the events before it', () => {
+      const parser = new SseParser({ maxEventSize: 1000 });
+      assert.deepEqual(parser.feed(encode('data: first\n\ndata: ' + 'y'.repeat(600))), ['first']);
+      assert.equal(parser.failure, undefined);
+      assert.deepEqual(parser.feed(encode('y'.repeat(600))), []);
+      const failure = failureOf(parser);
+      assert.ok(failure instanceof SseEventTooLargeError);
+      assert.equal(failure.message, 'an event of the stream was larger than 1000 bytes');
+      assert.throws(() => parser.feed(encode('\n\n')), SseEventTooLargeError);
+      assert.throws(() => parser.end(), SseEventTooLargeError);
+    });
+
+    it('fails on a complete line larger than the cap within one read', () => {
+      const parser = new SseParser({ maxEventSize: 100 });
+      assert.deepEqual(parser.feed(encode(`data: ok\n\ndata: ${'z'.repeat(200)}\n\ndata: never\n\n`)), ['ok']);
+      assert.ok(parser.failure);
+    });
+
+    it('counts every data line of one event, and a bookkeeping cost for each, so many short lines hit it too', () => {
+      const lines = Math.ceil(10_000 / (1 + lineCost));
+      assert.throws(() => parseSse([encode('data: x\n'.repeat(lines))], { maxEventSize: 10_000 }), SseEventTooLargeError);
+      assert.deepEqual(parseSse([encode('data: x\n'.repeat(lines - 2) + '\n')], { maxEventSize: 10_000 }), [Array(lines - 2).fill('x').join('\n')]);
+    });
+
+    it('counts a comment line that never ends, but not comments once they end', () => {
+      assert.throws(() => parseSse([encode(': ' + 'c'.repeat(2000))], { maxEventSize: 1000 }), SseEventTooLargeError);
+      const comments = ': keep-alive\n\n'.repeat(1000);
+      assert.deepEqual(parseSse([encode(comments + 'data: after\n\n')], { maxEventSize: 100 }), ['after']);
+    });
+
+    it('starts counting afresh for each event', () => {
+      const event = `data: ${'e'.repeat(900)}\n\n`;
+      assert.equal(parseSse([encode(event.repeat(50))], { maxEventSize: 1000 }).length, 50);
+    });
+
+    it('is 16 MiB unless told otherwise', () => {
+      const parser = new SseParser();
+      const piece = encode('w'.repeat(2 ** 20));
+      parser.feed(encode('data: '));
+      for (let index = 0; index < 15; index++) parser.feed(piece);
+      assert.equal(parser.failure, undefined, '15 MiB of one line are still read');
+      parser.feed(piece);
+      assert.equal(failureOf(parser)?.message, 'an event of the stream was larger than 16 MiB');
+    });
   });
 });

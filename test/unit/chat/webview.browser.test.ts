@@ -135,6 +135,38 @@ describe('chat webview in a real browser', function () {
       assert.ok(code.length > 10);
     });
 
+    it('names every button in words: an accessible name and a tooltip that says what it does', async () => {
+      const page = s.view.page;
+      if ((await page.locator('article.answer .code-block').count()) === 0) {
+        await s.ask('How do I write a reward function?');
+        await s.answersDone(1);
+      }
+      // The settings panel open too, so every kind of control is on the page.
+      await page.click('button.settings-toggle');
+      try {
+        const cdp = await page.context().newCDPSession(page);
+        const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value?: string }; name?: { value?: string }; ignored?: boolean }[] };
+        const names = nodes.filter((node) => node.role?.value === 'button' && !node.ignored).map((node) => String(node.name?.value ?? ''));
+        assert.ok(names.length >= 10, `buttons found: ${JSON.stringify(names)}`);
+        // A name is words, not a glyph such as "↻" read out as "clockwise open circle arrow".
+        assert.deepEqual(names.filter((name) => !/\p{L}{2}/u.test(name)), [], 'buttons without a name in words');
+        assert.ok(names.includes('Refresh models'), `the model list's refresh button: ${JSON.stringify(names)}`);
+        // Every button, shown or hidden: a tooltip, and words a sighted user reads on it (a glyph is
+        // only ever beside them, hidden from assistive technology).
+        const buttons = await page.evaluate(() => [...document.querySelectorAll('button')].map((button) => {
+          const visible = button.cloneNode(true) as HTMLElement;
+          for (const hidden of visible.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+          return { html: button.outerHTML.slice(0, 160), words: /\p{L}{2}/u.test(visible.textContent ?? ''), title: button.title.trim() };
+        }));
+        assert.deepEqual(buttons.filter((button) => !button.words || button.title.length < 8).map((button) => button.html), []);
+        const refresh = page.locator('button.refresh-models');
+        assert.match(await refresh.innerText(), /Refresh/);
+        assert.match((await refresh.getAttribute('title')) ?? '', /models/);
+      } finally {
+        await page.click('button.settings-toggle');
+      }
+    });
+
     it('renders hostile answers as inert text: no script runs, nothing loads, links stay http(s)', async () => {
       const onPage = s.view.page.url();
       for (const [index, hostile] of hostileAnswers.entries()) {

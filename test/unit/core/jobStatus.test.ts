@@ -23,7 +23,7 @@ describe('job status derived from events', () => {
     assert.equal(status.totalSteps, 10);
     assert.equal(latestLoss(status), 2.1);
     assert.deepEqual(status.latestMetrics, { loss: 2.1, learning_rate: 1e-5 });
-    assert.equal(describePhase(status), 'running · step 2 of 10');
+    assert.equal(describePhase(status), 'running · job step 2 of 10');
     assert.equal(status.eventCount, 3);
     assert.equal(status.lastEventId, `e${counter}`);
   });
@@ -101,12 +101,12 @@ describe('job status derived from events', () => {
       const status = applyJobEvents(initialJobStatus, [event('training_started', { num_sequences: announced }), event('gradient_step', { loss: 1 })]);
       assert.equal(status.totalSteps, undefined, `announced ${String(announced)}`);
       assert.equal(progressOf(status), undefined);
-      assert.equal(describePhase(status), 'running · step 1');
+      assert.equal(describePhase(status), 'running · job step 1');
     }
     const fractional = applyJobEvents(initialJobStatus, [event('training_started', { num_sequences: 7.9 })]);
     assert.equal(fractional.totalSteps, 7);
     const beyond = applyJobEvents(initialJobStatus, [event('training_started', { num_sequences: 1000 }), ...Array.from({ length: 1200 }, () => event('gradient_step', { loss: 1 }))]);
-    assert.equal(describePhase(beyond), 'running · step 1200 (1000 announced)');
+    assert.equal(describePhase(beyond), 'running · job step 1200 (1000 announced)');
     assert.equal(progressOf(beyond), 1);
     const halfway = applyJobEvents(initialJobStatus, [event('training_started', { num_sequences: 4 }), event('gradient_step'), event('gradient_step')]);
     assert.equal(progressOf(halfway), 0.5);

@@ -285,7 +285,7 @@ describe('job tracker', () => {
     await clock.advance(5000);
     const { status } = tracker.get('j')!;
     assert.equal(status.step, 5);
-    assert.equal(describePhase(status), 'running · step 5 (3 announced)');
+    assert.equal(describePhase(status), 'running · job step 5 (3 announced)');
     assert.equal(progressOf(status), 1);
   });
 
