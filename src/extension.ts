@@ -3,6 +3,7 @@ import { registerAccountCommands } from './vscode/account';
 import { createApi, type RlStudioApi } from './vscode/api';
 import { registerChat } from './vscode/chat/register';
 import { createServices } from './vscode/services';
+import { applyDevelopmentSeed } from './vscode/developmentSeed';
 import { registerPayloadFeatures } from './vscode/payload/register';
 import { registerViews } from './vscode/views/register';
 
@@ -14,6 +15,7 @@ import { registerViews } from './vscode/views/register';
  */
 export function activate(context: vscode.ExtensionContext): RlStudioApi {
   const services = createServices(context);
+  void applyDevelopmentSeed(services); // does nothing unless VS Code runs this extension in development mode (see the file)
   registerAccountCommands(services);
   const sidebar = registerViews(services);
   registerChat(services);
