@@ -3,6 +3,7 @@ import { registerAccountCommands } from './vscode/account';
 import { createTestApi, type RlStudioTestApi } from './vscode/api';
 import { registerChat } from './vscode/chat/register';
 import { createServices } from './vscode/services';
+import { applyDevelopmentSeed } from './vscode/developmentSeed';
 import { registerPayloadFeatures } from './vscode/payload/register';
 import { registerWorkspaceEndpoints } from './vscode/trust/register';
 import { registerViews } from './vscode/views/register';
@@ -20,6 +21,7 @@ import { registerViews } from './vscode/views/register';
 export function activate(context: vscode.ExtensionContext): RlStudioTestApi | undefined {
   const services = createServices(context);
   registerWorkspaceEndpoints(services);
+  void applyDevelopmentSeed(services); // does nothing unless VS Code runs this extension in development mode (see the file)
   registerAccountCommands(services);
   const sidebar = registerViews(services);
   registerChat(services);

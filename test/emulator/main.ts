@@ -1,11 +1,13 @@
 /**
  * `npm run emulator`: runs the local platform emulator until interrupted.
- *   --port N                default 8787
+ *   --port N                default 8787; when it is taken, a free port instead (and a line saying
+ *                           so), as `npm start` does; 0 always picks a free one
  *   --key K                 default emulator-key
  *   --seconds-per-step S    default 2
  *   --stream-delay MS       delay between streamed chat chunks, default 30
  *   --no-seed               start empty (no demo models or jobs)
  */
+import { preferredPort } from '../vscode/freePort';
 import { startEmulator } from './index';
 
 interface CliOptions {
@@ -53,8 +55,16 @@ function parseArguments(argv: string[]): CliOptions {
 
 async function main(): Promise<void> {
   const options = parseArguments(process.argv.slice(2));
+  // A taken port is not an error: an emulator left running elsewhere (or a second checkout) is the
+  // usual reason, and the addresses printed below are what a person copies anyway.
+  let port = options.port;
+  if (port !== 0) {
+    const { port: chosen, wantedWasBusy } = await preferredPort(port);
+    if (wantedWasBusy) console.log(`Port ${port} is in use, so the emulator uses port ${chosen} instead.`);
+    port = chosen;
+  }
   const emulator = await startEmulator({
-    port: options.port,
+    port,
     apiKey: options.key,
     secondsPerStep: options.secondsPerStep,
     streamChunkDelayMs: options.streamDelayMs,
@@ -71,6 +81,7 @@ async function main(): Promise<void> {
     console.log(`  demo model:    ${seeded.trainedModelEntity}/${seeded.trainedModelProject}/${seeded.trainedModelName} (${seeded.trainedModelId})`);
     console.log(`  running job:   ${seeded.runningJobId}`);
     console.log(`  failed job:    ${seeded.failedJobId}`);
+    console.log(`  finished job:  ${seeded.succeededJobId}`);
   }
   const stop = () => {
     console.log('Stopping the emulator');

@@ -5,7 +5,7 @@
 import type { SeededIds } from './contract';
 import type { EmulatorEnv } from './context';
 import { advanceJob, stepMetrics } from './jobClock';
-import { createJob } from './jobs';
+import { createJob, rlJobSpec } from './jobs';
 import { DEFAULT_ENTITY, type ModelRecord } from './state';
 
 export const DEMO_PROJECT = 'demo-project';
@@ -16,9 +16,16 @@ export const GENERATED_PROJECT = 'emulator-project';
 
 /** Gradient steps of the seeded finished job: with step 0 the model has 25 checkpoints. */
 const SUCCEEDED_JOB_STEPS = 24;
-/** The live job is long, so that it is still running while a demo or a test suite looks at it. */
-const RUNNING_JOB_STEPS = 1000;
-const FAILED_JOB_STEPS = 12;
+/**
+ * The live job is measured in wall-clock time, not steps: it must still be running when someone
+ * comes back to a demo left open for the afternoon, whatever the emulated seconds per step. At the
+ * demo's 2 s per step that is 21,600 steps, one checkpoint each, materialised only as time passes.
+ * Never fewer than 1000 steps, so a fast test clock still sees it running for a while.
+ */
+const RUNNING_JOB_HOURS = 12;
+const MIN_RUNNING_JOB_STEPS = 1000;
+/** Trajectory groups of the failing run; it fails after FAIL_AFTER_STEPS (jobs.ts) of its steps. */
+const FAILED_JOB_GROUPS = 12;
 const FAILED_JOB_MESSAGE = 'CUDA out of memory: tried to allocate 2.50 GiB (GPU 0; 79.15 GiB total capacity; 76.02 GiB already allocated)';
 
 /** A model with checkpoints at steps 0..count-1, made directly rather than by training. */
@@ -48,6 +55,23 @@ function syntheticGroups(count: number): unknown[] {
   }));
 }
 
+/** Gradient steps of the live job: RUNNING_JOB_HOURS of the emulator's clock. */
+export function runningJobSteps(secondsPerStep: number): number {
+  const steps = Math.ceil((RUNNING_JOB_HOURS * 3600) / Math.max(1e-3, secondsPerStep));
+  return Math.max(MIN_RUNNING_JOB_STEPS, steps);
+}
+
+/**
+ * The failing run's groups: the first one carries `metadata.emulator_fail`, which is how any
+ * training request asks the emulator to fail (see jobs.ts), so the seeded failure is made the same
+ * way a user's failing file makes one, and its input shows how.
+ */
+function failingGroups(): unknown[] {
+  const groups = syntheticGroups(FAILED_JOB_GROUPS) as Array<Record<string, unknown>>;
+  groups[0] = { ...groups[0], metadata: { emulator_fail: FAILED_JOB_MESSAGE } };
+  return groups;
+}
+
 export function seedDemo(env: EmulatorEnv): SeededIds {
   const { state } = env;
   const now = env.now();
@@ -71,7 +95,7 @@ export function seedDemo(env: EmulatorEnv): SeededIds {
   const running = createJob(state, {
     modelId: trained.id,
     kind: 'rl',
-    totalSteps: RUNNING_JOB_STEPS,
+    totalSteps: runningJobSteps(env.settings.secondsPerStep),
     learningRate: 5e-6,
     tokensPerStep: 12288,
     input: { model_id: trained.id, trajectory_groups: syntheticGroups(8) },
@@ -81,16 +105,9 @@ export function seedDemo(env: EmulatorEnv): SeededIds {
   advanceJob(state, running, now, env.settings.secondsPerStep);
 
   const failedModel = state.createModel(DEFAULT_ENTITY, DEMO_PROJECT, FAILED_MODEL_NAME, baseModel);
-  const failed = createJob(state, {
-    modelId: failedModel.id,
-    kind: 'rl',
-    totalSteps: FAILED_JOB_STEPS,
-    failure: FAILED_JOB_MESSAGE,
-    learningRate: 1e-5,
-    tokensPerStep: 65536,
-    input: { model_id: failedModel.id, trajectory_groups: syntheticGroups(FAILED_JOB_STEPS) },
-    createdAt: now - (FAILED_JOB_STEPS + 3) * stepMs,
-  });
+  // Queued long enough ago to have failed already: it fails after a few of its steps.
+  const failedRequest = { model_id: failedModel.id, trajectory_groups: failingGroups(), experimental_config: { learning_rate: 1e-5 } };
+  const failed = createJob(state, rlJobSpec(failedRequest, now - (FAILED_JOB_GROUPS + 3) * stepMs));
   advanceJob(state, failed, now, env.settings.secondsPerStep);
 
   return {

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Smoke test of `npm start` as a person meets it: starts it in the background with the demo's
 // default ports (8787, 8788) already taken, waits for the addresses it prints, checks that the
-// emulator answers and that the workbench page is served, stops it the way Ctrl-C does, and checks
-// that nothing of it is left: no process of the run (code-server, its extension hosts, the
-// emulator, any chromium) and nothing listening on its ports. Ends with one line
+// emulator answers and that the workbench page is served, that the banner says what is ready and
+// asks for no key or id, that the workbench loads RL Studio as an extension under development (the
+// only way the demo's seed is read) and that the seed file is private while the demo runs, stops it
+// the way Ctrl-C does, and checks that nothing of it is left: no process of the run (code-server, its
+// extension hosts, the emulator, any chromium), no seed file and nothing listening on its ports.
+// (test/vscode/demoScreenshot.ts looks at the workbench itself.) Ends with one line
 // `start-smoke: N passed, N failed`; exits non-zero when a check fails.
 //
 //   node test/vscode/startSmoke.mjs [command]     default command: npm start
@@ -14,7 +17,10 @@
 // the command starts inherits (code-server passes its environment on to its extension hosts).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { connect, createServer } from 'node:net';
 
 const command = process.argv.slice(2).join(' ') || 'npm start';
@@ -22,6 +28,14 @@ const timeoutMs = (Number(process.env.RL_STUDIO_SMOKE_TIMEOUT_SECONDS) || 600) *
 const defaultPorts = [8787, 8788]; // the emulator's and code-server's, in test/vscode/demo.ts
 const marker = `RL_STUDIO_SMOKE_RUN=${randomBytes(8).toString('hex')}`;
 const stage = 'start-smoke';
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// Where the demo keeps its seed file while it runs (test/vscode/demo.ts, paths.ts).
+const demoStateDir = join(process.env.RL_STUDIO_CACHE || join(homedir(), '.cache', 'rl-studio'), 'demo');
+
+/** The demo's seed files present now. */
+function seedFiles() {
+  return existsSync(demoStateDir) ? readdirSync(demoStateDir).filter((name) => /^seed-.*\.json$/.test(name)) : [];
+}
 
 const results = { passed: 0, failed: 0 };
 function check(ok, what, detail = '') {
@@ -84,7 +98,7 @@ function startCommand() {
   delete env.RL_STUDIO_EMULATOR_PORT;
   delete env.RL_STUDIO_DEMO_PORT;
   const child = spawn('bash', ['-c', command], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const run = { child, output: '', exited: undefined };
+  const run = { child, output: '', exited: undefined, seedsBefore: seedFiles() };
   const echo = (chunk) => {
     const text = chunk.toString();
     run.output += text;
@@ -122,6 +136,15 @@ async function checkRunningDemo(run, held) {
   } catch (error) {
     check(false, 'the emulator answers at the printed address', String(error));
   }
+  check(/ready:\s+signed in/.test(run.output) && /a running, a failed and a succeeded job/.test(run.output), 'the banner says what is ready');
+  check(!/API key:|Add Model by ID|Add Job by ID|add model:|add jobs:/.test(run.output), 'the banner asks for no key and no id');
+  const payload = JSON.parse(new URL(addresses.workbenchUrl).searchParams.get('payload') ?? '[]');
+  const development = payload.find(([name]) => name === 'extensionDevelopmentPath')?.[1] ?? '';
+  check(development.endsWith(repoRoot), 'the workbench loads RL Studio from the repository as an extension under development', development);
+  const newSeeds = seedFiles().filter((name) => !run.seedsBefore.includes(name));
+  const privateSeed = newSeeds.length === 1 && (statSync(join(demoStateDir, newSeeds[0])).mode & 0o077) === 0;
+  check(privateSeed, 'one seed file, readable by this user only, while the demo runs', newSeeds.join(', '));
+  run.seedFiles = newSeeds;
   try {
     const page = await fetchText(addresses.workbenchUrl);
     check(page.status === 200, 'the printed workbench address answers 200', `HTTP ${page.status}`);
@@ -148,6 +171,8 @@ async function stopAndCheckNothingLeft(run, addresses) {
   const noneLeft = await waitFor(() => processesOfRun().length === 0, 10_000);
   const left = processesOfRun();
   check(noneLeft, 'no process of the run is left (code-server, extension hosts, emulator, chromium)', left.map((p) => p.text).join('; '));
+  const seedsLeft = (run.seedFiles ?? []).filter((name) => existsSync(join(demoStateDir, name)));
+  check(seedsLeft.length === 0, 'the seed file is gone', seedsLeft.join(', '));
   if (addresses) {
     for (const [what, port] of [['emulator', addresses.emulatorPort], ['code-server', addresses.workbenchPort]]) {
       const closed = await waitFor(async () => !(await listening(port)), 5000);
