@@ -65,7 +65,7 @@ function understood(reference: ModelReference): string {
 async function addGiven(services: Services, givenId: string, givenName: string | undefined): Promise<RememberedModel> {
   const id = checkedId(givenId, 'model');
   let coordinates: ModelCoordinates | undefined;
-  if (givenName !== undefined) {
+  if (givenName !== undefined && givenName.trim() !== '') {
     const reading = readModelReference(givenName, { project: services.settings.current.project, allowId: false });
     if (!reading.ok || reading.reference.form === 'id') throw new Error(`"${givenName}" cannot be used as the model's name: ${reading.ok ? 'it is an id' : reading.problem}.`);
     coordinates = reading.reference.coordinates;
