@@ -1,3 +1,5 @@
+import { readModelReference } from './modelReference';
+
 /** Names of a training model as the checkpoint model ids need them. */
 export interface ModelCoordinates {
   entity: string;
@@ -14,11 +16,8 @@ export function checkpointModelId(model: ModelCoordinates, step?: number): strin
   return step === undefined ? base : `${base}:step${step}`;
 }
 
-/** Reads `entity/project/name`, as typed when adding a model by id; undefined when malformed. */
+/** Reads `entity/project/name` (or a checkpoint model id); undefined when malformed. */
 export function parseCoordinates(text: string): ModelCoordinates | undefined {
-  const trimmed = text.trim().replace(/^wandb-artifact:\/\/\//, '').replace(/:step\d+$/, '');
-  const parts = trimmed.split('/');
-  if (parts.length !== 3 || parts.some((part) => part === '' || /\s/.test(part))) return undefined;
-  const [entity, project, name] = parts as [string, string, string];
-  return { entity, project, name };
+  const reading = readModelReference(text, { project: '', allowId: false });
+  return reading.ok && reading.reference.form !== 'id' ? reading.reference.coordinates : undefined;
 }

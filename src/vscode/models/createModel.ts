@@ -6,24 +6,32 @@ import type { Prompts } from '../views/prompts';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** How a flow that creates a model for its own purpose words it. */
+export interface CreateModelWording {
+  /** Title of the base model question. */
+  baseModelTitle?: string;
+  /** What the progress notification says is happening. */
+  progress?: string;
+}
+
 /**
  * Creates a training model. Every field can come from the caller (automation); the rest is asked:
  * the base model from the server's list when it has one, else typed.
  */
-export async function createModel(services: Services, prompts: Prompts, given: Partial<CreateModelRequest> = {}): Promise<TrainingModel | undefined> {
+export async function createModel(services: Services, prompts: Prompts, given: Partial<CreateModelRequest> = {}, wording: CreateModelWording = {}): Promise<TrainingModel | undefined> {
   if (!(await readyForTraining(services))) return undefined;
-  const request = await completeRequest(services, prompts, given);
+  const request = await completeRequest(services, prompts, given, wording.baseModelTitle ?? 'Create Model (1/5): base model');
   if (!request) return undefined;
   const client = await services.client();
-  const model = await withNotification(`creating model ${request.name}…`, () => client.training.createModel(request));
+  const model = await withNotification(wording.progress ?? `creating model ${request.name}…`, () => client.training.createModel(request));
   await services.remembered.models.add(model);
   services.log.info(`created training model ${model.entity}/${model.project}/${model.name} (${model.id})`);
   return model;
 }
 
-async function completeRequest(services: Services, prompts: Prompts, given: Partial<CreateModelRequest>): Promise<CreateModelRequest | undefined> {
+async function completeRequest(services: Services, prompts: Prompts, given: Partial<CreateModelRequest>, baseModelTitle: string): Promise<CreateModelRequest | undefined> {
   const [team, teamProject] = services.settings.current.project.split('/');
-  const base_model = given.base_model ?? (await askBaseModel(services, prompts));
+  const base_model = given.base_model ?? (await askBaseModel(services, prompts, baseModelTitle));
   if (!base_model) return undefined;
   const project = given.project ?? (await prompts.input({
     title: 'Create Model (2/5): project',
@@ -63,7 +71,7 @@ async function completeRequest(services: Services, prompts: Prompts, given: Part
   return request;
 }
 
-async function askBaseModel(services: Services, prompts: Prompts): Promise<string | undefined> {
+async function askBaseModel(services: Services, prompts: Prompts, title: string): Promise<string | undefined> {
   const client = await services.client();
   let offered: string[] | undefined;
   try {
@@ -75,12 +83,12 @@ async function askBaseModel(services: Services, prompts: Prompts): Promise<strin
   if (offered && offered.length > 0) {
     const other = { label: '$(edit) Another base model…', value: undefined as string | undefined };
     const items = [...offered.map((id) => ({ label: id, value: id as string | undefined })), other];
-    const picked = await prompts.pick(items, { title: 'Create Model (1/5): base model', placeHolder: 'The model to start training from', matchOnDescription: true });
+    const picked = await prompts.pick(items, { title, placeHolder: 'The model to start training from', matchOnDescription: true });
     if (!picked) return undefined;
     if (picked.value) return picked.value;
   }
   return (await prompts.input({
-    title: 'Create Model (1/5): base model',
+    title,
     prompt: 'The base model to start from, for example OpenPipe/Qwen3-14B-Instruct',
     validateInput: (value) => (value.trim() === '' ? 'Enter a base model' : undefined),
   }))?.trim();

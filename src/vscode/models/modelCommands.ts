@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { parseCoordinates } from '../../core/checkpointIds';
 import type { Services } from '../services';
 import type { RememberedModel } from '../state/remembered';
 import { onlyFromTests } from '../testHooks';
-import { checkedId, idProblem } from '../trust/ids';
-import { readyForTraining, withNotification } from '../views/guards';
+import { withNotification } from '../views/guards';
 import type { Prompts } from '../views/prompts';
+import { addModel } from './addModel';
 import { createModel } from './createModel';
 import { chatModelId, modelLabel, type CheckpointNode, type LoadMoreNode, type ModelsNode, type TrainingModelNode } from './modelNodes';
 import type { ModelsTreeProvider } from './modelsTree';
+import { nameModel, nameThenChat, openInChat } from './nameModel';
 
 /** Commands of the Models view: each takes the node it was invoked on, or asks. */
 export function registerModelCommands(services: Services, tree: ModelsTreeProvider, view: vscode.TreeView<ModelsNode>, prompts: Prompts): void {
@@ -31,11 +31,11 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     return model;
   });
 
-  services.registerCommand('rlStudio.addModel', async (id?: unknown, coordinates?: unknown) => {
-    return addModelById(services, prompts, typeof id === 'string' ? id : undefined, typeof coordinates === 'string' ? coordinates : undefined).then((model) => {
-      if (model) reveal(model.id);
-      return model;
-    });
+  // (id, name) from a caller adds without a question; a person types an id or a name.
+  services.registerCommand('rlStudio.addModel', async (id?: unknown, name?: unknown) => {
+    const model = await addModel(services, prompts, typeof id === 'string' ? id : undefined, typeof name === 'string' ? name : undefined);
+    if (model) reveal(model.id);
+    return model;
   });
 
   services.registerCommand('rlStudio.removeModel', async (node?: ModelsNode, selection?: ModelsNode[]) => {
@@ -61,10 +61,8 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
   });
 
   services.registerCommand('rlStudio.setModelName', async (node?: ModelsNode) => {
-    if (node?.kind !== 'trainingModel') return;
-    const coordinates = await askCoordinates(prompts, true);
-    if (!coordinates) return;
-    await services.remembered.models.add({ ...node.model, ...coordinates });
+    if (node?.kind !== 'trainingModel' && node?.kind !== 'checkpoint') return undefined;
+    return nameModel(services, prompts, node.model);
   });
 
   services.registerCommand('rlStudio.copyModelId', async (node?: ModelsNode) => {
@@ -78,7 +76,7 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     if (node?.kind !== 'checkpoint' && node?.kind !== 'trainingModel') return;
     const id = chatModelId(node);
     if (!id) {
-      prompts.warn('This model was added by id without its entity/project/name, so its checkpoints have no model id yet.', { title: 'Set Name…', run: () => vscode.commands.executeCommand('rlStudio.setModelName', node.kind === 'trainingModel' ? node : tree.trainingNode(node.model.id)) });
+      prompts.warn('This model was added by its id alone: without its entity/project/name, its checkpoints have no model id yet.', { title: 'Name Model…', run: () => vscode.commands.executeCommand('rlStudio.setModelName', node) });
       return;
     }
     await vscode.env.clipboard.writeText(id);
@@ -87,13 +85,11 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
 
   services.registerCommand('rlStudio.chatWithModel', async (node?: ModelsNode) => {
     const modelId = node ? chatModelId(node) : undefined;
-    if (node && !modelId) {
-      prompts.warn('Set this model\'s entity/project/name to chat with it.', { title: 'Set Name…', run: () => vscode.commands.executeCommand('rlStudio.setModelName', node.kind === 'checkpoint' ? tree.trainingNode(node.model.id) : node) });
+    if (!modelId && (node?.kind === 'trainingModel' || node?.kind === 'checkpoint')) {
+      await nameThenChat(services, prompts, node.model, node.kind === 'checkpoint' ? node.checkpoint.step : undefined);
       return;
     }
-    const available = (await vscode.commands.getCommands(true)).includes('rlStudio.openChat');
-    if (!available) throw new Error('Chat is not available: the chat panel of RL Studio is not installed in this build.');
-    await vscode.commands.executeCommand('rlStudio.openChat', modelId ? { modelId } : undefined);
+    await openInChat(modelId);
   });
 
   services.registerCommand('rlStudio.loadMoreCheckpoints', async (node?: LoadMoreNode) => {
@@ -137,43 +133,6 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     }
     return results;
   });
-}
-
-/** Adds a model the platform knows by id, after checking that the training API has it. */
-export async function addModelById(services: Services, prompts: Prompts, givenId?: string, givenCoordinates?: string): Promise<RememberedModel | undefined> {
-  if (!(await readyForTraining(services))) return undefined;
-  const typed = givenId ?? (await prompts.input({
-    title: 'Add Model by ID',
-    prompt: 'The id of a training model (a UUID), as returned when it was created',
-    validateInput: (value) => idProblem(value, 'model'),
-  }));
-  if (!typed?.trim()) return undefined;
-  const id = checkedId(typed, 'model');
-  const existing = services.remembered.models.get(id);
-  if (existing) return existing;
-  const client = await services.client();
-  try {
-    await withNotification('checking the model id…', () => client.training.listCheckpoints(id, { limit: 1 }));
-  } catch (error) {
-    if (services.asPlatformError(error)?.status === 404) throw new Error(`The training API has no model with id ${id}.`);
-    throw error;
-  }
-  let coordinates = givenCoordinates ? parseCoordinates(givenCoordinates) : undefined;
-  if (givenCoordinates && !coordinates) throw new Error(`"${givenCoordinates}" is not entity/project/name.`);
-  if (!coordinates && givenId === undefined) coordinates = await askCoordinates(prompts, false);
-  const model: RememberedModel = { id, entity: coordinates?.entity ?? '', project: coordinates?.project ?? '', name: coordinates?.name ?? '', base_model: '' };
-  await services.remembered.models.add(model);
-  return model;
-}
-
-async function askCoordinates(prompts: Prompts, required: boolean) {
-  const text = await prompts.input({
-    title: 'Model name',
-    prompt: `entity/project/name of the model${required ? '' : ' (optional: needed to chat with its checkpoints)'}`,
-    placeHolder: 'entity/project/name',
-    validateInput: (value) => (value.trim() === '' && !required) || parseCoordinates(value) ? undefined : 'Use the form entity/project/name',
-  });
-  return text ? parseCoordinates(text) : undefined;
 }
 
 async function pickTrainingModel(services: Services, prompts: Prompts, title: string): Promise<RememberedModel | undefined> {

@@ -75,7 +75,9 @@ export class Prompts {
     if (scripted.answered) {
       if (typeof scripted.value !== 'string') return undefined;
       const problem = await options.validateInput?.(scripted.value);
-      if (problem) throw new Error(`scripted input "${scripted.value}" rejected: ${typeof problem === 'string' ? problem : problem.message}`);
+      // As in VS Code's input box, an information or a warning does not stop the answer; an error does.
+      const blocking = typeof problem === 'string' ? problem : problem?.severity === vscode.InputBoxValidationSeverity.Error ? problem.message : undefined;
+      if (blocking) throw new Error(`scripted input "${scripted.value}" rejected: ${blocking}`);
       return scripted.value;
     }
     return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
