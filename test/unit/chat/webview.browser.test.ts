@@ -196,24 +196,20 @@ describe('chat webview in a real browser', function () {
       assert.equal(s.view.page.url(), onPage);
     });
 
-    it('shows the whole of a 1 MB single-line answer, rendered through the frame scheduler', async () => {
-      // How long those frames take is a figure of `npm run bench` (chat rendering), not an assert
-      // here: a timing bound in a functional test fails on a busy machine and proves nothing.
+    it('shows the whole of a 1 MB single-line answer', async () => {
+      // How fast it renders is a figure of `npm run bench` (chat rendering), not an assert here: a
+      // timing bound in a functional test fails on a busy machine and proves nothing.
       const word = 'lorem'.repeat(40);
       const line = Array.from({ length: Math.ceil(1_000_000 / (word.length + 1)) }, (_, i) => (i % 50 === 0 ? `<b>${i}</b>` : word)).join(' ');
       const before = await s.view.page.locator('article.answer').count();
-      await s.view.page.evaluate(() => performance.clearMeasures('rl-chat:frame'));
       await s.ask(`/echo ${line}`);
       await s.view.page.waitForFunction(
         (n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length > n,
         before,
         { timeout: 60_000, polling: 100 },
       );
-      const frames = await s.view.page.evaluate(() => performance.getEntriesByName('rl-chat:frame').length);
       const answerText = await s.view.page.locator('article.answer').last().locator('.message-body').innerText();
       assert.equal(answerText.length, line.length, 'the whole line is shown');
-      // However fast the whole line arrives, it goes through the frame scheduler, not around it.
-      assert.ok(frames >= 1, 'the answer was rendered by the frame scheduler');
       assert.equal((await inspectTranscript(s.view)).pwned, undefined);
     });
 
