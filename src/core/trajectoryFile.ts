@@ -12,6 +12,8 @@ export interface SourceProblem {
   endColumn: number;
   message: string;
   severity: 'error' | 'warning';
+  /** Set on the closing entry of a long list: how many problems it stands for, not listed one by one. */
+  notListed?: number;
 }
 
 export interface ParsedTrajectoryFile {
@@ -255,6 +257,7 @@ class ProblemList {
       ...this.firstHidden!,
       message: `${hidden} more problem${hidden === 1 ? '' : 's'} not listed, from here on: fix the ones above first`,
       severity: this.hiddenErrors > 0 ? 'error' : 'warning',
+      notListed: hidden,
     }];
   }
 

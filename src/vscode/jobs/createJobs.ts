@@ -22,11 +22,13 @@ export async function readTrajectoryGroups(diagnostics: TrajectoryDiagnostics, u
   if (ok) return groups;
   const errors = problems.filter((problem) => problem.severity === 'error');
   const first = errors[0]!;
+  // The closing entry of a long list stands for every problem it did not list.
+  const count = problems.reduce((sum, problem) => sum + (problem.notListed ?? 1), 0);
   const name = path.basename(uri.fsPath);
   const show = 'Show Problem';
   // Not awaited: the command ends now (nothing was sent); the message stays until dismissed.
   void vscode.window.showErrorMessage(
-    `${name} has ${errors.length} problem${errors.length === 1 ? '' : 's'}; nothing was sent. Line ${first.line + 1}: ${first.message}`,
+    `${name} has ${count} problem${count === 1 ? '' : 's'}; nothing was sent. Line ${first.line + 1}: ${first.message}`,
     show,
   ).then(async (picked) => {
     if (picked !== show) return;

@@ -175,6 +175,7 @@ describe('trajectory file limits', () => {
     const parsed = parseTrajectoryFile(text, 'jsonl', { maxSize: 1e6, maxProblems: 3 });
     assert.deepEqual(parsed.problems.map((problem) => [problem.line, problem.severity]), [[1, 'error'], [2, 'error'], [3, 'error'], [4, 'error']]);
     assert.equal(parsed.problems[3]!.message, '4 more problems not listed, from here on: fix the ones above first');
+    assert.equal(parsed.problems[3]!.notListed, 4, 'the closing entry says how many it stands for');
     assert.equal(parsed.groups.length, 1);
 
     const warned = JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'x' }], reward: 1 }] });
