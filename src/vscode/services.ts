@@ -95,7 +95,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const loadNetwork = onFirstUse('network stack', log, () => (networkModule = require('../network') as NetworkModule));
   const network = async (): Promise<NetworkModule> => loadNetwork();
 
-  const clientOptions = (current: Settings, getApiKey: () => Promise<string | undefined>): ClientOptions => ({
+  /** `reportsHealth`: false for a key being checked before it is saved: its 401 says nothing about the stored key. */
+  const clientOptions = (current: Settings, getApiKey: () => Promise<string | undefined>, reportsHealth = true): ClientOptions => ({
     trainingUrl: current.trainingApiUrl,
     inferenceUrl: current.inferenceApiUrl,
     project: current.project || undefined,
@@ -110,7 +111,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
       else log.info(line);
       // Every attempt tells the health state whether its API answers: a refused connection turns
       // the status bar red at once, the next answer turns it back.
-      if (entry.api === 'training' || entry.api === 'inference') {
+      if (reportsHealth && (entry.api === 'training' || entry.api === 'inference')) {
         health.noteCall({ api: entry.api, method: entry.method, path: entry.path, status: entry.status, ms: entry.ms, error: entry.error, kind: entry.kind });
       }
     },
@@ -145,7 +146,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     if (disposed) throw new Error('RL Studio was turned off');
     const { PlatformClient } = await network();
     log.addSecret(apiKey);
-    const options = clientOptions(settings.current, async () => apiKey);
+    const options = clientOptions(settings.current, async () => apiKey, false);
     return track(new PlatformClient({ ...options, timeoutMs: Math.min(options.timeoutMs ?? probeTimeoutMs, probeTimeoutMs), maxRetries: 1 }));
   };
 

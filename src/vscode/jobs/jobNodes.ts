@@ -117,7 +117,7 @@ function eventLabel(node: EventNode): string {
   switch (event.type) {
     case 'training_started': {
       const total = event.data?.num_sequences;
-      return typeof total === 'number' ? `started · ${total} steps` : 'started';
+      return typeof total === 'number' ? `started · ${total} job steps` : 'started';
     }
     case 'gradient_step':
       return node.jobStep === undefined ? 'gradient step' : `job step ${node.jobStep}`;

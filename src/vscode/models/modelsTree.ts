@@ -223,7 +223,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       this.checkpoints.forget(node.model.id);
       this.failedModels.add(node.model.id);
       this.services.log.warn(`Models view: checkpoints of ${node.model.id}: ${failure.message} (${failure.detail ?? 'no request'})`);
-      const text = failure.kind === 'not-found' ? 'This model no longer exists on the training API.' : `Can't list the checkpoints. ${failure.message}`;
+      const text = failure.kind === 'not-found' ? 'This model no longer exists on the training API.' : failure.message;
       return [{ ...this.notice(node, text, 'warning', { command: 'rlStudio.refreshModel', title: 'Retry', arguments: [node] }), failure }];
     }
   }
@@ -235,11 +235,15 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   /** A section's one warning row: what failed and when it is tried again; the request is in its tooltip. */
   private warningRow(section: 'catalogue' | 'training', failure: Failure): NoticeNode {
     const row = this.warnings[section];
-    const retryIn = failure.retryable ? this.services.health.nextCheckIn() : undefined;
-    row.text = withNextStep(failure, retryIn);
+    row.text = this.warningText(failure);
     row.failure = failure;
     this.startTicker();
     return row;
+  }
+
+  /** What failed, then when it is tried again: the next health check, or now while one runs. */
+  private warningText(failure: Failure): string {
+    return withNextStep(failure, failure.retryable ? (this.services.health.nextCheckIn() ?? 0) : undefined);
   }
 
   /** Loads the catalogue once per refresh; concurrent callers share the request. */
@@ -313,7 +317,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
         const row = this.warnings[section];
         if (section === 'training') row.failure = this.services.health.failure('training');
         if (!row.failure) continue;
-        row.text = withNextStep(row.failure, row.failure.retryable ? this.services.health.nextCheckIn() : undefined);
+        row.text = this.warningText(row.failure);
         this.changed.fire(row);
       }
     }, countdownMs);
