@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startRecordingServer, type RecordingServer } from '../fault/support/trustServer';
 import type { UiTestContext } from './context';
-import { openViewContainer, runCommand, signInThroughThePalette, waitForText, waitForViewRows } from './workbench';
+import { notificationMessages, openViewContainer, runCommand, signInThroughThePalette, waitForText, waitForViewRows } from './workbench';
 
 let server: RecordingServer | undefined;
 
@@ -19,9 +19,9 @@ function settingsFile(workspace: string): string {
   return join(workspace, '.vscode', 'settings.json');
 }
 
-/** The messages of the notification center, which stays open while they are read. */
+/** The messages of the notification center, shown again each time (something else may have closed it). */
 async function notificationTexts(page: Page): Promise<string> {
-  return (await page.locator('.notifications-center .notification-list-item-message').allInnerTexts()).join('\n');
+  return (await notificationMessages(page)).join('\n');
 }
 
 export async function asksBeforeUsingTheAddressesTheRepositorySets({ page, workspace, screenshot }: UiTestContext): Promise<void> {
@@ -29,7 +29,6 @@ export async function asksBeforeUsingTheAddressesTheRepositorySets({ page, works
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   writeFileSync(settingsFile(workspace), JSON.stringify({ 'rlStudio.trainingApiUrl': server.trainingUrl, 'rlStudio.inferenceApiUrl': server.inferenceUrl }, null, 2));
   await openViewContainer(page, 'RL Studio');
-  await runCommand(page, 'Notifications: Show Notifications');
   const question = questionOf(server.url);
   await waitForText(() => notificationTexts(page), new RegExp(question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 30_000);
   await screenshot('workspace-addresses-question');
