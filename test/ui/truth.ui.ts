@@ -156,20 +156,26 @@ async function makeRoom(page: Page): Promise<void> {
   await page.mouse.move(900, 600);
 }
 
-/** Closes editors left open by earlier steps (an untitled payload is reverted, not saved): the screenshots show the sidebar. */
-async function closeEditors(page: Page): Promise<void> {
-  for (let round = 0; round < 5 && (await page.locator('.editor-group-container .tab').count()) > 0; round++) {
+/**
+ * Before a screenshot: editors left open by earlier steps closed (an untitled payload is reverted,
+ * not saved), and the mouse away from rows, so no hover covers what the picture is about.
+ */
+async function tidy(page: Page): Promise<void> {
+  for (let round = 0; round < 5 && (await page.locator('.part.editor .tabs-container .tab').count()) > 0; round++) {
     await runCommand(page, 'View: Revert and Close Editor');
     await page.waitForTimeout(300);
   }
+  await page.mouse.move(1000, 700);
+  await page.waitForTimeout(300);
 }
 
 export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestContext): Promise<void> {
-  await closeEditors(page);
   await openViewContainer(page, 'RL Studio');
   await collapseView(page, 'Webhooks');
   await makeRoom(page);
   await signInThroughThePalette(page, emulator.apiKey, seeded(emulator).inferenceModels);
+  // No job and no training model yet: the Training Jobs welcome suggests creating a model first.
+  await waitForText(() => viewWelcomeText(page, 'Training Jobs'), /No training jobs yet.*No model to train\?/, 10_000);
   const jobId = await startSlowJob(emulator);
   jobs.push(jobId);
   await followJob(page, jobId);
@@ -192,6 +198,7 @@ export async function showsTheUnreachableWelcomeWithItsButtonsWhenThePlatformSto
     console.log(`      job row: ${job!.text}`);
     assert.match(job!.text, /^Job \w{8} Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying (in \d+ s|now)\. · last seen running/);
     assert.doesNotMatch(job!.text, /GET |events\?|attempts/, 'no request line on the row');
+    await tidy(page);
     await screenshot('platform-down-welcome');
   } catch (error) {
     await emulator.setReachable(true);
@@ -207,6 +214,7 @@ export async function recoversWithoutAClickWhenThePlatformAnswersAgain({ page, e
   await until('the status bar back to normal', () => healthState(page), (state) => state.startsWith('plain') && !/unreachable/.test(state), backWithinMs - (Date.now() - outageEndedAt));
   await until('the job row running again', () => rowState(page, 'Training Jobs', jobRowName(jobs[0]!)), (row) => row !== undefined && row.icon !== 'codicon-warning' && /running · job step/.test(row.text), Math.max(1000, backWithinMs - (Date.now() - outageEndedAt)));
   console.log(`      everything back after ${Date.now() - outageEndedAt} ms`);
+  await tidy(page);
   await screenshot('platform-back-catalogue');
 }
 
@@ -230,10 +238,12 @@ export async function showsNewCheckpointsWhileAJobTrainsTheModel({ page, emulato
     return steps.length ? Math.max(...steps) : -1;
   };
   const first = await until('the checkpoints of the model', newestStep, (step) => step >= 0, 20_000);
+  await tidy(page);
   await screenshot('checkpoints-before');
   // No click from here: the job's steps bring their checkpoints into the view.
   const later = await until('a newer checkpoint, without Refresh', newestStep, (step) => step >= first + 2, 20_000);
   console.log(`      newest checkpoint went from step ${first} to step ${later} by itself`);
+  await tidy(page);
   await screenshot('checkpoints-live');
 }
 
@@ -260,6 +270,7 @@ export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ pa
       const job = await until('the job row in a warning state', () => rowState(page, 'Training Jobs', jobRowName(jobId)), (row) => row?.icon === 'codicon-warning', 15_000);
       assert.match(job!.text, /Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying/);
     }
+    await tidy(page);
     await screenshot('platform-down');
     // The tooltip of the status bar item says which API failed, in words.
     await healthItem(page).hover();
@@ -282,7 +293,18 @@ export async function recoversAgainWithoutAClick({ page, emulator, screenshot }:
   await until('the status bar back to normal', () => healthState(page), (state) => state.startsWith('plain') && !/unreachable/.test(state), Math.max(1000, backWithinMs - (Date.now() - outageEndedAt)));
   await until('the job rows running again', async () => Promise.all(jobs.map((jobId) => rowState(page, 'Training Jobs', jobRowName(jobId)))), (rows) => rows.every((row) => row !== undefined && row.icon !== 'codicon-warning'), Math.max(1000, backWithinMs - (Date.now() - outageEndedAt)));
   console.log(`      everything back after ${Date.now() - outageEndedAt} ms`);
+  await tidy(page);
   await screenshot('platform-back');
+}
+
+export async function stopsSuggestingToCreateAModelOnceOneIsListed({ page, emulator }: UiTestContext): Promise<void> {
+  for (const jobId of jobs) {
+    await viewPane(page, 'Training Jobs').locator('.monaco-list-row').filter({ hasText: jobRowName(jobId) }).first().click({ button: 'right' });
+    await page.locator('.context-view .monaco-menu .action-item').filter({ hasText: 'Remove from List' }).first().click();
+  }
+  const welcome = await waitForText(() => viewWelcomeText(page, 'Training Jobs'), /No training jobs yet/, 10_000);
+  assert.ok((await viewRows(page, 'Models')).some((row) => row.startsWith(seeded(emulator).trainedModelName)), 'a training model is listed');
+  assert.doesNotMatch(welcome, /No model to train/);
 }
 
 export async function leavesTheEmulatorAsItFoundIt({ emulator }: UiTestContext): Promise<void> {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Checkpoint, CheckpointQuery, Page } from '../../../src/api/types';
-import { CheckpointPages, liveRefreshIntervalMs, type CheckpointSource } from '../../../src/vscode/models/checkpointPages';
+import { CheckpointPages, liveRefreshIntervalMs, maxArrivedCheckpoints, type CheckpointSource } from '../../../src/vscode/models/checkpointPages';
 import { FakeClock, settle } from '../core/fakeClock';
 
 /** A model whose checkpoints grow while a job trains it; pages newest first, as the platform serves them. */
@@ -44,6 +44,21 @@ describe('checkpoints of a model being trained', () => {
     assert.equal(await list.readNewest(), true);
     assert.equal(list.started, false, 'read again from the top on the next look');
     assert.deepEqual(steps(await list.first()).slice(0, 2), [159, 158]);
+  });
+
+  it('keeps at most a thousand checkpoints that arrived live above the pages, then starts over', async () => {
+    const model = trainingModel(200);
+    const list = new CheckpointPages(model.source, new FakeClock()).of('m');
+    await list.first();
+    let rounds = 0;
+    while (list.started && rounds < 20) {
+      model.step(99);
+      await list.readNewest();
+      rounds++;
+      assert.ok(list.items.length <= 100 + maxArrivedCheckpoints, `${list.items.length} kept`);
+    }
+    assert.equal(list.started, false, 'the list started over instead of growing');
+    assert.equal(rounds, 11, 'after 10 × 99 arrived, the 11th batch would pass a thousand');
   });
 
   it('reads a model at most once per interval however many steps arrive, and only models that are shown', async () => {
