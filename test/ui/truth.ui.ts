@@ -299,8 +299,12 @@ export async function recoversAgainWithoutAClick({ page, emulator, screenshot }:
 
 export async function stopsSuggestingToCreateAModelOnceOneIsListed({ page, emulator }: UiTestContext): Promise<void> {
   for (const jobId of jobs) {
-    await viewPane(page, 'Training Jobs').locator('.monaco-list-row').filter({ hasText: jobRowName(jobId) }).first().click({ button: 'right' });
-    await page.locator('.context-view .monaco-menu .action-item').filter({ hasText: 'Remove from List' }).first().click();
+    const row = viewPane(page, 'Training Jobs').locator('.monaco-list-row').filter({ hasText: jobRowName(jobId) }).first();
+    await row.click({ button: 'right' });
+    const remove = page.getByRole('menuitem', { name: 'Remove from List' });
+    await remove.waitFor({ state: 'visible', timeout: 10_000 });
+    await remove.click();
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
   }
   const welcome = await waitForText(() => viewWelcomeText(page, 'Training Jobs'), /No training jobs yet/, 10_000);
   assert.ok((await viewRows(page, 'Models')).some((row) => row.startsWith(seeded(emulator).trainedModelName)), 'a training model is listed');
