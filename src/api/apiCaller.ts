@@ -145,7 +145,7 @@ export class ApiCaller {
         attemptSignal.release();
         const classified = this.attemptFailure(raw, attemptSignal, spec, fullPath, status, base.hostAndPort);
         const error = redactError(classified.error, secrets);
-        this.log({ method, path: fullPath, status: status ?? error.status, ms: performance.now() - started, attempt, error: error.message });
+        this.log({ method, path: fullPath, status: status ?? error.status, ms: performance.now() - started, attempt, error: error.message, kind: error.kind });
         const failure = { ...classified, error };
         if (attempt >= attempts || !mayRetry(method, spec.path, failure)) throw finalError(error, attempt, secrets);
         try {
@@ -185,7 +185,7 @@ export class ApiCaller {
     return headers;
   }
 
-  private log(entry: { method: string; path: string; status?: number; ms: number; attempt: number; error?: string }): void {
+  private log(entry: { method: string; path: string; status?: number; ms: number; attempt: number; error?: string; kind?: PlatformError['kind'] }): void {
     const logger = this.shared.logger;
     if (!logger) return;
     try {

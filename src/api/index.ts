@@ -9,6 +9,7 @@ export type { InferenceApi } from './inferenceApi';
 export type { ChatStream } from './chatStream';
 export type { CallOptions, ClientOptions, CredentialsProvider, RequestLogEntry, RequestLogger } from './options';
 export { PlatformError, isPlatformError, type PlatformErrorKind, type ApiName } from './errors';
+export { describeFailure, describeFacts, withNextStep, retryingIn, isConnectionFailure, type Failure, type FailureKind, type FailureAction, type FailureContext, type FailureFacts } from './describeFailure';
 export { redactSecrets } from './redact';
 export { accumulateChat, ChatAccumulator, type AccumulatedChat } from './accumulate';
 export { SseParser, SseEventTooLargeError, parseSse, type SseParserOptions } from './sse';

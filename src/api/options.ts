@@ -1,3 +1,5 @@
+import type { PlatformErrorKind } from './errors';
+
 /** What a PlatformClient is built from, and the hooks it reports through. */
 
 export interface CredentialsProvider {
@@ -19,6 +21,8 @@ export interface RequestLogEntry {
   attempt: number;
   /** The one-line message of the failure of this attempt. */
   error?: string;
+  /** The kind of that failure, so a reader can tell a refused connection from a cancelled call. */
+  kind?: PlatformErrorKind;
 }
 
 export type RequestLogger = (entry: RequestLogEntry) => void;

@@ -1,6 +1,15 @@
-/** The health of both APIs in one line for the status bar, and the detail for its tooltip. */
+/**
+ * The health of both APIs as RL Studio last saw it: from the status bar's checks and from every
+ * call any feature made. A refused connection anywhere marks that API unreachable at once; an
+ * answer anywhere marks it reachable again. Views and the status bar read the same state, so they
+ * never disagree about whether the platform answers.
+ */
+import { describeFacts, duration, isConnectionFailure, type Failure, type FailureContext } from '../api/describeFailure';
+import type { PlatformErrorKind } from '../api/errors';
+import { systemClock, type Clock } from './clock';
 
 export type HealthLevel = 'healthy' | 'degraded' | 'down' | 'unknown';
+export type HealthApi = 'training' | 'inference';
 
 export interface SystemCheckLike {
   healthy: boolean;
@@ -8,8 +17,17 @@ export interface SystemCheckLike {
   checks: Record<string, unknown>;
 }
 
-/** What one API answered: a result, an error message, or nothing because it is not configured. */
-export type ApiProbe<T> = { state: 'ok'; value: T; ms: number } | { state: 'error'; message: string; status?: number } | { state: 'skipped'; reason: string };
+/** What one API answered to a check: a result, a failure, or nothing because it was not asked. */
+export type ApiProbe<T> = { state: 'ok'; value: T; ms: number } | { state: 'error'; failure: Failure } | { state: 'skipped'; reason: string };
+
+/** What is known about one API. */
+export type ApiCondition =
+  | { readonly state: 'unknown' }
+  | { readonly state: 'skipped'; readonly reason: string }
+  /** It answered; `system` is the training API's last system check, when one was read. */
+  | { readonly state: 'reachable'; readonly at: number; readonly ms?: number; readonly system?: SystemCheckLike }
+  /** Its calls fail for a reason that concerns the whole API (no connection, 5xx, 429, key refused). */
+  | { readonly state: 'failing'; readonly failure: Failure; readonly at: number; readonly since: number };
 
 export interface HealthSummary {
   level: HealthLevel;
@@ -17,27 +35,220 @@ export interface HealthSummary {
   text: string;
   /** Markdown lines for the tooltip. */
   detail: string[];
+  /**
+   * Something fails that may pass by itself (no connection, 5xx, 429, a failing system check): worth
+   * checking again within seconds. A refused key is not: it stays refused until someone signs in.
+   */
+  retrySoon?: boolean;
 }
 
+export interface HealthChange {
+  readonly api: HealthApi;
+  readonly previous: ApiCondition;
+  readonly current: ApiCondition;
+  /** It was failing and answers again: views that failed should read again now. */
+  readonly recovered: boolean;
+}
+
+/** What one call's outcome says about its API. */
+export type CallVerdict = 'answered' | 'down' | 'degraded' | 'rejected' | 'none';
+
+/**
+ * How a failure bears on the whole API: no connection is "down", a refused key "rejected", a
+ * server that answers with errors or asks to slow down "degraded" (a 429 is never "down"). A
+ * refusal of one request (404, 422) proves the server answers; a call that never left (signed
+ * out, cancelled) says nothing.
+ */
+export function verdictOf(failure: Failure): CallVerdict {
+  if (isConnectionFailure(failure)) return 'down';
+  switch (failure.kind) {
+    case 'rejected':
+      return 'rejected';
+    case 'rate-limited':
+    case 'unavailable':
+    case 'server-error':
+    case 'bad-answer':
+      return 'degraded';
+    case 'forbidden':
+    case 'not-found':
+    case 'refused-request':
+    case 'too-large':
+    case 'stream-cut':
+      return 'answered';
+    default:
+      return 'none';
+  }
+}
+
+/** One attempt as the client's request log reports it. */
+export interface CallOutcome {
+  api: HealthApi;
+  method: string;
+  path: string;
+  status?: number;
+  ms?: number;
+  error?: string;
+  kind?: PlatformErrorKind;
+}
+
+/** The shared health state. Never throws to its listeners; a failing listener does not stop the others. */
+export class PlatformHealth {
+  private readonly conditions: Record<HealthApi, ApiCondition> = { training: { state: 'unknown' }, inference: { state: 'unknown' } };
+  private readonly listeners = new Set<(change: HealthChange) => void>();
+  private nextCheck: number | undefined;
+  private readonly clock: Clock;
+  /** The API addresses for connection messages, read when a failure is described. */
+  private readonly context: () => FailureContext;
+
+  constructor(options: { clock?: Clock; context?: () => FailureContext } = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.context = options.context ?? (() => ({}));
+  }
+
+  condition(api: HealthApi): ApiCondition {
+    return this.conditions[api];
+  }
+
+  /** The failure an API is failing with now, if it is. */
+  failure(api: HealthApi): Failure | undefined {
+    const condition = this.conditions[api];
+    return condition.state === 'failing' ? condition.failure : undefined;
+  }
+
+  /** When the next check runs (epoch ms), while one is scheduled: views say "retrying in N s". */
+  get nextCheckAt(): number | undefined {
+    return this.nextCheck;
+  }
+
+  set nextCheckAt(at: number | undefined) {
+    this.nextCheck = at;
+  }
+
+  /** Milliseconds until the next check, when one is scheduled. */
+  nextCheckIn(): number | undefined {
+    return this.nextCheck === undefined ? undefined : Math.max(0, this.nextCheck - this.clock.now());
+  }
+
+  /** Feeds one attempt of one call (the client's request log). */
+  noteCall(outcome: CallOutcome): void {
+    if (!outcome.error) {
+      // An answer without an error: the API answers, whatever the status said.
+      this.noteAnswer(outcome.api, { ms: outcome.ms });
+      return;
+    }
+    const failure = describeFacts(
+      { kind: outcome.kind ?? (outcome.status !== undefined ? 'http' : 'network'), api: outcome.api, method: outcome.method, path: outcome.path, status: outcome.status, message: outcome.error },
+      this.context(),
+    );
+    this.noteFailure(outcome.api, failure);
+  }
+
+  /** The API answered. A known system check is kept unless a new one is given. */
+  noteAnswer(api: HealthApi, answer: { ms?: number; system?: SystemCheckLike } = {}): void {
+    const previous = this.conditions[api];
+    const system = answer.system ?? (previous.state === 'reachable' ? previous.system : undefined);
+    this.set(api, { state: 'reachable', at: this.clock.now(), ...(answer.ms === undefined ? {} : { ms: answer.ms }), ...(system ? { system } : {}) });
+  }
+
+  /** A call failed: only failures that concern the whole API change its condition. */
+  noteFailure(api: HealthApi, failure: Failure): void {
+    const verdict = verdictOf(failure);
+    if (verdict === 'none') return;
+    if (verdict === 'answered') {
+      this.noteAnswer(api);
+      return;
+    }
+    const previous = this.conditions[api];
+    const now = this.clock.now();
+    const since = previous.state === 'failing' ? previous.since : now;
+    this.set(api, { state: 'failing', failure, at: now, since });
+  }
+
+  skip(api: HealthApi, reason: string): void {
+    this.set(api, { state: 'skipped', reason });
+  }
+
+  /** The connection changed (settings, key): nothing known holds. */
+  reset(): void {
+    this.nextCheck = undefined;
+    for (const api of ['training', 'inference'] as const) this.set(api, { state: 'unknown' });
+  }
+
+  summary(): HealthSummary {
+    return summarizeConditions(this.conditions.training, this.conditions.inference, this.nextCheckIn());
+  }
+
+  onDidChange(listener: (change: HealthChange) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private set(api: HealthApi, current: ApiCondition): void {
+    const previous = this.conditions[api];
+    this.conditions[api] = current;
+    if (sameCondition(previous, current)) return;
+    const change: HealthChange = { api, previous, current, recovered: previous.state === 'failing' && current.state === 'reachable' };
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch {
+        // One broken view must not keep the others (or the status bar) from hearing.
+      }
+    }
+  }
+}
+
+/** Whether a change is worth telling: a new state, a new reason, or a new system check. */
+function sameCondition(a: ApiCondition, b: ApiCondition): boolean {
+  if (a.state !== b.state) return false;
+  if (a.state === 'failing' && b.state === 'failing') return a.failure.kind === b.failure.kind && a.failure.message === b.failure.message && a.failure.status === b.failure.status;
+  if (a.state === 'reachable' && b.state === 'reachable') return a.system?.healthy === b.system?.healthy && a.system?.status === b.system?.status;
+  if (a.state === 'skipped' && b.state === 'skipped') return a.reason === b.reason;
+  return true;
+}
+
+/** The summary of two check results (the status bar's probe, and the tests). */
 export function summarizeHealth(training: ApiProbe<SystemCheckLike>, inference: ApiProbe<unknown>): HealthSummary {
-  const trainingLevel = levelOfTraining(training);
-  const inferenceLevel = levelOfProbe(inference);
-  const level = worst([trainingLevel, inferenceLevel]);
-  const detail = [`**Training API**: ${describeTraining(training)}`, ...checkLines(training), `**Inference API**: ${describeProbe(inference)}`];
-  const text = level === 'healthy' ? 'RL Studio' : level === 'degraded' ? 'RL Studio: degraded' : level === 'down' ? 'RL Studio: unreachable' : 'RL Studio: not checked';
-  return { level, text, detail };
+  return summarizeConditions(conditionOf(training, true), conditionOf(inference, false));
 }
 
-function levelOfTraining(probe: ApiProbe<SystemCheckLike>): HealthLevel {
-  if (probe.state === 'skipped') return 'unknown';
-  if (probe.state === 'error') return probe.status === 503 ? 'degraded' : 'down';
-  return probe.value.healthy ? 'healthy' : 'degraded';
+function conditionOf(probe: ApiProbe<unknown>, isTraining: boolean): ApiCondition {
+  if (probe.state === 'skipped') return { state: 'skipped', reason: probe.reason };
+  if (probe.state === 'error') return { state: 'failing', failure: probe.failure, at: 0, since: 0 };
+  return { state: 'reachable', at: 0, ms: probe.ms, ...(isTraining ? { system: probe.value as SystemCheckLike } : {}) };
 }
 
-function levelOfProbe(probe: ApiProbe<unknown>): HealthLevel {
-  if (probe.state === 'skipped') return 'unknown';
-  if (probe.state === 'error') return probe.status === 503 || probe.status === 429 ? 'degraded' : 'down';
-  return 'healthy';
+export function levelOf(condition: ApiCondition): HealthLevel {
+  switch (condition.state) {
+    case 'unknown':
+    case 'skipped':
+      return 'unknown';
+    case 'reachable':
+      return condition.system && !condition.system.healthy ? 'degraded' : 'healthy';
+    case 'failing': {
+      const verdict = verdictOf(condition.failure);
+      return verdict === 'down' || verdict === 'rejected' ? 'down' : 'degraded';
+    }
+  }
+}
+
+export function summarizeConditions(training: ApiCondition, inference: ApiCondition, nextCheckInMs?: number): HealthSummary {
+  const level = worst([levelOf(training), levelOf(inference)]);
+  const detail = [`**Training API**: ${describeCondition(training, nextCheckInMs)}`, ...checkLines(training), `**Inference API**: ${describeCondition(inference, nextCheckInMs)}`];
+  const mayPass = (condition: ApiCondition) =>
+    (condition.state === 'failing' && condition.failure.retryable) || (condition.state === 'reachable' && condition.system !== undefined && !condition.system.healthy);
+  return { level, text: statusText(level, training, inference), detail, retrySoon: mayPass(training) || mayPass(inference) };
+}
+
+function statusText(level: HealthLevel, training: ApiCondition, inference: ApiCondition): string {
+  if (level === 'healthy') return 'RL Studio';
+  if (level === 'unknown') return 'RL Studio: not checked';
+  if (level === 'degraded') return 'RL Studio: degraded';
+  const rejected = [training, inference].some((condition) => condition.state === 'failing' && condition.failure.kind === 'rejected');
+  if (rejected) return 'RL Studio: key rejected';
+  const down = (condition: ApiCondition) => condition.state === 'failing' && verdictOf(condition.failure) === 'down';
+  if (down(training) && down(inference)) return 'RL Studio: platform unreachable';
+  return down(training) ? 'RL Studio: training API unreachable' : 'RL Studio: inference API unreachable';
 }
 
 const order: HealthLevel[] = ['healthy', 'unknown', 'degraded', 'down'];
@@ -48,27 +259,38 @@ function worst(levels: HealthLevel[]): HealthLevel {
   return known.reduce((a, b) => (order.indexOf(b) > order.indexOf(a) ? b : a));
 }
 
-function describeTraining(probe: ApiProbe<SystemCheckLike>): string {
-  if (probe.state === 'skipped') return probe.reason;
-  if (probe.state === 'error') return probe.status === 503 ? `degraded (503): ${probe.message}` : `unreachable: ${probe.message}`;
-  return probe.value.healthy ? `healthy (${Math.round(probe.ms)} ms)` : `degraded (${probe.value.status})`;
+function describeCondition(condition: ApiCondition, nextCheckInMs: number | undefined): string {
+  switch (condition.state) {
+    case 'unknown':
+      return 'not checked yet';
+    case 'skipped':
+      return condition.reason;
+    case 'reachable': {
+      const time = condition.ms === undefined ? '' : ` (${Math.round(condition.ms)} ms)`;
+      if (condition.system && !condition.system.healthy) return `degraded (system check ${condition.system.status})`;
+      return `healthy${time}`;
+    }
+    case 'failing': {
+      const next = condition.failure.retryable && nextCheckInMs !== undefined ? ` Checking again in ${duration(nextCheckInMs)}.` : '';
+      return `${escapeLine(condition.failure.message)}${next}`;
+    }
+  }
 }
 
-function describeProbe(probe: ApiProbe<unknown>): string {
-  if (probe.state === 'skipped') return probe.reason;
-  if (probe.state === 'error') return `${probe.status === 503 || probe.status === 429 ? 'degraded' : 'unreachable'}: ${probe.message}`;
-  return `healthy (${Math.round(probe.ms)} ms)`;
-}
-
-function checkLines(probe: ApiProbe<SystemCheckLike>): string[] {
-  if (probe.state !== 'ok') return [];
-  return Object.entries(probe.value.checks).map(([name, raw]) => {
+function checkLines(condition: ApiCondition): string[] {
+  if (condition.state !== 'reachable' || !condition.system) return [];
+  return Object.entries(condition.system.checks).map(([name, raw]) => {
     const check = typeof raw === 'object' && raw !== null ? (raw as { success?: unknown; duration?: unknown; error?: unknown }) : {};
     const ok = check.success === true;
     const duration = typeof check.duration === 'number' ? ` ${formatSeconds(check.duration)}` : '';
-    const error = typeof check.error === 'string' && check.error !== '' ? ` — ${check.error}` : '';
-    return `- ${ok ? '✓' : '✗'} \`${name}\`${duration}${error}`;
+    const error = typeof check.error === 'string' && check.error !== '' ? ` — ${escapeLine(check.error)}` : '';
+    return `- ${ok ? '✓' : '✗'} \`${name.replace(/`/g, "'")}\`${duration}${error}`;
   });
+}
+
+/** Server text in a Markdown tooltip: no link, image or emphasis can start from it. */
+function escapeLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>!#|~]/g, '\\$&');
 }
 
 function formatSeconds(duration: number): string {

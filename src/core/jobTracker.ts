@@ -41,6 +41,8 @@ export interface JobRecord {
   readonly loaded?: boolean;
   /** The last polling failure, cleared by the next success. Polling goes on. */
   readonly connectionError?: string;
+  /** When the poll after that failure is due (epoch ms), while polling goes on. */
+  readonly retryAt?: number;
   /** Polling stopped until the next refresh (the job does not exist here, or the key was rejected). */
   readonly stopped?: boolean;
 }
@@ -73,7 +75,8 @@ export interface JobTrackerOptions {
   onPagingFault?(id: string, fault: PagingFault | 'endless-pages'): void;
   /** Errors after which polling stops until a refresh (for example a 404 for the job, or a 401). */
   isPermanent?(error: unknown): boolean;
-  describeError?(error: unknown): string;
+  /** Words for a failed poll; `retryInMs` is the wait before the next one (absent when polling stops). */
+  describeError?(error: unknown, retryInMs?: number): string;
 }
 
 /** What the tracker remembers about a job's paging besides its record. */
@@ -110,7 +113,7 @@ export class JobTracker {
       maxConcurrent: options.maxConcurrentPolls,
       firstPollStaggerMs: options.firstPollStaggerMs,
       poll: (id, signal) => this.poll(id, signal),
-      onFailure: (id, error) => this.failed(id, error),
+      onFailure: (id, error, retryInMs) => this.failed(id, error, retryInMs),
     });
   }
 
@@ -146,7 +149,7 @@ export class JobTracker {
     const record = this.records.get(id);
     if (!record) return this.track(id);
     if (record.stopped) {
-      const cleared: JobRecord = { ...record, stopped: false, connectionError: undefined };
+      const cleared: JobRecord = { ...record, stopped: false, connectionError: undefined, retryAt: undefined };
       this.records.set(id, cleared);
       this.emit({ id, record: cleared, newEvents: [] });
     }
@@ -242,7 +245,7 @@ export class JobTracker {
     const changed = !record.loaded || newEvents.length > 0 || job !== record.job || record.connectionError !== undefined || status.phase !== record.status.phase;
     if (changed) {
       memory.window.append(newEvents);
-      record = { id, status, events: memory.window.events, droppedEvents: memory.window.dropped || undefined, job, loaded: true, connectionError: undefined };
+      record = { id, status, events: memory.window.events, droppedEvents: memory.window.dropped || undefined, job, loaded: true, connectionError: undefined, retryAt: undefined };
       this.records.set(id, record);
       this.emit({ id, record, newEvents });
     }
@@ -282,14 +285,15 @@ export class JobTracker {
     }
   }
 
-  private failed(id: string, error: unknown): void {
+  private failed(id: string, error: unknown, retryInMs: number): void {
     const record = this.records.get(id);
     if (!record) return;
-    const message = this.options.describeError?.(error) ?? (error instanceof Error ? error.message : String(error));
     const stopped = this.options.isPermanent?.(error) ?? false;
+    const message = this.options.describeError?.(error, stopped ? undefined : retryInMs) ?? (error instanceof Error ? error.message : String(error));
     if (stopped) this.scheduler.stop(id);
-    if (record.connectionError === message && (record.stopped ?? false) === stopped) return;
-    const next: JobRecord = { ...record, connectionError: message, stopped };
+    const retryAt = stopped ? undefined : this.now() + retryInMs;
+    if (record.connectionError === message && (record.stopped ?? false) === stopped && record.retryAt === retryAt) return;
+    const next: JobRecord = { ...record, connectionError: message, stopped, retryAt };
     this.records.set(id, next);
     this.emit({ id, record: next, newEvents: [] });
   }

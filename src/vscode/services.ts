@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type * as Network from '../network';
 import type { ClientOptions, PlatformClient, PlatformError } from '../api';
+import { describeFailure, type Failure, type FailureAction } from '../api/describeFailure';
+import { PlatformHealth } from '../core/health';
 import { ContextKeys, setContext } from './contextKeys';
 import { CredentialStore } from './credentials';
 import { onFirstUse } from './lazy/onFirstUse';
@@ -51,6 +53,13 @@ export interface Services {
   probeClient(apiKey: string): Promise<PlatformClient>;
   /** Fires after the client is replaced (settings changed) or the sign-in state changed. */
   readonly onDidChangeConnection: vscode.Event<void>;
+  /**
+   * Whether each API answers, as every call of the client and every health check saw it: the
+   * status bar and the views read it, so they agree and learn of an outage within seconds.
+   */
+  readonly health: PlatformHealth;
+  /** The reason for a failure, in plain words naming the API and its address; redacted. */
+  describeFailure(error: unknown): Failure;
   registerCommand(id: string, handler: (...args: any[]) => unknown): void;
   /** Shows one readable message for an error, with the action that fixes it. */
   showError(error: unknown, doing?: string): void;
@@ -71,6 +80,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const connectionChanged = new vscode.EventEmitter<void>();
   const lifetime = new AbortController();
   const scope = () => settings.current.trainingApiUrl || 'unset';
+  const health = new PlatformHealth({ context: () => failureContext(settings.current) });
   const remembered = {
     models: new RememberedList<RememberedModel>(context.globalState, 'models', scope),
     jobs: new RememberedList<RememberedJob>(context.globalState, 'jobs', scope),
@@ -85,7 +95,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const loadNetwork = onFirstUse('network stack', log, () => (networkModule = require('../network') as NetworkModule));
   const network = async (): Promise<NetworkModule> => loadNetwork();
 
-  const clientOptions = (current: Settings, getApiKey: () => Promise<string | undefined>): ClientOptions => ({
+  /** `reportsHealth`: false for a key being checked before it is saved: its 401 says nothing about the stored key. */
+  const clientOptions = (current: Settings, getApiKey: () => Promise<string | undefined>, reportsHealth = true): ClientOptions => ({
     trainingUrl: current.trainingApiUrl,
     inferenceUrl: current.inferenceApiUrl,
     project: current.project || undefined,
@@ -98,6 +109,11 @@ export function createServices(context: vscode.ExtensionContext): Services {
       const line = `${entry.api} ${entry.method} ${entry.path} → ${outcome} in ${Math.round(entry.ms)} ms${retry}`;
       if (entry.error || (entry.status ?? 0) >= 400) log.warn(line);
       else log.info(line);
+      // Every attempt tells the health state whether its API answers: a refused connection turns
+      // the status bar red at once, the next answer turns it back.
+      if (reportsHealth && (entry.api === 'training' || entry.api === 'inference')) {
+        health.noteCall({ api: entry.api, method: entry.method, path: entry.path, status: entry.status, ms: entry.ms, error: entry.error, kind: entry.kind });
+      }
     },
   });
 
@@ -130,7 +146,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     if (disposed) throw new Error('RL Studio was turned off');
     const { PlatformClient } = await network();
     log.addSecret(apiKey);
-    const options = clientOptions(settings.current, async () => apiKey);
+    const options = clientOptions(settings.current, async () => apiKey, false);
     return track(new PlatformClient({ ...options, timeoutMs: Math.min(options.timeoutMs ?? probeTimeoutMs, probeTimeoutMs), maxRetries: 1 }));
   };
 
@@ -138,6 +154,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     const previous = clientPromise;
     clientPromise = undefined;
     if (previous) void previous.then((client) => client.close()).catch(() => undefined);
+    health.reset();
     connectionChanged.fire();
   };
 
@@ -176,6 +193,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     credentials.onDidChange(() => {
       void credentials.getApiKey().then((key) => log.addSecret(key));
       void updateContext();
+      health.reset();
       connectionChanged.fire();
     }),
     { dispose: shutDown },
@@ -184,12 +202,17 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const asPlatformError = (error: unknown): PlatformError | undefined =>
     networkModule?.isPlatformError(error) ? error : undefined;
 
+  const describe = (error: unknown): Failure => {
+    const failure = describeFailure(error, failureContext(settings.current));
+    return { ...failure, message: log.redact(failure.message), ...(failure.detail === undefined ? {} : { detail: log.redact(failure.detail) }) };
+  };
+
   const showError = (error: unknown, doing?: string): void => {
-    const platformError = asPlatformError(error);
-    const text = platformError?.message ?? (error instanceof Error ? error.message : String(error));
-    const message = log.redact(doing ? `${doing}: ${text}` : text);
-    log.error(message);
-    const actions = actionsFor(platformError);
+    const failure = describe(error);
+    const message = doing ? `${doing}: ${failure.message}` : failure.message;
+    // The message says what happened; the log keeps the request that failed.
+    log.error(failure.detail && failure.detail !== failure.message ? `${message} (${failure.detail})` : message);
+    const actions = actionsFor(failure.action);
     void vscode.window.showErrorMessage(message, ...actions.map((action) => action.title)).then((picked) => {
       const action = actions.find((candidate) => candidate.title === picked);
       if (action) void vscode.commands.executeCommand(action.command);
@@ -224,6 +247,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
     client,
     probeClient,
     onDidChangeConnection: connectionChanged.event,
+    health,
+    describeFailure: describe,
     registerCommand,
     showError,
     asPlatformError,
@@ -232,10 +257,14 @@ export function createServices(context: vscode.ExtensionContext): Services {
 
 interface ErrorAction { title: string; command: string }
 
-function actionsFor(error: PlatformError | undefined): ErrorAction[] {
+function actionsFor(action: FailureAction | undefined): ErrorAction[] {
   const showLog = { title: 'Show Log', command: 'rlStudio.showLog' };
-  if (!error) return [showLog];
-  if (error.kind === 'signed-out' || error.status === 401) return [{ title: 'Sign In', command: 'rlStudio.signIn' }, showLog];
-  if (error.kind === 'not-configured') return [{ title: 'Configure Endpoints', command: 'rlStudio.configure' }];
+  if (action === 'sign-in') return [{ title: 'Sign In', command: 'rlStudio.signIn' }, showLog];
+  if (action === 'configure') return [{ title: 'Configure Endpoints', command: 'rlStudio.configure' }, showLog];
   return [showLog];
+}
+
+/** The addresses connection messages name ("Can't reach the training API at host:port"). */
+function failureContext(current: Settings) {
+  return { urls: { training: current.trainingApiUrl || undefined, inference: current.inferenceApiUrl || undefined } };
 }

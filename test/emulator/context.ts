@@ -28,6 +28,8 @@ export interface EmulatorEnv {
   /** A wait that does not keep the process alive and ends early when the emulator closes. */
   sleep(ms: number): Promise<void>;
   isClosed(): boolean;
+  /** Stops listening for `ms` and then listens again on the same port (the control endpoint's outage). */
+  outage?(ms: number): void;
 }
 
 export interface RequestContext {

@@ -86,6 +86,21 @@ export interface Emulator {
   setSystemCheckFailure(check: 'api' | 'database' | 'cpu_queue' | 'gpu_queue' | undefined): void;
   /** Create a model with `count` checkpoints directly (for paging tests and benchmarks). */
   createModelWithCheckpoints(name: string, count: number): Promise<string>;
+  /**
+   * Emulated seconds per gradient step of the jobs created from now on; jobs created before keep
+   * their pace (a test that wants to watch a job run slows the next one down).
+   */
+  setSecondsPerStep(seconds: number): void;
+  /**
+   * Takes the platform down (false) or brings it back (true), as an outage looks to a client:
+   * down, the server stops listening and drops every open connection, so calls fail with
+   * "connection refused"; back, it listens on the same port again with everything it held. Jobs go
+   * on meanwhile, as on a real platform. Resolves once the change is done.
+   * (From another process: `POST /_emulator/outage {"seconds": n}` goes down for n seconds.)
+   */
+  setReachable(reachable: boolean): Promise<void>;
+  /** False while taken down with setReachable(false) or an outage. */
+  readonly reachable: boolean;
   close(): Promise<void>;
 }
 

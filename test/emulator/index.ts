@@ -5,6 +5,7 @@ import { BASE_MODELS, INFERENCE_MODELS } from './catalogue';
 import type { EmulatorEnv } from './context';
 import type { Emulator, EmulatorOptions, Fault, StartEmulator } from './contract';
 import { addFault } from './faults';
+import { changePace } from './jobClock';
 import { createModelWithCheckpoints, seedDemo } from './seed';
 import { CONTROL_PREFIX, createRequestListener, INFERENCE_PREFIX, TRAINING_PREFIX } from './server';
 import { EmulatorState } from './state';
@@ -81,6 +82,35 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
   const url = `http://127.0.0.1:${port}`;
   let closing: Promise<void> | undefined;
 
+  // Down and back: the listening socket closes (new connections are refused) and every open one is
+  // dropped; back, the same server listens on the same port. One change at a time.
+  let reachable = true;
+  let switching: Promise<void> = Promise.resolve();
+  let outageTimer: NodeJS.Timeout | undefined;
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+  const setReachable = (wanted: boolean): Promise<void> => {
+    if (outageTimer) clearTimeout(outageTimer);
+    outageTimer = undefined;
+    switching = switching.then(async () => {
+      if (closing || wanted === reachable) return;
+      reachable = wanted;
+      if (wanted) await listen(server, port);
+      else await stopListening();
+    });
+    return switching;
+  };
+  env.outage = (ms) => {
+    void setReachable(false).then(() => {
+      if (closing) return;
+      outageTimer = setTimeout(() => void setReachable(true), ms);
+      outageTimer.unref();
+    });
+  };
+
   const emulator: Emulator = {
     url,
     trainingUrl: url + TRAINING_PREFIX,
@@ -105,12 +135,26 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
       state.systemCheckFailure = check;
     },
     createModelWithCheckpoints: async (name, count) => createModelWithCheckpoints(env, name, count).id,
+    setSecondsPerStep: (seconds) => {
+      if (!(seconds > 0) || !Number.isFinite(seconds)) throw new Error('seconds per step must be a positive number');
+      changePace(state, env.settings, seconds);
+    },
+    setReachable,
+    get reachable() {
+      return reachable;
+    },
     close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        sleeper.close();
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
+      if (outageTimer) clearTimeout(outageTimer);
+      outageTimer = undefined;
+      closing ??= switching.then(
+        () =>
+          new Promise<void>((resolve) => {
+            sleeper.close();
+            // Already down: close() has nothing to stop and says so; either way it is closed.
+            server.close(() => resolve());
+            for (const socket of sockets) socket.destroy();
+          }),
+      );
       return closing;
     },
   };

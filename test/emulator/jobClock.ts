@@ -110,8 +110,14 @@ export function advanceJob(state: EmulatorState, job: JobRecord, now: number, se
 /** Brings every unfinished job up to `now`, oldest first so that shared models get steps in order. */
 export function advanceAllJobs(state: EmulatorState, now: number, secondsPerStep: number): void {
   for (const job of state.jobs.values()) {
-    if (job.events.length < timelineLength(job)) advanceJob(state, job, now, secondsPerStep);
+    if (job.events.length < timelineLength(job)) advanceJob(state, job, now, job.secondsPerStep ?? secondsPerStep);
   }
+}
+
+/** Changes the pace of jobs created from now on; every existing job keeps the pace it had. */
+export function changePace(state: EmulatorState, settings: { secondsPerStep: number }, seconds: number): void {
+  for (const job of state.jobs.values()) job.secondsPerStep ??= settings.secondsPerStep;
+  settings.secondsPerStep = seconds;
 }
 
 export function describeJob(job: JobRecord): Record<string, unknown> {

@@ -45,6 +45,8 @@ export interface JobRecord {
   startedAt?: number;
   endedAt?: number;
   input: unknown;
+  /** This job's pace, when it differs from the emulator's current one (see setSecondsPerStep). */
+  secondsPerStep?: number;
 }
 
 export interface ActiveFault {

@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
 import type { PlatformClient } from '../../src/api';
+import { describeFailure } from '../../src/api/describeFailure';
 import { summarizeHealth } from '../../src/core/health';
 import { HealthMonitor, notChecked } from '../../src/core/healthMonitor';
 import { JobTracker } from '../../src/core/jobTracker';
@@ -202,7 +203,7 @@ describe('fault suite: polling', function () {
           const value = await client.training.systemCheck({ signal });
           return summarizeHealth({ state: 'ok', value, ms: Date.now() - started }, { state: 'skipped', reason: 'not configured' });
         } catch (error) {
-          return summarizeHealth({ state: 'error', message: String(error) }, { state: 'skipped', reason: 'not configured' });
+          return summarizeHealth({ state: 'error', failure: describeFailure(error) }, { state: 'skipped', reason: 'not configured' });
         }
       },
     });

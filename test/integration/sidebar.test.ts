@@ -246,17 +246,28 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.ok(failedAt > 0, 'the poll after a failure asked again from the same cursor');
   });
 
-  it('shows one unreachable state, not an error per node, when the platform cannot be reached', async () => {
+  it('shows one warning row for an unreachable catalogue, not an error per node, and keeps the training models', async () => {
     const config = vscode.workspace.getConfiguration('rlStudio');
     const inference = config.get<string>('inferenceApiUrl');
     try {
       await config.update('inferenceApiUrl', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
-      await waitUntil('the unreachable state', async () => ({ roots: await modelChildren(), state: views.models.viewState }), ({ roots, state }) => roots.length === 0 && state.unreachable, { timeoutMs: 30_000 });
-      assert.match(views.models.viewState.message ?? '', /127\.0\.0\.1:9/);
+      const catalogue = await waitUntil('the catalogue to fail', async () => {
+        const groups = await modelChildren();
+        const group = groups.find((node) => node.kind === 'group' && node.group === 'inference');
+        return { groups, rows: group ? await modelChildren(group) : [] };
+      }, ({ rows }) => rows.length === 1 && rows[0]!.kind === 'notice', { timeoutMs: 30_000 });
+      assert.match(label(views.models.getTreeItem(catalogue.rows[0]!)), /^Can't reach the inference API at 127\.0\.0\.1:9\./);
+      const training = catalogue.groups.find((node) => node.kind === 'group' && node.group === 'training');
+      assert.ok(training, 'the training models are still listed');
+      assert.ok((await modelChildren(training)).some((node) => node.kind === 'trainingModel'));
+      assert.equal(views.models.viewState.catalogueFailure?.kind, 'unreachable');
     } finally {
       await config.update('inferenceApiUrl', inference, vscode.ConfigurationTarget.Global);
     }
-    await waitUntil('the models again', async () => (await modelChildren()).length, (count) => count > 0, { timeoutMs: 30_000 });
-    assert.equal(views.models.viewState.unreachable, false);
+    await waitUntil('the models again', async () => {
+      const group = (await modelChildren()).find((node) => node.kind === 'group' && node.group === 'inference');
+      return group ? (await modelChildren(group)).filter((node) => node.kind === 'inferenceModel').length : 0;
+    }, (count) => count > 0, { timeoutMs: 30_000 });
+    assert.equal(views.models.viewState.catalogueFailure, undefined);
   });
 });

@@ -68,7 +68,7 @@ export async function followsTrainingJobsLive(context: UiTestContext): Promise<v
     await runCommand(page, 'RL Studio: Add Training Job by ID…');
     await typeInto(page, 'Add Training Job by ID', jobId);
   }
-  const short = (id: string) => `job ${id.slice(0, 8)}`;
+  const short = (id: string) => `Job ${id.slice(0, 8)}`;
   const rows = await waitForViewRows(page, 'Training Jobs', (shown) =>
     jobIds.every((id) => shown.some((row) => row.startsWith(short(id)) && !row.includes('loading…'))) &&
     shown.some((row) => row.startsWith(`${short(ids.failedJobId)} failed · `)) &&
@@ -79,7 +79,7 @@ export async function followsTrainingJobsLive(context: UiTestContext): Promise<v
   await viewPane(page, 'Training Jobs').locator('.monaco-list-row').filter({ hasText: short(ids.failedJobId) }).first().click();
   const expanded = await waitForViewRows(page, 'Training Jobs', (shown) => shown.some((row) => row === 'failed' || row.startsWith('failed ')));
   const failedAt = expanded.findIndex((row) => row.startsWith(short(ids.failedJobId)));
-  assert.ok(expanded[failedAt + 1] && !expanded[failedAt + 1]!.startsWith('job '), 'the failed job expands to its message and events');
+  assert.ok(expanded[failedAt + 1] && !expanded[failedAt + 1]!.startsWith('Job '), 'the failed job expands to its message and events');
   await screenshot('training-jobs');
 }
 

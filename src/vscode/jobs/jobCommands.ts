@@ -69,7 +69,10 @@ export function registerJobCommands({ services, tree, view, prompts, diagnostics
   });
 
   services.registerCommand('rlStudio.removeJob', async (node?: JobsNode, selection?: JobsNode[]) => {
-    const nodes = selection?.length ? selection : node ? [node] : [];
+    // The selection counts only when the row right-clicked is part of it: otherwise it may still
+    // hold a row removed a moment ago, and the one clicked would stay.
+    const inSelection = node?.kind === 'job' && selection?.some((item) => item.kind === 'job' && item.job.id === node.job.id);
+    const nodes = node ? (inSelection ? selection! : [node]) : (selection ?? []);
     for (const item of nodes) {
       if (item.kind !== 'job') continue;
       panels.close(item.job.id);

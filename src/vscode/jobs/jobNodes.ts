@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
+import { retryingIn, type Failure } from '../../api/describeFailure';
 import type { TrainingJobEvent } from '../../api/types';
 import { formatDuration, formatMetric } from '../../core/format';
+import { jobDetailsTitle } from '../../core/jobDetailsProtocol';
 import type { JobRecord } from '../../core/jobTracker';
 import { describePhase, elapsedMs, isTerminal, latestLoss, type JobPhase } from '../../core/jobStatus';
 import type { RememberedJob } from '../state/remembered';
 import { codeBlock, codeText, escapeMarkdown, tooltipMarkdown } from '../views/markdown';
 
 export type JobNode = { kind: 'job'; job: RememberedJob };
-export type EventNode = { kind: 'event'; jobId: string; event: TrainingJobEvent; gradientStep?: number };
+/** An event of a job; `jobStep` numbers its gradient steps as the job's status counts them. */
+export type EventNode = { kind: 'event'; jobId: string; event: TrainingJobEvent; jobStep?: number; hideMessage?: boolean };
 export type JobMessageNode = { kind: 'jobMessage'; jobId: string; text: string; icon: vscode.ThemeIcon; tooltip?: string };
 export type MoreEventsNode = { kind: 'moreEvents'; jobId: string; shown: number; total: number };
 
@@ -21,14 +24,26 @@ const phaseIcons: Record<JobPhase, vscode.ThemeIcon> = {
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
 };
 
+/** A job's name, the same on its row, in pickers and on its details panel: its label, else "Job 8de92f73". */
 export function jobLabel(job: RememberedJob): string {
-  return job.label || `job ${String(job.id).slice(0, 8)}`;
+  return jobDetailsTitle({ id: String(job.id), label: typeof job.label === 'string' ? job.label : undefined });
+}
+
+/** Drawn instead of the phase's icon while polls fail: the last known phase may no longer be true. */
+export const failingIcon = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+
+/** What a failing job's row says: what happened, then when it is tried again. */
+export function failureLine(record: JobRecord, failure: Failure | undefined, now: number): string {
+  const message = failure?.message ?? record.connectionError ?? 'Polling failed.';
+  if (record.stopped) return message;
+  if (failure && !failure.retryable) return message;
+  return `${message} ${record.retryAt === undefined ? 'Retrying.' : retryingIn(record.retryAt - now)}`;
 }
 
 /** A tooltip lists at most this many metrics of a job. */
 const maxTooltipMetrics = 40;
 
-export function jobItem(node: JobNode, record: JobRecord | undefined, now: number): vscode.TreeItem {
+export function jobItem(node: JobNode, record: JobRecord | undefined, now: number, failure?: Failure): vscode.TreeItem {
   const { job } = node;
   const item = new vscode.TreeItem(jobLabel(job), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `job:${job.id}`;
@@ -39,24 +54,26 @@ export function jobItem(node: JobNode, record: JobRecord | undefined, now: numbe
     return item;
   }
   const { status } = record;
-  const parts = [describePhase(status)];
-  // The error first: it is what a failed job's row is read for.
-  if (status.phase === 'failed' && status.errorMessage) parts.push(status.errorMessage);
+  const failing = record.connectionError !== undefined;
+  const parts: string[] = [];
+  // What went wrong leads: a failed poll, or a failed job's error.
+  if (failing) parts.push(failureLine(record, failure, now));
+  // Before any poll succeeded nothing is known of the job; after, its last known phase may be stale.
+  if (!failing || record.loaded) parts.push(failing && !isTerminal(status) ? `last seen ${describePhase(status)}` : describePhase(status));
+  if (status.phase === 'failed' && status.errorMessage) parts.splice(failing ? 2 : 1, 0, status.errorMessage);
   const elapsed = elapsedMs(status, now);
-  if (elapsed !== undefined) parts.push(formatDuration(elapsed));
+  if (elapsed !== undefined && !failing) parts.push(formatDuration(elapsed));
   const loss = latestLoss(status);
   if (loss !== undefined) parts.push(`loss ${formatMetric(loss)}`);
-  if (record.stopped) parts.push(record.connectionError ?? 'stopped');
-  else if (record.connectionError) parts.push('connection lost, retrying');
   item.description = parts.join(' · ');
-  item.iconPath = record.stopped ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')) : phaseIcons[status.phase];
-  item.contextValue = ['job', status.phase, isTerminal(status) ? 'terminal' : 'live', 'removable'].join(' ');
-  item.tooltip = jobTooltip(job, record, now);
+  item.iconPath = failing ? failingIcon : phaseIcons[status.phase];
+  item.contextValue = ['job', status.phase, isTerminal(status) ? 'terminal' : 'live', failing ? 'failing' : '', 'removable'].filter(Boolean).join(' ');
+  item.tooltip = jobTooltip(job, record, now, failure);
   item.accessibilityInformation = { label: `${jobLabel(job)}, ${item.description}` };
   return item;
 }
 
-function jobTooltip(job: RememberedJob, record: JobRecord, now: number): vscode.MarkdownString {
+function jobTooltip(job: RememberedJob, record: JobRecord, now: number, failure: Failure | undefined): vscode.MarkdownString {
   const { status } = record;
   const md = tooltipMarkdown({ themeIcons: true });
   md.appendMarkdown(`**${escapeMarkdown(jobLabel(job))}** — ${escapeMarkdown(describePhase(status))}\n\n`);
@@ -68,7 +85,11 @@ function jobTooltip(job: RememberedJob, record: JobRecord, now: number): vscode.
   if (status.startedAt !== undefined) md.appendMarkdown(`- Started: ${escapeMarkdown(new Date(status.startedAt).toLocaleString())}\n`);
   md.appendMarkdown(`- Events: ${escapeMarkdown(String(status.eventCount))}\n`);
   if (status.phase === 'failed') md.appendMarkdown(`\n$(error) **Error:** ${escapeMarkdown(String(status.errorMessage ?? 'unknown'))}\n`);
-  if (record.connectionError) md.appendMarkdown(`\n$(warning) ${escapeMarkdown(String(record.connectionError))}${record.stopped ? '' : ' — retrying'}\n`);
+  if (record.connectionError !== undefined) {
+    md.appendMarkdown(`\n$(warning) ${escapeMarkdown(failureLine(record, failure, now))}\n`);
+    if (failure?.detail) md.appendMarkdown(`\nRequest: ${codeBlock(failure.detail)}\n`);
+    if (!isTerminal(status)) md.appendMarkdown(`\n${escapeMarkdown(`The phase above is the last one seen before the polls failed.`)}\n`);
+  }
   const metrics = Object.entries(status.latestMetrics).slice(0, maxTooltipMetrics);
   if (metrics.length) {
     md.appendMarkdown('\n| Latest metric | Value |\n|---|---:|\n');
@@ -81,7 +102,7 @@ export function eventItem(node: EventNode): vscode.TreeItem {
   const { event } = node;
   const item = new vscode.TreeItem(eventLabel(node), vscode.TreeItemCollapsibleState.None);
   item.id = `event:${node.jobId}:${event.id}`;
-  item.description = eventDescription(event);
+  item.description = node.hideMessage ? undefined : eventDescription(event);
   item.iconPath = eventIcon(event);
   item.contextValue = `event ${event.type}`;
   const md = tooltipMarkdown();
@@ -96,10 +117,10 @@ function eventLabel(node: EventNode): string {
   switch (event.type) {
     case 'training_started': {
       const total = event.data?.num_sequences;
-      return typeof total === 'number' ? `started · ${total} steps` : 'started';
+      return typeof total === 'number' ? `started · ${total} job steps` : 'started';
     }
     case 'gradient_step':
-      return `step ${node.gradientStep ?? '?'}`;
+      return node.jobStep === undefined ? 'gradient step' : `job step ${node.jobStep}`;
     case 'training_ended':
       return 'ended';
     case 'training_failed':

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
+import { withNextStep, type Failure } from '../../api/describeFailure';
 import { JobTracker, type JobChange, type JobRecord } from '../../core/jobTracker';
 import { defaultPollPolicy } from '../../core/pollPolicy';
 import type { Services } from '../services';
 import type { RememberedJob } from '../state/remembered';
-import { classifyFailure, messageOf } from '../views/failures';
 
 const pagingFaultWords = {
   redelivered: 'the server sent events it had already sent',
@@ -27,6 +27,8 @@ export class JobService implements vscode.Disposable {
   private readonly visiblePanels = new Set<string>();
   private focused = vscode.window.state.focused;
   private rejected = false;
+  /** Why each job's last poll failed, while it fails (one entry per followed job at most). */
+  private readonly failures = new Map<string, Failure>();
   private readonly rejectedChanged = new vscode.EventEmitter<boolean>();
   /** Fires when the platform starts or stops rejecting the key (401) on job polls. */
   readonly onDidChangeRejected = this.rejectedChanged.event;
@@ -40,6 +42,11 @@ export class JobService implements vscode.Disposable {
       }),
       services.onDidChangeConnection(() => this.restart()),
       services.remembered.jobs.onDidChange(() => this.sync()),
+      // The training API answers again (any call or check saw it): polls that backed off for up
+      // to a minute go now, so the jobs recover within seconds, without a click.
+      services.health.onDidChange((change) => {
+        if (change.api === 'training' && change.recovered) this.resumeFailing();
+      }),
     );
   }
 
@@ -47,7 +54,11 @@ export class JobService implements vscode.Disposable {
   sync(): void {
     const ids = new Set(this.services.remembered.jobs.list().map((job) => job.id));
     for (const id of ids) if (!this.tracker.get(id)) this.tracker.track(id);
-    for (const id of this.tracker.ids()) if (!ids.has(id)) this.tracker.untrack(id);
+    for (const id of this.tracker.ids()) {
+      if (ids.has(id)) continue;
+      this.tracker.untrack(id);
+      this.failures.delete(id);
+    }
   }
 
   jobs(): RememberedJob[] {
@@ -56,6 +67,11 @@ export class JobService implements vscode.Disposable {
 
   record(id: string): JobRecord | undefined {
     return this.tracker.get(id);
+  }
+
+  /** Why the job's polls fail, while they do. */
+  failure(id: string): Failure | undefined {
+    return this.tracker.get(id)?.connectionError === undefined ? undefined : this.failures.get(id);
   }
 
   refresh(id: string): void {
@@ -102,25 +118,31 @@ export class JobService implements vscode.Disposable {
       policy: defaultPollPolicy(services.settings.current.pollingIntervalMs),
       pageSize: 100,
       source: {
-        events: async (jobId, query, signal) => (await services.client()).training.listTrainingJobEvents(jobId, query, { signal }),
+        // The reason of each job's failed poll is kept by job, for its row and for the rejected-key message.
+        events: async (jobId, query, signal) => {
+          try {
+            return await (await services.client()).training.listTrainingJobEvents(jobId, query, { signal });
+          } catch (error) {
+            if (!signal.aborted) this.noteFailure(jobId, services.describeFailure(error));
+            throw error;
+          }
+        },
         job: async (jobId, signal) => (await services.client()).training.getTrainingJob(jobId, { signal }),
       },
       isPermanent: (error) => {
-        const kind = classifyFailure(services, error);
+        const kind = services.describeFailure(error).kind;
         return kind === 'not-found' || kind === 'rejected' || kind === 'signed-out' || kind === 'not-configured';
       },
-      describeError: (error) => {
-        const kind = classifyFailure(services, error);
-        if (kind === 'not-found') return 'Not found on this training API';
-        if (kind === 'rejected') return 'The platform rejected the API key';
-        if (kind === 'signed-out') return 'Signed out';
-        return messageOf(services, error);
+      describeError: (error, retryInMs) => {
+        const failure = services.describeFailure(error);
+        if (failure.kind === 'not-found') return 'This training API has no such job.';
+        return withNextStep(failure, failure.retryable ? retryInMs : undefined);
       },
       // The server broke the paging rules: polls of this job slow down; the log says why.
       onPagingFault: (jobId, fault) => services.log.warn(`Training job ${jobId}: ${pagingFaultWords[fault]}; polling it less often until the server answers normally.`),
     });
     tracker.onDidChange((change) => {
-      this.noteRejection(change.record);
+      if (change.record.connectionError === undefined) this.failures.delete(change.id);
       this.changed.fire(change);
     });
     tracker.setActivity(this.activity());
@@ -130,17 +152,27 @@ export class JobService implements vscode.Disposable {
   /** The server or the account changed: everything known is stale. */
   private restart(): void {
     this.tracker.dispose();
+    this.failures.clear();
     this.rejected = false;
     this.tracker = this.createTracker();
     this.sync();
     this.rejectedChanged.fire(false);
   }
 
-  private noteRejection(record: JobRecord): void {
-    const rejected = record.stopped === true && record.connectionError === 'The platform rejected the API key';
-    if (rejected && !this.rejected) {
+  private noteFailure(jobId: string, failure: Failure): void {
+    if (!this.tracker.get(jobId)) return;
+    this.failures.set(jobId, failure);
+    if (failure.kind === 'rejected' && !this.rejected) {
       this.rejected = true;
       this.rejectedChanged.fire(true);
+    }
+  }
+
+  /** Polls now every job whose last poll failed. */
+  private resumeFailing(): void {
+    for (const job of this.jobs()) {
+      const record = this.tracker.get(job.id);
+      if (record?.connectionError !== undefined && !record.stopped) this.tracker.refresh(job.id);
     }
   }
 

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { newestFirst } from '../../core/cursorPager';
 import { isTerminal } from '../../core/jobStatus';
+import { numberJobSteps } from '../../core/jobSteps';
 import { isConfigured } from '../settings';
 import type { Services } from '../services';
 import { setFlag, SidebarKeys } from '../views/sidebarContext';
-import { eventItem, jobItem, messageItem, moreEventsItem, type EventNode, type JobNode, type JobsNode, type MoreEventsNode } from './jobNodes';
+import { eventItem, failingIcon, failureLine, jobItem, messageItem, moreEventsItem, type EventNode, type JobNode, type JobsNode, type MoreEventsNode } from './jobNodes';
 import type { JobService } from './jobService';
 
 const eventsPerPage = 50;
@@ -75,7 +76,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
   getTreeItem(node: JobsNode): vscode.TreeItem {
     switch (node.kind) {
       case 'job':
-        return jobItem(node, this.jobs.record(node.job.id), Date.now());
+        return jobItem(node, this.jobs.record(node.job.id), Date.now(), this.jobs.failure(node.job.id));
       case 'event':
         return eventItem(node);
       case 'jobMessage':
@@ -129,11 +130,13 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
     const record = this.jobs.record(node.job.id);
     const children: JobsNode[] = [];
     if (!record || (!record.loaded && !record.connectionError)) return [{ kind: 'jobMessage', jobId: node.job.id, text: 'Loading events…', icon: new vscode.ThemeIcon('loading~spin') }];
-    if (record.status.phase === 'failed') {
-      const text = record.status.errorMessage ?? 'The job failed.';
-      children.push({ kind: 'jobMessage', jobId: node.job.id, text, icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')), tooltip: text });
-    } else if (record.connectionError) {
-      children.push({ kind: 'jobMessage', jobId: node.job.id, text: record.connectionError, icon: new vscode.ThemeIcon('warning') });
+    const errorMessage = record.status.phase === 'failed' ? (record.status.errorMessage ?? 'The job failed.') : undefined;
+    if (errorMessage !== undefined) {
+      children.push({ kind: 'jobMessage', jobId: node.job.id, text: errorMessage, icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')), tooltip: errorMessage });
+    } else if (record.connectionError !== undefined) {
+      const failure = this.jobs.failure(node.job.id);
+      const text = failureLine(record, failure, Date.now());
+      children.push({ kind: 'jobMessage', jobId: node.job.id, text, icon: failingIcon, tooltip: failure?.detail ? `${text}\n\nRequest: ${failure.detail}` : text });
     }
     const total = record.events.length;
     if (total === 0 && children.length === 0) {
@@ -141,26 +144,27 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
       return children;
     }
     const shown = Math.min(total, this.shownEvents.get(node.job.id) ?? eventsPerPage);
-    // Gradient-step ordinals count from the oldest event; the page shows the newest ones.
-    let gradientSteps = 0;
-    for (const event of record.events) if (event.type === 'gradient_step') gradientSteps++;
+    // Job steps as the status counts them, so the numbering holds when the oldest events were dropped.
+    const jobSteps = numberJobSteps(record.events, record.status.step);
+    let index = total;
     for (const event of newestFirst(record.events, shown)) {
+      index--;
       const eventNode: EventNode = { kind: 'event', jobId: node.job.id, event };
-      if (event.type === 'gradient_step') eventNode.gradientStep = gradientSteps--;
+      const jobStep = jobSteps[index];
+      if (jobStep !== undefined) eventNode.jobStep = jobStep;
+      // The failure's message is already the first row: the event says "failed" without repeating it.
+      if (event.type === 'training_failed' && errorMessage !== undefined) eventNode.hideMessage = true;
       children.push(eventNode);
     }
     if (shown < total) children.push({ kind: 'moreEvents', jobId: node.job.id, shown, total });
     return children;
   }
 
+  /** One line above the jobs only for what concerns them all: a refused key. A failing poll says so on its own row. */
   private updateMessage(): void {
     if (!this.view) return;
-    if (this.jobs.isRejected()) {
-      this.view.message = 'The platform rejected the API key. Run "RL Studio: Sign In" with a valid key.';
-      return;
-    }
-    const failing = this.jobs.jobs().map((job) => this.jobs.record(job.id)).filter((record) => record?.connectionError && !record.stopped);
-    this.view.message = failing.length ? `Cannot reach the training API (${failing[0]!.connectionError}). Retrying…` : undefined;
+    const message = this.jobs.isRejected() ? 'The platform rejected the API key. Run "RL Studio: Sign In" with a valid key.' : undefined;
+    if (this.view.message !== message) this.view.message = message;
   }
 
   private startTicker(): void {
@@ -168,7 +172,8 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
     this.ticker = setInterval(() => {
       for (const [id, node] of this.nodes) {
         const record = this.jobs.record(id);
-        if (record && record.status.phase === 'running' && !record.connectionError) this.changed.fire(node);
+        // Running jobs for their elapsed time; failing ones for their "retrying in N s".
+        if (record && ((record.status.phase === 'running' && !record.connectionError) || (record.connectionError !== undefined && !record.stopped))) this.changed.fire(node);
       }
     }, clockTickMs);
   }

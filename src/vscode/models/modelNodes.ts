@@ -1,16 +1,21 @@
 import * as vscode from 'vscode';
+import type { Failure } from '../../api/describeFailure';
 import type { Checkpoint, ModelListEntry } from '../../api/types';
 import { checkpointModelId } from '../../core/checkpointIds';
 import { formatMetric, formatTimestamp } from '../../core/format';
 import type { RememberedModel } from '../state/remembered';
-import { codeText, escapeMarkdown, tooltipMarkdown } from '../views/markdown';
+import { codeBlock, codeText, escapeMarkdown, tooltipMarkdown } from '../views/markdown';
 
 export type GroupNode = { kind: 'group'; group: 'inference' | 'training' };
 export type InferenceModelNode = { kind: 'inferenceModel'; model: ModelListEntry };
 export type TrainingModelNode = { kind: 'trainingModel'; model: RememberedModel };
 export type CheckpointNode = { kind: 'checkpoint'; model: RememberedModel; checkpoint: Checkpoint };
 export type LoadMoreNode = { kind: 'loadMore'; model: RememberedModel; loaded: number };
-export type NoticeNode = { kind: 'notice'; parentId: string; text: string; detail?: string; retry?: vscode.Command; icon: string };
+/**
+ * A row that says something instead of content: an empty list, or why a section cannot be read
+ * (`failure`, drawn as a warning with the request details in its tooltip).
+ */
+export type NoticeNode = { kind: 'notice'; parentId: string; text: string; detail?: string; retry?: vscode.Command; icon: string; failure?: Failure };
 
 export const inferenceGroup: GroupNode = Object.freeze({ kind: 'group', group: 'inference' });
 export const trainingGroup: GroupNode = Object.freeze({ kind: 'group', group: 'training' });
@@ -55,13 +60,23 @@ export function treeItemOf(node: ModelsNode): vscode.TreeItem {
     case 'notice': {
       const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
       item.id = `notice:${node.parentId}`;
-      item.iconPath = new vscode.ThemeIcon(node.icon);
-      item.tooltip = node.detail;
-      item.contextValue = 'notice';
+      item.iconPath = node.failure ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')) : new vscode.ThemeIcon(node.icon);
+      item.tooltip = node.failure ? failureTooltip(node.text, node.failure, node.retry !== undefined) : node.detail;
+      item.contextValue = node.failure ? 'notice failure' : 'notice';
       if (node.retry) item.command = node.retry;
       return item;
     }
   }
+}
+
+/** What failed in words, then the request that failed, for whoever wants the details. */
+export function failureTooltip(text: string, failure: Failure, clickRetries: boolean): vscode.MarkdownString {
+  const tooltip = tooltipMarkdown();
+  tooltip.appendMarkdown(`${escapeMarkdown(text)}\n\n`);
+  if (failure.detail) tooltip.appendMarkdown(`Request: ${codeBlock(failure.detail)}\n`);
+  const next = failure.retryable ? 'RL Studio tries again by itself as soon as the platform answers.' : '';
+  tooltip.appendMarkdown(escapeMarkdown([next, clickRetries ? 'Click to retry now.' : ''].filter(Boolean).join(' ')));
+  return tooltip;
 }
 
 function groupItem(node: GroupNode): vscode.TreeItem {

@@ -1,4 +1,6 @@
 import type * as vscode from 'vscode';
+import type { TrainingJobEvent } from '../../api/types';
+import { isTerminalEvent } from '../../core/jobStatus';
 import type { HealthStatusBar } from '../health/healthStatusBar';
 import { registerJobCommands } from '../jobs/jobCommands';
 import { JobDetailsPanels } from '../jobs/jobDetailsPanel';
@@ -48,7 +50,7 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
   const diagnostics = new TrajectoryDiagnostics();
   models.attach(views.models);
   jobs.attach(views.jobs);
-  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics);
+  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics, followCheckpoints(services, jobService, models));
 
   services.registerCommand('rlStudio.refreshModels', () => models.refresh());
   services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
@@ -56,4 +58,25 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
   registerJobCommands({ services, tree: jobs, view: views.jobs, prompts, diagnostics, panels });
 
   return { models, jobs, prompts, jobService, panels, health: views.health, diagnostics };
+}
+
+/**
+ * Events after which a model may have a checkpoint it did not have: each gradient step makes one,
+ * and the end of a job may save the last.
+ */
+function makesCheckpoint(event: TrainingJobEvent): boolean {
+  return event.type === 'gradient_step' || isTerminalEvent(event);
+}
+
+/**
+ * Keeps the checkpoints of models being trained current: when a followed job reports a new
+ * checkpoint, the Models view reads that model's newest checkpoints again (if they are shown; at
+ * most every few seconds per model).
+ */
+function followCheckpoints(services: Services, jobService: JobService, models: ModelsTreeProvider): vscode.Disposable {
+  return jobService.onDidChangeJob((change) => {
+    if (!change.newEvents.some(makesCheckpoint)) return;
+    const modelId = services.remembered.jobs.get(change.id)?.modelId ?? (typeof change.record.job?.model_id === 'string' ? change.record.job.model_id : undefined);
+    if (modelId) models.checkpointsMayHaveChanged(modelId);
+  });
 }

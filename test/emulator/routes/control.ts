@@ -6,6 +6,7 @@ import { route, type RequestContext, type Route } from '../context';
 import type { Fault } from '../contract';
 import { addFault, faultProblem } from '../faults';
 import { HttpError } from '../httpError';
+import { changePace } from '../jobClock';
 import { jsonBody } from '../requestParsing';
 import { createModelWithCheckpoints } from '../seed';
 import type { SystemCheckName } from '../state';
@@ -65,6 +66,26 @@ function postSystemCheck(ctx: RequestContext) {
   return { body: { fail: fail ?? null } };
 }
 
+/** Longest outage the control endpoint takes: a typo must not take the emulator away for a day. */
+const MAX_OUTAGE_SECONDS = 600;
+
+function postOutage(ctx: RequestContext) {
+  const { seconds } = objectBody(ctx);
+  if (typeof seconds !== 'number' || !(seconds > 0) || seconds > MAX_OUTAGE_SECONDS) throw new HttpError(400, `Send {"seconds": number} between 0 and ${MAX_OUTAGE_SECONDS}`);
+  const outage = ctx.env.outage;
+  if (!outage) throw new HttpError(501, 'This emulator cannot go down');
+  // Down only once this answer has left: going down closes this connection too.
+  ctx.res.once('finish', () => outage(seconds * 1000));
+  return { body: { down: true, seconds } };
+}
+
+function postPace(ctx: RequestContext) {
+  const { secondsPerStep } = objectBody(ctx);
+  if (typeof secondsPerStep !== 'number' || !(secondsPerStep > 0) || secondsPerStep > 3600) throw new HttpError(400, 'Send {"secondsPerStep": number} between 0 and 3600');
+  changePace(ctx.env.state, ctx.env.settings, secondsPerStep);
+  return { body: { secondsPerStep } };
+}
+
 function postModelWithCheckpoints(ctx: RequestContext) {
   const { name, count } = objectBody(ctx);
   if (typeof name !== 'string' || typeof count !== 'number' || !Number.isInteger(count) || count < 1) throw new HttpError(400, 'Send {"name": string, "count": integer >= 1}');
@@ -86,6 +107,8 @@ export const controlRoutes: readonly Route[] = [
   route('POST', '/stream-delay', postStreamDelay),
   route('POST', '/system-check', postSystemCheck),
   route('POST', '/models-with-checkpoints', postModelWithCheckpoints),
+  route('POST', '/outage', postOutage),
+  route('POST', '/pace', postPace),
   route('GET', '/requests', (ctx) => ({ body: ctx.env.state.requests })),
   route('DELETE', '/requests', (ctx) => {
     // Emptied in place: `emulator.requests` is the same array.

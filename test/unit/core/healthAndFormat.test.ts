@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { checkpointModelId, parseCoordinates } from '../../../src/core/checkpointIds';
 import { parseExperimentalConfig } from '../../../src/core/experimentalConfig';
 import { formatDuration, formatMetric } from '../../../src/core/format';
+import { describeFacts } from '../../../src/api/describeFailure';
 import { summarizeHealth } from '../../../src/core/health';
 
 const checks = { api: { success: true, duration: 0.01, error: null }, gpu_queue: { success: false, duration: 0.2, error: 'no GPU workers' } };
@@ -21,8 +22,10 @@ describe('health summary', () => {
   });
 
   it('is unreachable when an API cannot be reached, and not checked when nothing is configured', () => {
-    assert.equal(summarizeHealth({ state: 'error', message: 'refused' }, { state: 'ok', value: {}, ms: 1 }).level, 'down');
-    assert.equal(summarizeHealth({ state: 'ok', value: { healthy: true, status: 200, checks: {} }, ms: 1 }, { state: 'error', message: 'x', status: 503 }).level, 'degraded');
+    const refused = describeFacts({ kind: 'network', api: 'training', message: 'GET /system-check: could not connect to 127.0.0.1:9 (connection refused)' });
+    const unavailable = describeFacts({ kind: 'http', api: 'inference', status: 503, message: 'GET /models failed: 503 Service Unavailable' });
+    assert.equal(summarizeHealth({ state: 'error', failure: refused }, { state: 'ok', value: {}, ms: 1 }).level, 'down');
+    assert.equal(summarizeHealth({ state: 'ok', value: { healthy: true, status: 200, checks: {} }, ms: 1 }, { state: 'error', failure: unavailable }).level, 'degraded');
     const unset = summarizeHealth({ state: 'skipped', reason: 'not configured' }, { state: 'skipped', reason: 'not configured' });
     assert.equal(unset.level, 'unknown');
     assert.equal(summarizeHealth({ state: 'skipped', reason: 'not configured' }, { state: 'ok', value: {}, ms: 1 }).level, 'healthy');

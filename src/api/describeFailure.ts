@@ -1,0 +1,206 @@
+/**
+ * What a failed call means to a person: one reason per failure, in words that lead with what
+ * happened, with the action that helps and whether trying again may. Trees, the status bar, welcome
+ * views and error messages all read this reason; none of them decides a state by comparing
+ * message text. Pure: no VS Code, no undici.
+ */
+import { hostAndPort } from './baseUrl';
+import { isPlatformError, type ApiName, type PlatformErrorKind } from './errors';
+
+export type FailureKind =
+  /** No connection: refused, unreachable host, unknown host, failed TLS, connection dropped. */
+  | 'unreachable'
+  /** Connected (or tried to) but no answer in time. */
+  | 'timeout'
+  /** 429: the server answered and asked to slow down. Never "unreachable". */
+  | 'rate-limited'
+  /** 503: the service says it is temporarily unavailable. */
+  | 'unavailable'
+  /** Another 5xx, or a gateway error. */
+  | 'server-error'
+  /** 401: the key was refused. */
+  | 'rejected'
+  /** 403: the key is valid but may not do this. */
+  | 'forbidden'
+  | 'not-found'
+  /** Another 4xx: the server understood the request and refused it (validation). */
+  | 'refused-request'
+  /** An answer that is not what the API sends (HTML from a proxy, broken JSON). */
+  | 'bad-answer'
+  /** A streamed answer that stopped before its end. */
+  | 'stream-cut'
+  | 'too-large'
+  | 'signed-out'
+  | 'not-configured'
+  | 'invalid-input'
+  | 'cancelled'
+  /** Not a platform call's failure (a bug, a file that could not be read). */
+  | 'other';
+
+export type FailureAction = 'sign-in' | 'configure' | 'retry' | 'show-log';
+
+export interface Failure {
+  readonly kind: FailureKind;
+  /** Plain words, what happened first: "Can't reach the training API at 127.0.0.1:8787." */
+  readonly message: string;
+  /** What helps most, when something does. */
+  readonly action?: FailureAction;
+  /** Trying the same call again later may succeed. */
+  readonly retryable: boolean;
+  /** How long the server asked to wait (Retry-After), when it did. */
+  readonly retryInMs?: number;
+  /** The API the failed call went to, when known. */
+  readonly api?: ApiName;
+  readonly status?: number;
+  /** The request and the client's own account of it, for tooltips and the log, never the headline. */
+  readonly detail?: string;
+}
+
+export interface FailureContext {
+  /** The configured address of each API, to name host and port in connection messages. */
+  readonly urls?: Partial<Record<ApiName, string>>;
+}
+
+/** The fields of a PlatformError that decide its reason (also what a request log entry carries). */
+export interface FailureFacts {
+  kind: PlatformErrorKind;
+  api?: ApiName;
+  method?: string;
+  path?: string;
+  status?: number;
+  retryAfterMs?: number;
+  message: string;
+  details?: readonly string[];
+}
+
+/** The one reason for an error, whatever threw it. */
+export function describeFailure(error: unknown, context: FailureContext = {}): Failure {
+  if (isPlatformError(error)) {
+    return describeFacts(
+      { kind: error.kind, api: error.api, method: error.method, path: error.path, status: error.status, retryAfterMs: error.retryAfterMs, message: error.message, details: error.details },
+      context,
+    );
+  }
+  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
+  return { kind: 'other', message: sentence(text || 'Something went wrong.'), action: 'show-log', retryable: false };
+}
+
+/** The reason for a failure known by its facts (a request log entry, a PlatformError). */
+export function describeFacts(facts: FailureFacts, context: FailureContext = {}): Failure {
+  const api = facts.api;
+  const name = apiName(api);
+  const where = addressOf(api, context);
+  const at = where ? ` at ${where}` : '';
+  const detail = facts.message || undefined;
+  const base = { api, status: facts.status, detail };
+  switch (facts.kind) {
+    case 'aborted':
+      return { ...base, kind: 'cancelled', message: 'The request was cancelled.', retryable: false };
+    case 'signed-out':
+      return { ...base, kind: 'signed-out', message: 'RL Studio is signed out: sign in with your platform API key.', action: 'sign-in', retryable: false };
+    case 'not-configured':
+      return { ...base, kind: 'not-configured', message: `The ${name} address is not set.`, action: 'configure', retryable: false };
+    case 'invalid-input':
+      return { ...base, kind: 'invalid-input', message: sentence(stripRequest(facts)), retryable: false };
+    case 'network':
+      return { ...base, kind: 'unreachable', message: `Can't reach the ${name}${at}.`, action: 'retry', retryable: true };
+    case 'timeout':
+      return { ...base, kind: 'timeout', message: `The ${name}${at} did not answer in time.`, action: 'retry', retryable: true };
+    case 'stream-cut':
+      return { ...base, kind: 'stream-cut', message: `The answer of the ${name} stopped before it was complete.`, action: 'retry', retryable: true };
+    case 'too-large':
+      return { ...base, kind: 'too-large', message: `The ${name} sent an answer larger than RL Studio reads, so it was not read.`, action: 'show-log', retryable: false };
+    case 'invalid-response':
+      return { ...base, kind: 'bad-answer', message: `The ${name}${at} sent an answer RL Studio cannot read${facts.status ? ` (${facts.status})` : ''}; a proxy may be in the way.`, action: 'show-log', retryable: true };
+    case 'http':
+      return describeStatus(facts, name, base);
+  }
+}
+
+function describeStatus(facts: FailureFacts, name: string, base: Pick<Failure, 'api' | 'status' | 'detail'>): Failure {
+  const status = facts.status ?? 0;
+  const wait = facts.retryAfterMs !== undefined && Number.isFinite(facts.retryAfterMs) ? Math.max(0, facts.retryAfterMs) : undefined;
+  const timing = wait === undefined ? {} : { retryInMs: wait };
+  if (status === 401) return { ...base, kind: 'rejected', message: 'The platform rejected the API key.', action: 'sign-in', retryable: false };
+  if (status === 403) return { ...base, kind: 'forbidden', message: `The ${name} refused this request: the API key may not do it (403).`, action: 'show-log', retryable: false };
+  if (status === 404) return { ...base, kind: 'not-found', message: `The ${name} has no such item (404).`, retryable: false };
+  if (status === 429) {
+    const message = wait === undefined ? 'Too many requests: the platform asked RL Studio to slow down.' : `Too many requests: the platform asked to wait ${duration(wait)}.`;
+    return { ...base, ...timing, kind: 'rate-limited', message, action: 'retry', retryable: true };
+  }
+  if (status === 503) {
+    const later = wait === undefined ? '' : ` It asked to try again in ${duration(wait)}.`;
+    return { ...base, ...timing, kind: 'unavailable', message: `The ${name} is temporarily unavailable (503).${later}`, action: 'retry', retryable: true };
+  }
+  if (status >= 500) return { ...base, kind: 'server-error', message: `The ${name} failed to answer (${status}).`, action: 'show-log', retryable: true };
+  const reason = serverReason(facts);
+  return { ...base, kind: 'refused-request', message: `The ${name} refused the request (${status})${reason ? `: ${reason}` : '.'}`, action: 'show-log', retryable: false };
+}
+
+/** "Retrying in 8 s." / "Retrying now." for a retry `ms` from now. */
+export function retryingIn(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 1000) return 'Retrying now.';
+  return `Retrying in ${duration(ms)}.`;
+}
+
+/** The message followed by what happens next, when a retry is scheduled. */
+export function withNextStep(failure: Failure, retryInMs?: number): string {
+  return retryInMs === undefined ? failure.message : `${failure.message} ${retryingIn(retryInMs)}`;
+}
+
+/** A failure that says the server is out of reach (no answer at all), as opposed to an answer that refused. */
+export function isConnectionFailure(failure: Failure): boolean {
+  return failure.kind === 'unreachable' || failure.kind === 'timeout';
+}
+
+/** Words for a wait: "8 s", "1 min 30 s". */
+export function duration(ms: number): string {
+  const totalSeconds = Math.max(1, Math.round(ms / 1000));
+  if (totalSeconds < 60) return `${totalSeconds} s`;
+  const minutes = Math.floor(totalSeconds / 60);
+  const seconds = totalSeconds % 60;
+  return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
+}
+
+function apiName(api: ApiName | undefined): string {
+  if (api === 'training') return 'training API';
+  if (api === 'inference') return 'inference API';
+  if (api === 'webhook') return 'webhook endpoint';
+  return 'platform';
+}
+
+function addressOf(api: ApiName | undefined, context: FailureContext): string | undefined {
+  const url = api ? context.urls?.[api] : undefined;
+  if (!url) return undefined;
+  try {
+    return hostAndPort(new URL(url));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's own words from the client's "GET /x failed: 422 body.model_id: Field required". */
+function serverReason(facts: FailureFacts): string | undefined {
+  const first = facts.details?.find((line) => line.trim() !== '');
+  if (first) return oneLine(first);
+  const match = /\bfailed: \d{3} (.+)$/.exec(facts.message);
+  return match ? oneLine(match[1]!) : undefined;
+}
+
+/** A client message without its leading "METHOD /path: ". */
+function stripRequest(facts: FailureFacts): string {
+  const prefix = facts.method && facts.path ? `${facts.method} ${facts.path}: ` : '';
+  return prefix && facts.message.startsWith(prefix) ? facts.message.slice(prefix.length) : facts.message;
+}
+
+function sentence(text: string): string {
+  const trimmed = oneLine(text);
+  if (!trimmed) return trimmed;
+  const capital = trimmed[0]!.toUpperCase() + trimmed.slice(1);
+  return /[.!?)]$/.test(capital) ? capital : `${capital}.`;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
+}
