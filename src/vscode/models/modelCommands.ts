@@ -146,7 +146,10 @@ async function pickTrainingModel(services: Services, prompts: Prompts, title: st
 }
 
 function trainingModelsOf(node: ModelsNode | undefined, selection: ModelsNode[] | undefined): RememberedModel[] {
-  const nodes = selection?.length ? selection : node ? [node] : [];
+  // The selection counts only when the row right-clicked is part of it: otherwise it may still hold
+  // a row removed a moment ago, and the one clicked would stay.
+  const inSelection = node?.kind === 'trainingModel' && selection?.some((item) => item.kind === 'trainingModel' && item.model.id === node.model.id);
+  const nodes = node ? (inSelection ? selection! : [node]) : (selection ?? []);
   return nodes.filter((item): item is TrainingModelNode => item.kind === 'trainingModel').map((item) => item.model);
 }
 
