@@ -10,6 +10,7 @@
  * from. Everything refused says why in words for an input box. No vscode import: tested in Node.
  */
 import type { ModelCoordinates } from './checkpointIds';
+import { hasDotSegment } from './dotSegments';
 
 export type ModelReference =
   | { form: 'id'; id: string }
@@ -40,8 +41,6 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const cutUuidPattern = /^[0-9a-f]{8}-[0-9a-f-]*$/i;
 /** The characters model, project and entity names are made of on the platform. */
 const partPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-/** Percent-decoding rounds tried, so `%252e%252e` is seen for what it becomes. */
-const decodeRounds = 3;
 
 export const exampleModelId = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
@@ -57,7 +56,7 @@ export function readModelReference(text: string, options: ReadingOptions): Refer
   if (typed.length > maxReferenceChars) return refuse(`Too long: a model id or name has at most ${maxReferenceChars} characters`);
   if (/[\u0000-\u001f\u007f]/.test(typed)) return refuse('A model id or name cannot hold control characters');
   if (/\s/.test(typed)) return refuse('A model id or name has no spaces');
-  if (hasDotSegment(typed)) return refuse('"." and ".." cannot be part of a model id or name: between slashes they would point a request at another address');
+  if (hasDotSegment(typed, /[/\\:]/)) return refuse('"." and ".." cannot be part of a model id or name: between slashes they would point a request at another address');
   if (typed.includes('%')) return refuse('A model id or name cannot hold "%": percent-encoded text is not read');
 
   let rest = typed;
@@ -159,20 +158,4 @@ function partProblem(part: string, what: string): string | undefined {
   if (part.length > maxPartChars) return `The ${what} is too long: at most ${maxPartChars} characters`;
   if (!partPattern.test(part)) return `The ${what} "${part}" may hold letters, digits, ".", "_" and "-", starting with a letter or digit`;
   return undefined;
-}
-
-function hasDotSegment(text: string): boolean {
-  let current = text;
-  for (let round = 0; round <= decodeRounds; round++) {
-    if (current.split(/[/\\:]/).some((segment) => segment === '.' || segment === '..')) return true;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(current);
-    } catch {
-      return false;
-    }
-    if (decoded === current) return false;
-    current = decoded;
-  }
-  return false;
 }

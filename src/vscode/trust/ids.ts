@@ -3,9 +3,7 @@
  * path: `..` (however it is spelled: `a/../b`, `%2e%2e`) would point the request, and the API key
  * sent with it, at another endpoint of the server. No vscode import: tested in Node.
  */
-
-/** Percent-decoding rounds tried, so `%252e%252e` is seen for what it becomes. */
-const decodeRounds = 3;
+import { hasDotSegment } from '../../core/dotSegments';
 
 /** The reason an id cannot be used, in words for an input box, or undefined when it is fine. */
 export function idProblem(value: string, what: string): string | undefined {
@@ -16,22 +14,6 @@ export function idProblem(value: string, what: string): string | undefined {
   if (/[/\\?#%]/.test(id)) return 'An id is a single name: it cannot hold /, \\, ?, # or %';
   if (/[\u0000-\u001f\u007f]/.test(id)) return 'An id cannot hold control characters';
   return undefined;
-}
-
-function hasDotSegment(id: string): boolean {
-  let text = id;
-  for (let round = 0; round <= decodeRounds; round++) {
-    if (text.split(/[/\\]/).some((segment) => segment === '.' || segment === '..')) return true;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(text);
-    } catch {
-      return false;
-    }
-    if (decoded === text) return false;
-    text = decoded;
-  }
-  return false;
 }
 
 /** Throws the same message for an id given by a caller instead of typed. */
