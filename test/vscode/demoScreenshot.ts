@@ -156,8 +156,19 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
     const wanted = `wandb-artifact:///emulator-entity/demo-project/agent-001:step${step}`;
     await waitForText(async () => (await model.inputValue().catch(() => '')) || '', new RegExp(`^${wanted.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`), 30_000);
     const input = chat.locator('.composer-input');
-    await input.fill('/echo hello from the demo');
-    await input.press('Enter');
+    // The panel may still be restoring its saved state (and the composer's draft) when the model
+    // shows: a message counts as sent once it stands in the transcript, so send until it does.
+    const sent = chat.locator('article.message.user .user-text').filter({ hasText: /^\/echo hello from the demo$/ });
+    for (let attempt = 1; ; attempt++) {
+      await input.fill('/echo hello from the demo');
+      await input.press('Enter');
+      try {
+        await sent.first().waitFor({ timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
     const answer = chat.locator('article.answer:not([data-status="streaming"]) .message-body').last();
     await waitForText(async () => (await answer.innerText().catch(() => '')).trim(), /^hello from the demo$/, 30_000);
     return wanted;
