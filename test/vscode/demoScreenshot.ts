@@ -104,6 +104,14 @@ async function makeRoom(page: Page): Promise<void> {
   }
 }
 
+/**
+ * The README opening beside the views, or a layout drag while the workbench still settles, can
+ * leave the side bar hidden: each check that reads a view shows it again first.
+ */
+async function showSidebar(page: Page): Promise<void> {
+  await openViewContainer(page, 'RL Studio');
+}
+
 async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> {
   await page.goto(option('--url') ?? '');
   await waitForWorkbench(page);
@@ -119,6 +127,7 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
 
   await makeRoom(page);
   await check('agent-001 expands to its checkpoints, newest first', async () => {
+    await showSidebar(page);
     await viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: 'agent-001' }).first().click();
     const rows = await waitForViewRows(page, 'Models', (shown) => shown.filter((row) => /^step \d+/.test(row)).length >= 5);
     const steps = rows.filter((row) => /^step \d+/.test(row)).map((row) => Number(/^step (\d+)/.exec(row)![1]));
@@ -127,6 +136,7 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
   });
 
   await check('the Training Jobs view lists a running, a failed and a succeeded job', async () => {
+    await showSidebar(page);
     const rows = await waitForViewRows(page, 'Training Jobs', (shown) =>
       shown.some((row) => row.startsWith('long run → agent-001') && /running/.test(row)) &&
       shown.some((row) => row.startsWith('out-of-memory run → agent-002') && /failed · CUDA out of memory/.test(row)) &&
@@ -146,6 +156,7 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
   console.log(`${stage}: screenshot ${relative(repoRoot, screenshotPath)}`);
 
   await check('Chat with Model on a checkpoint opens the chat on its checkpoint id, which answers', async () => {
+    await showSidebar(page);
     const row = viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: /^step \d+/ }).last();
     const step = /^step (\d+)/.exec((await row.innerText()).trim())?.[1];
     await row.hover();
