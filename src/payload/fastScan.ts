@@ -1,4 +1,5 @@
 import { createScanner } from 'jsonc-parser';
+import { JsonToken as Token } from './jsonTokens';
 
 /**
  * The common case, a valid JSON document, walked with jsonc-parser's scanner and a small state
@@ -69,24 +70,6 @@ export function scanValidJson(text: string, onString: (offset: number, length: n
         return false;
     }
   }
-}
-
-// jsonc-parser's SyntaxKind values (a const enum, which isolated modules cannot read).
-const enum Token {
-  OpenBrace = 1,
-  CloseBrace = 2,
-  OpenBracket = 3,
-  CloseBracket = 4,
-  Comma = 5,
-  Colon = 6,
-  Null = 7,
-  True = 8,
-  False = 9,
-  String = 10,
-  Number = 11,
-  LineBreak = 14,
-  Whitespace = 15,
-  EndOfFile = 17,
 }
 
 const enum State {

@@ -1,4 +1,5 @@
 import { createScanner } from 'jsonc-parser';
+import { JsonToken as Token } from './jsonTokens';
 
 /**
  * Every string token of a document that is not valid JSON, telling keys from values as well as
@@ -53,20 +54,4 @@ export function scanStringsLoosely(text: string, onString: (offset: number, leng
     }
     previous = token;
   }
-}
-
-// jsonc-parser's SyntaxKind values (a const enum, which isolated modules cannot read).
-const enum Token {
-  OpenBrace = 1,
-  CloseBrace = 2,
-  OpenBracket = 3,
-  CloseBracket = 4,
-  Comma = 5,
-  Colon = 6,
-  String = 10,
-  LineComment = 12,
-  BlockComment = 13,
-  LineBreak = 14,
-  Whitespace = 15,
-  EndOfFile = 17,
 }
