@@ -3,32 +3,11 @@
  * is real. `run` fires the due timers one after another and, between two, waits (in real time) until
  * the code under test says it has settled, so ten simulated minutes of polling take a second or two.
  */
-import type { Clock } from '../../../src/core/clock';
+import { FakeClock } from '../../unit/core/fakeClock';
 
-interface Timer { id: number; at: number; callback: () => void }
-
-export class SimulatedClock implements Clock {
-  private time = 1_700_000_000_000;
-  private timers: Timer[] = [];
-  private nextId = 1;
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(callback: () => void, ms: number): unknown {
-    const timer = { id: this.nextId++, at: this.time + Math.max(0, ms), callback };
-    this.timers.push(timer);
-    return timer.id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((timer) => timer.id !== handle);
-  }
-
-  /** Timers armed now. */
-  pending(): number {
-    return this.timers.length;
+export class SimulatedClock extends FakeClock {
+  constructor() {
+    super(1_700_000_000_000);
   }
 
   /**
@@ -39,11 +18,7 @@ export class SimulatedClock implements Clock {
     const end = this.time + ms;
     for (;;) {
       await until(settled, 'the polls to settle');
-      const due = this.timers.filter((timer) => timer.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((timer) => timer !== due);
-      this.time = due.at;
-      due.callback();
+      if (!this.fireNextDue(end)) break;
     }
     this.time = end;
     await until(settled, 'the polls to settle');
@@ -57,13 +32,7 @@ export class SimulatedClock implements Clock {
     const end = this.time + ms;
     while (this.time < end) {
       const stepEnd = Math.min(end, this.time + stepMs);
-      for (;;) {
-        const due = this.timers.filter((timer) => timer.at <= stepEnd).sort((a, b) => a.at - b.at || a.id - b.id)[0];
-        if (!due) break;
-        this.timers = this.timers.filter((timer) => timer !== due);
-        this.time = Math.max(this.time, due.at);
-        due.callback();
-      }
+      while (this.fireNextDue(stepEnd)) continue;
       this.time = stepEnd;
       await new Promise((resolve) => setTimeout(resolve, realPauseMs));
     }

@@ -4,16 +4,17 @@ interface Timer { id: number; at: number; callback: () => void }
 
 /** A clock whose time moves only when a test says so; timers fire in time order. */
 export class FakeClock implements Clock {
-  private time = 1_000_000;
-  private timers: Timer[] = [];
+  protected timers: Timer[] = [];
   private nextId = 1;
+
+  constructor(protected time = 1_000_000) {}
 
   now(): number {
     return this.time;
   }
 
   setTimeout(callback: () => void, ms: number): unknown {
-    const timer = { id: this.nextId++, at: this.time + ms, callback };
+    const timer = { id: this.nextId++, at: this.time + Math.max(0, ms), callback };
     this.timers.push(timer);
     return timer.id;
   }
@@ -36,14 +37,20 @@ export class FakeClock implements Clock {
     const end = this.time + ms;
     for (;;) {
       await settle();
-      const due = this.timers.filter((timer) => timer.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((timer) => timer !== due);
-      this.time = due.at;
-      due.callback();
+      if (!this.fireNextDue(end)) break;
     }
     this.time = end;
     await settle();
+  }
+
+  /** Fires the earliest timer due by `end` (time moves to it, never back); false when none is due. */
+  protected fireNextDue(end: number): boolean {
+    const due = this.timers.filter((timer) => timer.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+    if (!due) return false;
+    this.timers = this.timers.filter((timer) => timer !== due);
+    this.time = Math.max(this.time, due.at);
+    due.callback();
+    return true;
   }
 }
 
