@@ -29,19 +29,30 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** Serves the panel document (`/`) and media/ on 127.0.0.1, like the webview's resource origin. */
-export async function startPanelServer(): Promise<{ url: string; close(): Promise<void> }> {
+export function startPanelServer(): Promise<{ url: string; close(): Promise<void> }> {
+  return startMediaServer({
+    '/': (origin) => buildPanelHtml({ cspSource: origin, scriptUri: `${origin}/media/dist/chat.js`, styleUri: `${origin}/media/chat.css`, nonce: createNonce() }),
+    // The panel's stylesheet and an empty #app, for renderers injected by a benchmark.
+    '/plain': (origin) => `<!DOCTYPE html><html><head><meta charset="UTF-8"><link rel="stylesheet" href="${origin}/media/chat.css"></head><body><div id="app"></div></body></html>`,
+  });
+}
+
+/**
+ * A webview's resource origin on 127.0.0.1: the given documents by path (each built with the
+ * server's own origin) and the files under media/, nothing else.
+ */
+export async function startMediaServer(documents: Record<string, (origin: string) => string>): Promise<{ url: string; close(): Promise<void> }> {
   let origin = '';
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
-    if (path === '/') {
+    const document = Object.hasOwn(documents, path) ? documents[path] : undefined;
+    if (document) {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(buildPanelHtml({ cspSource: origin, scriptUri: `${origin}/media/dist/chat.js`, styleUri: `${origin}/media/chat.css`, nonce: createNonce() }));
+      response.end(document(origin));
       return;
     }
-    if (path === '/plain') {
-      // The panel's stylesheet and an empty #app, for renderers injected by a benchmark.
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(`<!DOCTYPE html><html><head><meta charset="UTF-8"><link rel="stylesheet" href="${origin}/media/chat.css"></head><body><div id="app"></div></body></html>`);
+    if (path === '/favicon.ico') {
+      response.writeHead(204).end();
       return;
     }
     const file = join(repoRoot, path);
