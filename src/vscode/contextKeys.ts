@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 export const ContextKeys = {
   configured: 'rlStudio.configured',
   signedIn: 'rlStudio.signedIn',
-  unreachable: 'rlStudio.unreachable',
 } as const;
 
 export function setContext(key: string, value: unknown): void {
