@@ -49,13 +49,13 @@ const hostBundles = {
   /** The platform client and everything that needs undici. */
   network: 'src/network.ts',
   /** Models and Training Jobs views, job details panels and their commands. */
-  sidebar: 'src/vscode/views/sidebarFeature.ts',
+  sidebar: 'src/vscode/sidebar/sidebarFeature.ts',
   /** The chat panel and its commands. */
   chat: 'src/vscode/chat/chatFeature.ts',
   /** The platform's models in VS Code's own chat. */
   languageModels: 'src/vscode/chat/languageModelProvider.ts',
   /** Payload language features, the Webhooks view, test sends and the local receiver. */
-  payload: 'src/vscode/payload/payloadFeature.ts',
+  payload: 'src/vscode/payloadLanguage/payloadLanguageFeature.ts',
   /** The payload language core and its JSON parser, needed once a payload is analysed. */
   payloadCore: 'src/payload/index.ts',
 };

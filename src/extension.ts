@@ -1,12 +1,12 @@
 import type * as vscode from 'vscode';
-import { registerAccountCommands } from './vscode/account';
-import { createTestApi, type RlStudioTestApi } from './vscode/api';
-import { registerChat } from './vscode/chat/register';
-import { createServices } from './vscode/services';
-import { applyDevelopmentSeed } from './vscode/developmentSeed';
-import { registerPayloadFeatures } from './vscode/payload/register';
-import { registerWorkspaceEndpoints } from './vscode/trust/register';
-import { registerViews } from './vscode/views/register';
+import { registerAccountCommands } from './vscode/platform/account';
+import { createTestApi, type RlStudioTestApi } from './vscode/platform/testApi';
+import { registerChat } from './vscode/chat/chatActivation';
+import { createServices } from './vscode/platform/services';
+import { applyDevelopmentSeed } from './vscode/platform/developmentSeed';
+import { registerPayloadFeatures } from './vscode/payloadLanguage/payloadLanguageActivation';
+import { registerWorkspaceEndpoints } from './vscode/trust/trustActivation';
+import { registerViews } from './vscode/sidebar/sidebarActivation';
 
 /**
  * Kept cheap on purpose: it registers every command, view, serializer and provider, and nothing

@@ -7,7 +7,7 @@ import { AttemptSignal } from './attemptSignal';
 import { resolveApiBase, queryString, type ResolvedBase } from './baseUrl';
 import { abandonBody } from './bodyLimits';
 import { isPlatformError, PlatformError } from './errors';
-import { classifyFailure, seconds, type ClassifiedFailure } from './failures';
+import { classifyFailure, seconds, type ClassifiedFailure } from './networkFailures';
 import type { CredentialsProvider, RequestLogger, ResolvedClientOptions } from './options';
 import { fillPath } from './pathIds';
 import { redactSecrets } from './redact';

@@ -9,7 +9,7 @@ import { AttemptSignal } from './attemptSignal';
 import { hostAndPort } from './baseUrl';
 import { readCapped } from './bodyLimits';
 import { PlatformError } from './errors';
-import { classifyFailure, seconds } from './failures';
+import { classifyFailure, seconds } from './networkFailures';
 import { redactSecrets } from './redact';
 import { loadUndici } from './undiciLoader';
 

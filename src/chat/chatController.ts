@@ -40,9 +40,9 @@ import {
   type WebviewMethods,
   type WebviewReport,
   type WireMessage,
-} from './protocol';
+} from '../webview/chat/protocol';
 import { buildChatRequest, normalizeParameters } from './requestBuilder';
-import { RpcEndpoint, type Handlers } from './rpc';
+import { RpcEndpoint, type Handlers } from '../webview/common/rpc';
 import { SaveScheduler } from './saveScheduler';
 import { runStream, type StreamOutcome } from './streamRun';
 import { WebviewGuards } from './webviewGuards';

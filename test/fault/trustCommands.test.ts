@@ -10,7 +10,7 @@ import { scanCommands } from './support/trustCommandScan';
 
 const root = join(__dirname, '..', '..', '..');
 /** The lazy-loading tables that register a feature's commands under ids they receive. */
-const forwarders = ['src/vscode/services.ts', 'src/vscode/lazy/deferredCommands.ts'];
+const forwarders = ['src/vscode/platform/services.ts', 'src/vscode/platform/lazy/deferredCommands.ts'];
 
 function sourcesUnder(dir: string): Map<string, string> {
   const sources = new Map<string, string>();

@@ -1,8 +1,8 @@
 import { dialogs } from '../unit/redaction/support/fakeVscode';
 import assert from 'node:assert/strict';
 import { closeRawConnections, sendRaw } from '../../src/api';
-import type { Services } from '../../src/vscode/services';
-import { RedactingLog } from '../../src/vscode/log';
+import type { Services } from '../../src/vscode/platform/services';
+import { RedactingLog } from '../../src/vscode/platform/log';
 import type { ReceiverController } from '../../src/vscode/webhooks/receiverController';
 import { ReportDocuments } from '../../src/vscode/webhooks/reportDocuments';
 import { registerWebhookCommands } from '../../src/vscode/webhooks/webhookCommands';

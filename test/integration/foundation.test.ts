@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { chatTestCommands } from '../../src/vscode/chat/register';
+import { chatTestCommands } from '../../src/vscode/chat/chatActivation';
 import { activateExtension, extensionId, packageManifest } from './helpers/extension';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { treeLabels } from './helpers/tree';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { WebviewReport } from '../../src/chat/protocol';
-import type { ModelsNode } from '../../src/vscode/models/modelNodes';
-import type { RememberedModel } from '../../src/vscode/state/remembered';
-import type { RegisteredViews } from '../../src/vscode/views/register';
+import type { WebviewReport } from '../../src/webview/chat/protocol';
+import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
+import type { RememberedModel } from '../../src/vscode/sidebar/rememberedItems';
+import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ConversationStore } from '../../chat/conversationStore';
 import { maxMessageChars, maxModelIdChars } from '../../chat/limits';
 import { selectionMessage } from '../../chat/selectionMessage';
-import type { Services } from '../services';
+import type { Services } from '../platform/services';
 import { ChatPanel, type ChatShared } from './chatPanel';
 import { EditorChatUi } from './editorUi';
 import { FileDocumentStorage } from './fileStorage';

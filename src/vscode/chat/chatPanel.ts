@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { ChatController } from '../../chat/chatController';
 import { ConversationStore } from '../../chat/conversationStore';
-import { buildPanelHtml, createNonce } from '../../chat/panelHtml';
+import { buildPanelHtml, createNonce } from '../webviews/pageHtml';
 import { createPlatformBackend } from '../../chat/platformBackend';
-import type { Services } from '../services';
+import type { Services } from '../platform/services';
 import { chatViewType } from './chatViewType';
 import { EditorChatUi } from './editorUi';
 

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ChatUi } from '../../chat/chatController';
 import type { Conversation } from '../../chat/conversationTypes';
 import { conversationToJson, conversationToMarkdown, exportFileName } from '../../chat/exportConversation';
-import type { ExportFormat } from '../../chat/protocol';
+import type { ExportFormat } from '../../webview/chat/protocol';
 
 /**
  * The chat's uses of the editor: native input and confirmation dialogs, the clipboard, the last

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
 import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
 import { runStream } from '../../chat/streamRun';
-import type { Services } from '../services';
+import type { Services } from '../platform/services';
 
 /** What the platform does not say about its models; conservative so the editor trims context early. */
 const assumedLimits = { maxInputTokens: 32_768, maxOutputTokens: 8_192 };

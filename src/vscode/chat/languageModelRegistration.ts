@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { onFirstUse } from '../lazy/onFirstUse';
-import { RelayedEvent } from '../lazy/relayedEvent';
-import type { Services } from '../services';
+import { onFirstUse } from '../platform/lazy/onFirstUse';
+import { RelayedEvent } from '../platform/lazy/relayedEvent';
+import type { Services } from '../platform/services';
 import type * as LanguageModels from './languageModelProvider';
 
 export const languageModelVendor = 'rl-studio';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { verdictOf, type HealthApi, type HealthChange, type HealthSummary, type SystemCheckLike } from '../../core/health';
 import { HealthMonitor } from '../../core/healthMonitor';
-import type { Services } from '../services';
+import type { Services } from '../platform/services';
 
 /** How long to wait after activation before the first check: activation itself stays offline. */
 const firstCheckDelayMs = 1500;

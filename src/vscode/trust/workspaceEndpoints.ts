@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { setContext } from '../contextKeys';
-import type { Services } from '../services';
-import type { SettingsReview } from '../settings';
-import type { Prompts } from '../views/prompts';
+import { setContext } from '../platform/contextKeys';
+import type { Services } from '../platform/services';
+import type { SettingsReview } from '../platform/settings';
+import type { Prompts } from '../platform/dialogs';
 import type { ApprovalList } from './approvals';
 import { settingLabels, type PendingApproval, type RefusedValue } from './endpointPolicy';
 

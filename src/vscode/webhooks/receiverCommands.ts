@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type * as Receiver from '../../webhook/receiver';
-import type { Services } from '../services';
-import { onlyFromTests } from '../testHooks';
+import type { Services } from '../platform/services';
+import { onlyFromTests } from '../platform/testHooks';
 import type { ReceiverController } from './receiverController';
 import { addWebhook } from './webhookCommands';
 import type { WebhookStore } from './webhookStore';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { validateEndpointUrl, validateSecretName, validateWebhookName, type Webhook } from '../../webhook/model';
-import type { Services } from '../services';
-import { onlyFromTests } from '../testHooks';
+import type { Services } from '../platform/services';
+import { onlyFromTests } from '../platform/testHooks';
 import { isIssuedNode, type WebhookNode } from './webhooksTree';
 import type { WebhookStore } from './webhookStore';
 

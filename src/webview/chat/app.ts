@@ -1,15 +1,15 @@
 import type { AnswerEntry, Conversation, ConversationSettings, ConversationSummary, UserEntry } from '../../chat/conversationTypes';
-import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport, WireMessage } from '../../chat/protocol';
-import { RpcEndpoint } from '../../chat/rpc';
+import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport, WireMessage } from './protocol';
+import { RpcEndpoint } from '../common/rpc';
 import { Composer } from './composer';
 import { ConversationBar } from './conversationBar';
 import { h } from './dom';
 import { FrameScheduler } from './frameScheduler';
-import { createMarkdownRenderer } from './markdown';
+import { createMarkdownRenderer } from './markdownRenderer';
 import { ModelBar } from './modelBar';
 import { SettingsPanel, type SettingsValues } from './settingsPanel';
 import { Transcript } from './transcript';
-import type { WebviewApi } from './webviewApi';
+import type { WebviewApi } from '../common/webviewApi';
 
 type Host = RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>;
 

@@ -1,5 +1,5 @@
 import type { ConversationSummary } from '../../chat/conversationTypes';
-import type { ExportFormat } from '../../chat/protocol';
+import type { ExportFormat } from './protocol';
 import { button, h } from './dom';
 
 export interface ConversationBarActions {

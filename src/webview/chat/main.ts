@@ -1,5 +1,5 @@
 import { ChatApp } from './app';
-import { webviewApi } from './webviewApi';
+import { webviewApi } from '../common/webviewApi';
 
 const root = document.getElementById('app');
 if (root) {

@@ -1,5 +1,5 @@
 import type { TrainingJob, TrainingJobEvent } from '../../api/types';
-import type { AppendMessage, HostMessage, JobSummary, SnapshotMessage, WebviewMessage } from '../../core/jobDetailsProtocol';
+import type { AppendMessage, HostMessage, JobSummary, SnapshotMessage, WebviewMessage } from './protocol';
 import { formatDuration, formatMetric } from '../../core/format';
 import { elapsedMs, isTerminal, type JobStatus } from '../../core/jobStatus';
 import { describeJobProgress, numberJobSteps } from '../../core/jobSteps';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
-import type { PanelSnapshot, WireMessage } from '../../../src/chat/protocol';
+import type { PanelSnapshot, WireMessage } from '../../../src/webview/chat/protocol';
 import type { BenchFigure, BenchSuite } from '../report';
 import { hasChromium, launchChromium, openWebviewPage, startPanelServer } from '../../unit/chat/browserHarness';
 
@@ -156,7 +156,7 @@ async function runBaseline(browser: Browser, url: string): Promise<RunResult> {
   const bundle = await esbuild.build({
     stdin: {
       contents: `
-        import { createMarkdownRenderer } from './src/webview/chat/markdown';
+        import { createMarkdownRenderer } from './src/webview/chat/markdownRenderer';
         const renderer = createMarkdownRenderer();
         window.__renderConversation = (messages) => {
           const root = document.getElementById('app');

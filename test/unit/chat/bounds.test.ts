@@ -6,9 +6,9 @@ import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTy
 import type { Timers } from '../../../src/chat/deltaBatcher';
 import { cutNotice, describeChars, maxAnswerChars } from '../../../src/chat/limits';
 import { parseConversation } from '../../../src/chat/persistence';
-import { params, parseWireMessage, ProtocolError } from '../../../src/chat/protocol';
+import { params, parseWireMessage, ProtocolError } from '../../../src/webview/chat/protocol';
 import { RateLimit } from '../../../src/chat/rateLimit';
-import { RpcEndpoint } from '../../../src/chat/rpc';
+import { RpcEndpoint } from '../../../src/webview/common/rpc';
 import { SaveScheduler } from '../../../src/chat/saveScheduler';
 import { runStream } from '../../../src/chat/streamRun';
 import { WebviewGuards } from '../../../src/chat/webviewGuards';

@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { buildPanelHtml, createNonce } from '../../../src/chat/panelHtml';
-import type { WireMessage } from '../../../src/chat/protocol';
+import { buildPanelHtml, createNonce } from '../../../src/vscode/webviews/pageHtml';
+import type { WireMessage } from '../../../src/webview/chat/protocol';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const chromiumArgs = [

@@ -3,8 +3,8 @@ import type { ChatCompletionChunk } from '../../../src/api/types';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
 import { safeExternalUrl } from '../../../src/chat/chatController';
 import { applyDelta } from '../../../src/chat/deltaBatcher';
-import type { HostEvent } from '../../../src/chat/protocol';
-import { RpcError } from '../../../src/chat/rpc';
+import type { HostEvent } from '../../../src/webview/chat/protocol';
+import { RpcError } from '../../../src/webview/common/rpc';
 import { createHarness, FakeBackend } from './controllerHarness';
 import { chunk, MemoryStorage, sleep, until, usageChunk } from './support';
 

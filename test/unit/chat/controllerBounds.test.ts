@@ -3,8 +3,8 @@ import type { ChatCompletionChunk } from '../../../src/api/types';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
 import { maxAnswerChars, maxRunningAnswers } from '../../../src/chat/limits';
 import { serializeConversation } from '../../../src/chat/persistence';
-import type { HostEvent } from '../../../src/chat/protocol';
-import { RpcError } from '../../../src/chat/rpc';
+import type { HostEvent } from '../../../src/webview/chat/protocol';
+import { RpcError } from '../../../src/webview/common/rpc';
 import { createHarness, FakeBackend } from './controllerHarness';
 import { chunk, MemoryStorage, sleep, until } from './support';
 

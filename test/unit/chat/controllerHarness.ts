@@ -4,8 +4,8 @@ import { ConversationStore } from '../../../src/chat/conversationStore';
 import type { Conversation } from '../../../src/chat/conversationTypes';
 import type { ChatApi } from '../../../src/chat/modelIds';
 import type { ModelCatalogue } from '../../../src/chat/modelOptions';
-import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/chat/protocol';
-import { RpcEndpoint } from '../../../src/chat/rpc';
+import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/webview/chat/protocol';
+import { RpcEndpoint } from '../../../src/webview/common/rpc';
 import { MemoryStorage, testEnv } from './support';
 
 export type StreamScript = (request: ChatCompletionRequest, signal: AbortSignal) => AsyncIterable<ChatCompletionChunk>;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { buildPanelHtml, contentSecurityPolicy, createNonce } from '../../../src/chat/panelHtml';
+import { buildPanelHtml, contentSecurityPolicy, createNonce } from '../../../src/vscode/webviews/pageHtml';
 
 describe('chat panel document', () => {
   const options = { cspSource: 'https://file+.vscode-resource.example', scriptUri: 'https://r.example/media/dist/chat.js', styleUri: 'https://r.example/media/chat.css', nonce: 'abc123' };

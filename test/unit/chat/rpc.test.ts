@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { RpcEndpoint, RpcError } from '../../../src/chat/rpc';
-import { parseWireMessage, ProtocolError, params, type WireMessage } from '../../../src/chat/protocol';
+import { RpcEndpoint, RpcError } from '../../../src/webview/common/rpc';
+import { parseWireMessage, ProtocolError, params, type WireMessage } from '../../../src/webview/chat/protocol';
 
 type Left = { add: { params: { a: number; b: number }; result: number }; fail: { params: Record<string, never>; result: null } };
 type Right = { echo: { params: { text: string }; result: string } };

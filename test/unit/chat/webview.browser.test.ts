@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import * as esbuild from 'esbuild';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
-import type { WebviewReport } from '../../../src/chat/protocol';
+import type { WebviewReport } from '../../../src/webview/chat/protocol';
 import { startEmulator, type Emulator } from '../../emulator';
 import { hasChromium, launchChromium, openWebviewPage, startPanelServer, type WebviewPage } from './browserHarness';
 import { createEmulatorController } from './emulatorChat';
@@ -361,7 +361,7 @@ describe('chat webview in a real browser', function () {
       const bundle = await esbuild.build({
         stdin: {
           contents: `
-            import { createMarkdownRenderer, sanitizeHtml } from './src/webview/chat/markdown';
+            import { createMarkdownRenderer, sanitizeHtml } from './src/webview/chat/markdownRenderer';
             const renderer = createMarkdownRenderer();
             window.__show = (html, markdown) => {
               const box = document.createElement('div');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { TrainingJobEvent } from '../../../src/api/types';
-import type { AppendMessage, SnapshotMessage } from '../../../src/core/jobDetailsProtocol';
+import type { AppendMessage, SnapshotMessage } from '../../../src/webview/jobDetails/protocol';
 import { applyJobEvents, initialJobStatus } from '../../../src/core/jobStatus';
 import { startEmulator } from '../../emulator';
 import type { Emulator } from '../../emulator/contract';

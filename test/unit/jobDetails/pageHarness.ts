@@ -2,7 +2,7 @@
  * Runs the job details webview's real bundle (media/dist/jobDetails.js) in chromium, in a page with
  * the panel's Content Security Policy, fed with host messages as the panel sends them.
  */
-import { createNonce } from '../../../src/webviewSecurity/nonce';
+import { createNonce } from '../../../src/vscode/webviews/nonce';
 import { startMediaServer } from '../chat/browserHarness';
 
 /** The document jobDetailsHtml.ts builds, with this server's origin as the webview's resource origin. */

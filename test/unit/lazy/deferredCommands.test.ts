@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { DeferredCommands } from '../../../src/vscode/lazy/deferredCommands';
-import type { Services } from '../../../src/vscode/services';
+import { DeferredCommands } from '../../../src/vscode/platform/lazy/deferredCommands';
+import type { Services } from '../../../src/vscode/platform/services';
 
 type Handler = (...args: unknown[]) => unknown;
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { onFirstUse } from '../../../src/vscode/lazy/onFirstUse';
+import { onFirstUse } from '../../../src/vscode/platform/lazy/onFirstUse';
 
 describe('features loaded on first use', () => {
   const quietLog = () => {

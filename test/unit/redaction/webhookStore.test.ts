@@ -1,6 +1,6 @@
 import { clipboard, dialogs, memento, secretStorage, type Dialog } from './support/fakeVscode';
 import assert from 'node:assert/strict';
-import type { Services } from '../../../src/vscode/services';
+import type { Services } from '../../../src/vscode/platform/services';
 import { registerWebhookCommands } from '../../../src/vscode/webhooks/webhookCommands';
 import { WebhooksTreeProvider, type WebhookNode } from '../../../src/vscode/webhooks/webhooksTree';
 import { WebhookStore } from '../../../src/vscode/webhooks/webhookStore';
