@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../api';
 import type { TrainingModel } from '../api/types';
-import type { ChatBackend } from './chatController';
+import type { ChatBackend } from './chatPorts';
 import { buildModelOptions, type ModelCatalogue, type TrainedModelSource } from './modelOptions';
 
 export interface PlatformBackendOptions {

@@ -5,10 +5,12 @@ import { computeStats } from './stats';
 
 export type StreamOutcomeStatus = 'done' | 'stopped' | 'error';
 
+/**
+ * How a streamed answer ended. The text itself is not here: it went to `onDelta` piece by piece,
+ * and whoever keeps the answer keeps it (one copy of a long answer, not one per layer).
+ */
 export interface StreamOutcome {
   status: StreamOutcomeStatus;
-  content: string;
-  reasoning: string;
   finishReason?: string;
   usage?: Usage;
   stats: AnswerStats;
@@ -19,7 +21,7 @@ export interface StreamOutcome {
 
 export interface StreamRunOptions {
   signal: AbortSignal;
-  /** Called for each chunk that carries text, never after the signal is aborted. */
+  /** Called for each chunk that carries text, never after the signal is aborted: the only copy of the text handed out. */
   onDelta(content: string, reasoning: string): void;
   /** Milliseconds of a monotonic clock. */
   now?: () => number;
@@ -41,8 +43,9 @@ export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, opti
   const now = options.now ?? (() => performance.now());
   const startedAt = now();
   let firstTokenAt: number | undefined;
-  let content = '';
-  let reasoning = '';
+  // Lengths only, for the limits: the text is the receiver's.
+  let contentChars = 0;
+  let reasoningChars = 0;
   let finishReason: string | undefined;
   let usage: Usage | undefined;
   let streamedChunks = 0;
@@ -58,19 +61,19 @@ export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, opti
         if (choice.index !== 0 && choice.index !== undefined) continue;
         let contentDelta = typeof choice.delta?.content === 'string' ? choice.delta.content : '';
         let reasoningDelta = typeof choice.delta?.reasoning === 'string' ? choice.delta.reasoning : '';
-        if (content.length + contentDelta.length > contentLimit) {
-          contentDelta = cutAt(contentDelta, contentLimit - content.length);
+        if (contentChars + contentDelta.length > contentLimit) {
+          contentDelta = cutAt(contentDelta, contentLimit - contentChars);
           cut = { part: 'answer', limitChars: contentLimit };
         }
-        if (reasoning.length + reasoningDelta.length > reasoningLimit) {
-          reasoningDelta = cutAt(reasoningDelta, reasoningLimit - reasoning.length);
+        if (reasoningChars + reasoningDelta.length > reasoningLimit) {
+          reasoningDelta = cutAt(reasoningDelta, reasoningLimit - reasoningChars);
           cut ??= { part: 'reasoning', limitChars: reasoningLimit };
         }
         if (contentDelta || reasoningDelta) {
           firstTokenAt ??= now();
           streamedChunks++;
-          content += contentDelta;
-          reasoning += reasoningDelta;
+          contentChars += contentDelta.length;
+          reasoningChars += reasoningDelta.length;
           options.onDelta(contentDelta, reasoningDelta);
         }
         if (cut) {
@@ -86,7 +89,7 @@ export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, opti
   }
 
   const stats = computeStats({ startedAt, firstTokenAt, endedAt: now() }, usage, streamedChunks);
-  const base = { content, reasoning, finishReason, usage, stats };
+  const base = { finishReason, usage, stats };
   if (cut) return { ...base, status: 'stopped', cut };
   if (options.signal.aborted) return { ...base, status: 'stopped' };
   if (failure !== undefined) return { ...base, status: 'error', error: describeAnswerError(failure) };

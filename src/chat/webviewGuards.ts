@@ -1,4 +1,4 @@
-import { ProtocolError } from '../webview/chat/protocol';
+import { ProtocolError } from '../webview/common/wire';
 import { RateLimit } from './rateLimit';
 
 /** What a person does a few times in a row at most; a webview doing it in a loop is refused. */

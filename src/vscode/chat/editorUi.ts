@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatUi } from '../../chat/chatController';
+import type { ChatUi } from '../../chat/chatPorts';
 import type { Conversation } from '../../chat/conversationTypes';
 import { conversationToJson, conversationToMarkdown, exportFileName } from '../../chat/exportConversation';
 import type { ExportFormat } from '../../webview/chat/protocol';

@@ -1,6 +1,7 @@
 import type { AnswerEntry, Conversation, ConversationSettings, ConversationSummary, UserEntry } from '../../chat/conversationTypes';
-import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport, WireMessage } from './protocol';
+import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from './protocol';
 import { RpcEndpoint } from '../common/rpc';
+import type { WireMessage } from '../common/wire';
 import { Composer } from './composer';
 import { ConversationBar } from './conversationBar';
 import { h } from './dom';

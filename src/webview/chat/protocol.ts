@@ -1,8 +1,5 @@
 /**
- * The typed message protocol between the chat panel (extension host) and its webview.
- *
- * Three kinds of wire messages travel both ways: a request (id, method, params) that always gets
- * exactly one reply (the result, or an error), the reply itself, and an event (no reply). The
+ * The chat's methods and events, on the wire format every webview shares (../common/wire.ts). The
  * webview asks the host to act (send, stop, export…); the host streams events (deltas, updated
  * answers, lists); the host may also ask the webview what it shows (used by tests and diagnostics).
  */
@@ -16,6 +13,7 @@ import type {
 } from '../../chat/conversationTypes';
 import { maxIdChars, maxModelIdChars, maxShownEntries, maxStopSequenceChars, maxStopSequences, maxSystemPromptChars } from '../../chat/limits';
 import type { ModelCatalogue } from '../../chat/modelOptions';
+import { isCount, ownValue, params, ProtocolError, tooLong } from '../common/wire';
 
 export interface ShownLength {
   messageId: string;
@@ -91,99 +89,12 @@ export type HostEvent =
 /** Events the webview sends to the host (none carry a reply). */
 export type WebviewEvent = { type: 'log'; level: 'warn' | 'error'; message: string };
 
-export type MethodMap = Record<string, { params: unknown; result: unknown }>;
-
-export interface RequestMessage {
-  kind: 'request';
-  id: number;
-  method: string;
-  params: unknown;
-}
-
-export type ReplyMessage =
-  | { kind: 'reply'; id: number; ok: true; result: unknown }
-  | { kind: 'reply'; id: number; ok: false; error: { message: string; code?: string } };
-
-export interface EventMessage {
-  kind: 'event';
-  event: unknown;
-}
-
-export type WireMessage = RequestMessage | ReplyMessage | EventMessage;
-
-/** A structurally valid wire message, or undefined: messages from the other side are not trusted blindly. */
-export function parseWireMessage(raw: unknown): WireMessage | undefined {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const message = raw as Record<string, unknown>;
-  const id = ownValue(message, 'id');
-  const validId = typeof id === 'number' && Number.isSafeInteger(id) && id >= 0;
-  switch (ownValue(message, 'kind')) {
-    case 'request': {
-      const method = ownValue(message, 'method');
-      if (!validId || typeof method !== 'string') return undefined;
-      return { kind: 'request', id: id as number, method, params: ownValue(message, 'params') };
-    }
-    case 'reply': {
-      const ok = ownValue(message, 'ok');
-      if (!validId || typeof ok !== 'boolean') return undefined;
-      if (ok) return { kind: 'reply', id: id as number, ok: true, result: ownValue(message, 'result') };
-      return { kind: 'reply', id: id as number, ok: false, error: parseErrorBody(ownValue(message, 'error')) };
-    }
-    case 'event': {
-      const event = ownValue(message, 'event');
-      if (typeof event !== 'object' || event === null) return undefined;
-      return { kind: 'event', event };
-    }
-    default:
-      return undefined;
-  }
-}
-
-function parseErrorBody(raw: unknown): { message: string; code?: string } {
-  if (typeof raw === 'object' && raw !== null) {
-    const body = raw as Record<string, unknown>;
-    const text = ownValue(body, 'message');
-    const code = ownValue(body, 'code');
-    const message = typeof text === 'string' ? text.slice(0, 2_000) : 'the request failed';
-    return typeof code === 'string' ? { message, code: code.slice(0, 100) } : { message };
-  }
-  return { message: 'the request failed' };
-}
-
-/** Thrown by a request handler for invalid parameters; the caller receives it as an error reply. */
-export class ProtocolError extends Error {
-  constructor(
-    message: string,
-    readonly code = 'invalid-params',
-  ) {
-    super(message);
-    this.name = 'ProtocolError';
-  }
-}
-
-/** A property the object has itself: never one inherited from Object.prototype (`constructor`, a polluted key). */
-export function ownValue(record: Record<string, unknown>, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined;
-}
-
 /**
- * Checks for the untyped params of incoming requests. The webview is not trusted: only own
- * properties are read, every string has a length limit, every list a count limit, and the values
- * returned are fresh objects built from checked fields, never the objects that arrived.
+ * The chat's checks of incoming params, on top of the shared ones: ids are short, the Stop request
+ * and the settings form are read field by field, and every list has a count limit.
  */
-export const params = {
-  object(raw: unknown): Record<string, unknown> {
-    if (raw === undefined || raw === null) return {};
-    if (typeof raw !== 'object' || Array.isArray(raw)) throw new ProtocolError('params must be an object');
-    return raw as Record<string, unknown>;
-  },
-  /** `label` names the value for a person ("the message") in the error shown under the message box. */
-  string(raw: unknown, name: string, maxLength: number, label = name): string {
-    const value = ownValue(params.object(raw), name);
-    if (typeof value !== 'string') throw new ProtocolError(`${name} must be a string`);
-    if (value.length > maxLength) throw new ProtocolError(tooLong(label, value.length, maxLength), 'too-long');
-    return value;
-  },
+export const chatParams = {
+  ...params,
   /** An id (conversation, message): short, or the request is refused. */
   id(raw: unknown, name: string): string {
     return params.string(raw, name, maxIdChars);
@@ -191,12 +102,7 @@ export const params = {
   optionalId(raw: unknown, name: string): string | undefined {
     const value = ownValue(params.object(raw), name);
     if (value === undefined || value === null) return undefined;
-    return params.id(raw, name);
-  },
-  optionalString(raw: unknown, name: string, maxLength: number): string | undefined {
-    const value = ownValue(params.object(raw), name);
-    if (value === undefined || value === null) return undefined;
-    return params.string(raw, name, maxLength);
+    return chatParams.id(raw, name);
   },
   shownLengths(raw: unknown): ShownLength[] {
     const value = ownValue(params.object(raw), 'shown');
@@ -249,12 +155,3 @@ export const params = {
     };
   },
 };
-
-/** "The message is too long (1,200,000 characters; at most 1,000,000) and was not sent." reads as what happened. */
-export function tooLong(label: string, length: number, maxLength: number): string {
-  return `${label} is too long (${length.toLocaleString('en-US')} characters; at most ${maxLength.toLocaleString('en-US')})`;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}

@@ -1,4 +1,4 @@
-import { parseWireMessage, ProtocolError, type MethodMap, type WireMessage } from '../chat/protocol';
+import { parseWireMessage, ProtocolError, type MethodMap, type WireMessage } from './wire';
 
 export type Handlers<M extends MethodMap> = {
   [K in keyof M]: (params: unknown) => Promise<M[K]['result']> | M[K]['result'];

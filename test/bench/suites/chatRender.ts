@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
-import type { PanelSnapshot, WireMessage } from '../../../src/webview/chat/protocol';
+import type { PanelSnapshot } from '../../../src/webview/chat/protocol';
+import type { WireMessage } from '../../../src/webview/common/wire';
 import type { BenchFigure, BenchSuite } from '../report';
 import { hasChromium, launchChromium, openWebviewPage, startPanelServer } from '../../unit/chat/browserHarness';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildPanelHtml, createNonce } from '../../../src/vscode/webviews/pageHtml';
-import type { WireMessage } from '../../../src/webview/chat/protocol';
+import type { WireMessage } from '../../../src/webview/common/wire';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const chromiumArgs = [

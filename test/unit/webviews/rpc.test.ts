@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { RpcEndpoint, RpcError } from '../../../src/webview/common/rpc';
-import { parseWireMessage, ProtocolError, params, type WireMessage } from '../../../src/webview/chat/protocol';
+import { params, parseWireMessage, ProtocolError, type WireMessage } from '../../../src/webview/common/wire';
+import { until } from '../chat/support';
 
 type Left = { add: { params: { a: number; b: number }; result: number }; fail: { params: Record<string, never>; result: null } };
 type Right = { echo: { params: { text: string }; result: string } };
@@ -41,7 +42,7 @@ function pair(options: { leftTimeoutMs?: number; deliver?: boolean } = {}) {
   return { left, right, wire, leftEvents, problems };
 }
 
-describe('chat message protocol', () => {
+describe('webview request/reply channel', () => {
   it('settles each request with the reply that carries its id, whatever the order of replies', async () => {
     const { right } = pair();
     const results = await Promise.all([right.request('add', { a: 1, b: 2 }), right.request('add', { a: 10, b: 20 }), right.request('add', { a: -1, b: 1 })]);
@@ -108,7 +109,7 @@ describe('chat message protocol', () => {
     const { left, right, leftEvents, wire } = pair();
     right.receive({ kind: 'event', event: { type: 'nothing' } });
     (right as unknown as { emit(e: unknown): void }).emit({ type: 'hello' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => leftEvents.length > 0, 3000, 'the event');
     assert.deepEqual(leftEvents, [{ type: 'hello' }]);
     assert.equal(wire.filter((entry) => entry.message.kind === 'reply').length, 0);
     left.dispose();
@@ -128,13 +129,11 @@ describe('chat message protocol', () => {
     assert.deepEqual(parseWireMessage({ kind: 'reply', id: 3, ok: false, error: { message: 'x', code: 'y' } }), { kind: 'reply', id: 3, ok: false, error: { message: 'x', code: 'y' } });
   });
 
-  it('validates shown lengths and settings from the webview', () => {
-    assert.deepEqual(params.shownLengths({ shown: [{ messageId: 'm', contentLength: 3, reasoningLength: 0 }] }), [{ messageId: 'm', contentLength: 3, reasoningLength: 0 }]);
-    assert.throws(() => params.shownLengths({ shown: [{ messageId: 'm', contentLength: -1, reasoningLength: 0 }] }), ProtocolError);
-    assert.throws(() => params.shownLengths({ shown: 'all' }), ProtocolError);
+  it('checks string params for type and length', () => {
+    assert.equal(params.string({ text: 'ok' }, 'text', 10), 'ok');
     assert.throws(() => params.string({ text: 5 }, 'text', 10), ProtocolError);
     assert.throws(() => params.string({ text: 'x'.repeat(11) }, 'text', 10), /too long/);
-    const settings = params.settings({ settings: { model: 'a', compareModel: 7, compare: 'yes', parameters: { temperature: 0.5 } } });
-    assert.deepEqual(settings, { models: ['a', ''], compare: false, systemPrompt: '', parameters: { temperature: 0.5 } });
+    assert.equal(params.optionalString({}, 'text', 10), undefined);
+    assert.throws(() => params.object([1]), ProtocolError);
   });
 });
