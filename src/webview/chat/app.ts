@@ -4,7 +4,7 @@ import { RpcEndpoint } from '../common/rpc';
 import type { WireMessage } from '../common/wire';
 import { Composer } from './composer';
 import { ConversationBar } from './conversationBar';
-import { h } from './dom';
+import { h } from '../common/dom';
 import { FrameScheduler } from './frameScheduler';
 import { createMarkdownRenderer } from './markdownRenderer';
 import { ModelBar } from './modelBar';
@@ -13,6 +13,13 @@ import { Transcript } from './transcript';
 import type { WebviewApi } from '../common/webviewApi';
 
 type Host = RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>;
+
+/** What the chat page keeps across reloads: ids, the draft and layout only. Never a credential. */
+export interface ChatViewState {
+  conversationId?: string;
+  draft?: string;
+  settingsOpen?: boolean;
+}
 
 /**
  * The chat webview. It draws what the host says and asks the host to act; it keeps a copy of the
@@ -38,7 +45,7 @@ export class ChatApp {
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly api: WebviewApi,
+    private readonly api: WebviewApi<ChatViewState>,
   ) {
     this.host = new RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>({
       post: (message: WireMessage) => api.postMessage(message),

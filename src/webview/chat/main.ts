@@ -1,9 +1,9 @@
-import { ChatApp } from './app';
+import { ChatApp, type ChatViewState } from './app';
 import { webviewApi } from '../common/webviewApi';
 
 const root = document.getElementById('app');
 if (root) {
-  const app = new ChatApp(root, webviewApi());
+  const app = new ChatApp(root, webviewApi<ChatViewState>());
   // The extension's messages arrive as window messages; the protocol parser drops anything else.
   window.addEventListener('message', (event: MessageEvent) => app.receive(event.data));
   void app.start().catch((error: unknown) => {

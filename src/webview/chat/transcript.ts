@@ -2,7 +2,7 @@ import { isAnswer, type AnswerEntry, type Conversation, type UserEntry } from '.
 import { shortModelLabel } from '../../chat/modelIds';
 import type { ShownLength } from './protocol';
 import { AnswerView, type AnswerContext } from './answerView';
-import { h } from './dom';
+import { h } from '../common/dom';
 import { UserView } from './userView';
 
 /**

@@ -1,18 +1,17 @@
-/** What the webview keeps across reloads: ids, the draft and layout only. Never a credential. */
-export interface PersistedViewState {
-  conversationId?: string;
-  draft?: string;
-  settingsOpen?: boolean;
-}
-
-export interface WebviewApi {
+/**
+ * What VS Code gives a webview page: a channel to its panel and a little state that survives
+ * the page being unloaded while hidden. Each page names its own `State`: ids and layout only,
+ * never a credential.
+ */
+export interface WebviewApi<State> {
   postMessage(message: unknown): void;
-  getState(): PersistedViewState | undefined;
-  setState(state: PersistedViewState): void;
+  getState(): State | undefined;
+  setState(state: State): void;
 }
 
-declare function acquireVsCodeApi(): WebviewApi;
+declare function acquireVsCodeApi<State>(): WebviewApi<State>;
 
-export function webviewApi(): WebviewApi {
-  return acquireVsCodeApi();
+/** The page's API; VS Code hands it out once per page load. */
+export function webviewApi<State>(): WebviewApi<State> {
+  return acquireVsCodeApi<State>();
 }

@@ -1,7 +1,11 @@
+/**
+ * The job details page's methods and events, on the wire format every webview shares
+ * (../common/wire.ts). The page asks for everything known when it (re)loads, for a refresh, and to
+ * copy its JSON; the host then pushes each new batch of events as they arrive.
+ */
 import type { TrainingJob, TrainingJobEvent } from '../../api/types';
 import type { JobStatus } from '../../core/jobStatus';
-
-/** Typed messages between a job details panel (extension host) and its webview. */
+import type { NoMethods } from '../common/wire';
 
 export interface JobSummary {
   id: string;
@@ -20,9 +24,8 @@ export function jobDetailsTitle(job: { id: string; label?: string }): string {
   return label ? label : `Job ${job.id.slice(0, 8)}`;
 }
 
-/** Everything known, sent when the webview (re)loads. */
-export interface SnapshotMessage {
-  type: 'snapshot';
+/** Everything known, the reply to `ready`. */
+export interface JobSnapshot {
   job: JobSummary;
   status: JobStatus;
   events: readonly TrainingJobEvent[];
@@ -33,7 +36,7 @@ export interface SnapshotMessage {
 }
 
 /** What changed since the last message: only the new events travel. */
-export interface AppendMessage {
+export interface JobAppend {
   type: 'append';
   status: JobStatus;
   events: readonly TrainingJobEvent[];
@@ -42,16 +45,30 @@ export interface AppendMessage {
   now: number;
 }
 
-export type HostMessage = SnapshotMessage | AppendMessage;
+/**
+ * Longest text the page may ask to copy: the raw JSON of a job and the events the page keeps
+ * (at most 5,000) is a few megabytes; anything far larger did not come from the page's own data.
+ */
+export const maxCopyChars = 64 * 1024 * 1024;
 
-export type WebviewMessage =
-  | { type: 'ready' }
-  | { type: 'refresh' }
-  | { type: 'copy'; text: string };
+/** Requests the page sends to the host. */
+export type JobHostMethods = {
+  /** The page (re)loaded: the reply is the snapshot, and appends follow from then on. */
+  ready: { params: Record<string, never>; result: JobSnapshot };
+  refresh: { params: Record<string, never>; result: null };
+  copy: { params: { text: string }; result: null };
+};
 
-export function isWebviewMessage(value: unknown): value is WebviewMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const message = value as { type?: unknown; text?: unknown };
-  if (message.type === 'ready' || message.type === 'refresh') return true;
-  return message.type === 'copy' && typeof message.text === 'string';
+/** The host asks the page nothing. */
+export type JobPageMethods = NoMethods;
+
+/** Events the host sends to the page. */
+export type JobHostEvent = JobAppend;
+
+/** The page sends no events. */
+export type JobPageEvent = never;
+
+/** What the page keeps across reloads, and what brings its panel back after a window reload. */
+export interface JobDetailsViewState {
+  jobId: string;
 }

@@ -16,7 +16,8 @@ import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTy
 import type { PanelSnapshot } from '../../../src/webview/chat/protocol';
 import type { WireMessage } from '../../../src/webview/common/wire';
 import type { BenchFigure, BenchSuite } from '../report';
-import { hasChromium, launchChromium, openWebviewPage, startPanelServer } from '../../unit/chat/browserHarness';
+import { startPanelServer } from '../../unit/chat/browserHarness';
+import { hasChromium, launchChromium, openWebviewPage } from '../../unit/webviews/browserHarness';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
 const recording = JSON.parse(readFileSync(join(repoRoot, 'test/fixtures/chat/recorded-stream-20k.json'), 'utf8')) as { deltas: string[]; completionTokens: number; model: string };

@@ -1,15 +1,24 @@
 import * as vscode from 'vscode';
-import type { AppendMessage, HostMessage, SnapshotMessage } from '../../../webview/jobDetails/protocol';
-import { isWebviewMessage, jobDetailsTitle } from '../../../webview/jobDetails/protocol';
 import type { JobChange } from '../../../core/jobTracker';
+import { RpcEndpoint, type Handlers } from '../../../webview/common/rpc';
+import { params, type WireMessage } from '../../../webview/common/wire';
+import {
+  jobDetailsTitle,
+  maxCopyChars,
+  type JobAppend,
+  type JobDetailsViewState,
+  type JobHostEvent,
+  type JobHostMethods,
+  type JobPageEvent,
+  type JobPageMethods,
+  type JobSnapshot,
+} from '../../../webview/jobDetails/protocol';
 import type { Services } from '../../platform/services';
-import { jobDetailsHtml } from './jobDetailsHtml';
+import { loadWebviewPage, panelOptions } from '../../webviews/panelOptions';
 import { jobDetailsViewType } from './jobDetailsViewType';
 import type { JobService } from './jobService';
 
-interface PanelState {
-  jobId: string;
-}
+type PageChannel = RpcEndpoint<JobPageMethods, JobHostMethods, JobHostEvent, JobPageEvent>;
 
 /**
  * One webview per job with its timeline, live charts and raw JSON. While the panel is visible the
@@ -18,7 +27,8 @@ interface PanelState {
  */
 export class JobDetailsPanels implements vscode.Disposable {
   private readonly panels = new Map<string, vscode.WebviewPanel>();
-  /** Webviews that said they are ready for messages. */
+  private readonly channels = new Map<string, PageChannel>();
+  /** Webviews that asked for their snapshot: they get the appends from then on. */
   private readonly ready = new Set<string>();
   private readonly subscriptions: vscode.Disposable[] = [];
   /** Messages posted, per job (for diagnostics and tests). */
@@ -33,7 +43,7 @@ export class JobDetailsPanels implements vscode.Disposable {
    * activation calls this); a panel of a job no longer remembered is closed.
    */
   restore(panel: vscode.WebviewPanel, state: unknown): void {
-    const jobId = (state as Partial<PanelState> | undefined)?.jobId;
+    const jobId = (state as Partial<JobDetailsViewState> | undefined)?.jobId;
     if (typeof jobId !== 'string' || !this.services.remembered.jobs.get(jobId)) {
       panel.dispose();
       return;
@@ -47,10 +57,7 @@ export class JobDetailsPanels implements vscode.Disposable {
       existing.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(jobDetailsViewType, this.title(jobId), vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.services.context.extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel(jobDetailsViewType, this.title(jobId), vscode.ViewColumn.Active, panelOptions(this.services.context.extensionUri));
     this.adopt(jobId, panel);
     return panel;
   }
@@ -73,41 +80,61 @@ export class JobDetailsPanels implements vscode.Disposable {
     panel.title = this.title(jobId);
     const media = vscode.Uri.joinPath(this.services.context.extensionUri, 'media');
     panel.iconPath = { light: vscode.Uri.joinPath(media, 'job-details-light.svg'), dark: vscode.Uri.joinPath(media, 'job-details-dark.svg') };
-    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.services.context.extensionUri, 'media')] };
-    panel.webview.html = jobDetailsHtml(panel.webview, this.services.context.extensionUri, panel.title);
+    const channel: PageChannel = new RpcEndpoint({
+      post: (message: WireMessage) => {
+        this.posted.set(jobId, (this.posted.get(jobId) ?? 0) + 1);
+        void panel.webview.postMessage(message);
+      },
+      handlers: this.handlers(jobId),
+    });
+    this.channels.set(jobId, channel);
+    loadWebviewPage(panel.webview, this.services.context.extensionUri, 'jobDetails', panel.title);
     this.jobs.setPanelVisible(jobId, panel.visible);
     this.jobs.refresh(jobId);
     const subscriptions = [
-      panel.webview.onDidReceiveMessage((message: unknown) => {
-        if (!isWebviewMessage(message)) return;
-        if (message.type === 'ready') {
-          this.ready.add(jobId);
-          this.post(jobId, this.snapshot(jobId));
-        } else if (message.type === 'refresh') {
-          this.jobs.refresh(jobId);
-        } else if (message.type === 'copy') {
-          void vscode.env.clipboard.writeText(message.text);
-          vscode.window.setStatusBarMessage('Copied', 2000);
-        }
-      }),
+      panel.webview.onDidReceiveMessage((message: unknown) => channel.receive(message)),
       panel.onDidChangeViewState(({ webviewPanel }) => {
         this.jobs.setPanelVisible(jobId, webviewPanel.visible);
-        // A hidden webview is unloaded; it sends 'ready' again when it comes back.
+        // A hidden webview is unloaded; it asks for its snapshot again when it comes back.
         if (!webviewPanel.visible) this.ready.delete(jobId);
       }),
     ];
     panel.onDidDispose(() => {
       for (const subscription of subscriptions) subscription.dispose();
+      channel.dispose();
       this.panels.delete(jobId);
+      this.channels.delete(jobId);
       this.ready.delete(jobId);
       this.jobs.setPanelVisible(jobId, false);
     });
   }
 
+  /** What the page of one job may ask for. */
+  private handlers(jobId: string): Handlers<JobHostMethods> {
+    return {
+      ready: () => {
+        // Marked before the reply goes out: an append posted meanwhile is newer than this
+        // snapshot, and the page applies it after drawing the snapshot.
+        this.ready.add(jobId);
+        return this.snapshot(jobId);
+      },
+      refresh: () => {
+        this.jobs.refresh(jobId);
+        return null;
+      },
+      copy: async (raw) => {
+        const text = params.string(raw, 'text', maxCopyChars, 'the text to copy');
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage('Copied', 2000);
+        return null;
+      },
+    };
+  }
+
   private push(change: JobChange): void {
     if (!this.ready.has(change.id)) return;
     const { record } = change;
-    const message: AppendMessage = {
+    const append: JobAppend = {
       type: 'append',
       status: record.status,
       events: change.newEvents,
@@ -115,14 +142,13 @@ export class JobDetailsPanels implements vscode.Disposable {
       connectionError: record.connectionError,
       now: Date.now(),
     };
-    this.post(change.id, message);
+    this.channels.get(change.id)?.emit(append);
   }
 
-  private snapshot(jobId: string): SnapshotMessage {
+  private snapshot(jobId: string): JobSnapshot {
     const remembered = this.services.remembered.jobs.get(jobId);
     const record = this.jobs.record(jobId);
     return {
-      type: 'snapshot',
       job: { id: jobId, label: this.title(jobId), modelId: remembered?.modelId, kind: remembered?.kind },
       status: record?.status ?? { phase: 'queued', step: 0, latestMetrics: {}, eventCount: 0 },
       events: record?.events ?? [],
@@ -130,13 +156,6 @@ export class JobDetailsPanels implements vscode.Disposable {
       connectionError: record?.connectionError,
       now: Date.now(),
     };
-  }
-
-  private post(jobId: string, message: HostMessage): void {
-    const panel = this.panels.get(jobId);
-    if (!panel) return;
-    this.posted.set(jobId, (this.posted.get(jobId) ?? 0) + 1);
-    void panel.webview.postMessage(message);
   }
 
   /** A webview panel's tab takes a title and an icon only (no tooltip): the page header shows the rest. */

@@ -77,9 +77,7 @@ export async function nameThenChat(services: Services, prompts: Prompts, model: 
   if (modelId) await openInChat(modelId);
 }
 
-/** Opens the chat panel on a model id, or the last conversation without one. */
+/** Opens the chat panel on a model id, or the last conversation without one (activation always registers the command). */
 export async function openInChat(modelId: string | undefined): Promise<void> {
-  const available = (await vscode.commands.getCommands(true)).includes('rlStudio.openChat');
-  if (!available) throw new Error('Chat is not available: the chat panel of RL Studio is not installed in this build.');
   await vscode.commands.executeCommand('rlStudio.openChat', modelId ? { modelId } : undefined);
 }

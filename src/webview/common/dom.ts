@@ -1,6 +1,11 @@
+/**
+ * The DOM builders of every webview page. No HTML strings anywhere: text goes in as text nodes,
+ * so nothing a page shows (a model's answer, a job's event) can inject markup.
+ */
+
 type Child = Node | string | undefined | null | false;
 
-/** A small element builder: no HTML strings, so nothing here can inject markup. */
+/** An element with its class, tooltip, flags and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props: { class?: string; title?: string; type?: string; ariaLabel?: string; data?: Record<string, string>; hidden?: boolean } = {},
@@ -36,5 +41,14 @@ export function button(label: string, onClick: () => void, props: ButtonProps): 
     event.preventDefault();
     onClick();
   });
+  return element;
+}
+
+const svgNamespace = 'http://www.w3.org/2000/svg';
+
+/** An SVG element (charts): attributes set one by one, never markup parsed. */
+export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number> = {}): SVGElementTagNameMap[K] {
+  const element = document.createElementNS(svgNamespace, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
   return element;
 }
