@@ -9,7 +9,7 @@ import { maxClipboardChars, maxLinkChars, maxMessageChars } from './limits';
 import type { ChatModelCatalogue } from './modelCatalogue';
 import { normalizeParameters } from './requestBuilder';
 import type { WebviewGuards } from './webviewGuards';
-import { chatParams as params, type HostMethods, type PanelSnapshot } from '../webview/chat/protocol';
+import { chatParams, type HostMethods, type PanelSnapshot } from '../webview/chat/protocol';
 import type { Handlers } from '../webview/common/rpc';
 import { ProtocolError } from '../webview/common/wire';
 
@@ -45,7 +45,7 @@ export function chatRequestHandlers(session: ChatSession): Handlers<HostMethods>
   const { store, ui, guards, saving, runs, models } = session;
   return {
     ready: async (raw) => {
-      const conversation = await session.resolveConversation(session.activeId() ?? params.optionalId(raw, 'conversationId'));
+      const conversation = await session.resolveConversation(session.activeId() ?? chatParams.optionalId(raw, 'conversationId'));
       session.setActive(conversation.id);
       session.webviewReady();
       if (!models.isLoaded) void models.load();
@@ -64,12 +64,12 @@ export function chatRequestHandlers(session: ChatSession): Handlers<HostMethods>
       return conversation;
     },
     openConversation: async (raw) => {
-      const conversation = await session.requireConversation(params.id(raw, 'conversationId'));
+      const conversation = await session.requireConversation(chatParams.id(raw, 'conversationId'));
       session.setActive(conversation.id);
       return conversation;
     },
     renameConversation: async (raw) => {
-      const conversation = await session.requireConversation(params.id(raw, 'conversationId'));
+      const conversation = await session.requireConversation(chatParams.id(raw, 'conversationId'));
       const title = (await guards.dialog(() => ui.askTitle(conversation.title)))?.trim();
       if (!title) return null;
       conversation.title = title.slice(0, 200);
@@ -80,7 +80,7 @@ export function chatRequestHandlers(session: ChatSession): Handlers<HostMethods>
       return { title: conversation.title };
     },
     deleteConversation: async (raw) => {
-      const conversation = await session.requireConversation(params.id(raw, 'conversationId'));
+      const conversation = await session.requireConversation(chatParams.id(raw, 'conversationId'));
       const deleted = await guards.dialog(() => ui.confirmDelete(conversation.title));
       if (deleted) {
         await runs.stop(conversation.id, []);
@@ -93,15 +93,15 @@ export function chatRequestHandlers(session: ChatSession): Handlers<HostMethods>
       return { deleted, conversation: next };
     },
     exportConversation: async (raw) => {
-      const conversation = await session.requireConversation(params.id(raw, 'conversationId'));
-      const format = params.optionalString(raw, 'format', 20);
+      const conversation = await session.requireConversation(chatParams.id(raw, 'conversationId'));
+      const format = chatParams.optionalString(raw, 'format', 20);
       if (format !== undefined && format !== 'markdown' && format !== 'json') throw new ProtocolError('format must be markdown or json');
       guards.action('exportConversation');
       return { exported: await guards.dialog(() => ui.exportConversation(conversation, format)) };
     },
     updateSettings: async (raw) => {
-      const conversation = await session.requireConversation(params.id(raw, 'conversationId'));
-      const incoming = params.settings(raw);
+      const conversation = await session.requireConversation(chatParams.id(raw, 'conversationId'));
+      const incoming = chatParams.settings(raw);
       const settings: ConversationSettings = {
         model: incoming.models[0],
         compareModel: incoming.models[1],
@@ -114,48 +114,48 @@ export function chatRequestHandlers(session: ChatSession): Handlers<HostMethods>
       saving.soon(conversation, 300);
       return settings;
     },
-    send: async (raw) => runs.send(params.id(raw, 'conversationId'), params.string(raw, 'text', maxMessageChars, 'the message')),
+    send: async (raw) => runs.send(chatParams.id(raw, 'conversationId'), chatParams.string(raw, 'text', maxMessageChars, 'the message')),
     stop: async (raw) => {
-      const conversationId = params.id(raw, 'conversationId');
-      return { answers: await runs.stop(conversationId, params.shownLengths(raw)) };
+      const conversationId = chatParams.id(raw, 'conversationId');
+      return { answers: await runs.stop(conversationId, chatParams.shownLengths(raw)) };
     },
     retry: async (raw) => {
-      const messageId = params.id(raw, 'messageId');
-      return runs.retry(params.id(raw, 'conversationId'), messageId);
+      const messageId = chatParams.id(raw, 'messageId');
+      return runs.retry(chatParams.id(raw, 'conversationId'), messageId);
     },
-    regenerate: async (raw) => runs.regenerate(params.id(raw, 'conversationId')),
+    regenerate: async (raw) => runs.regenerate(chatParams.id(raw, 'conversationId')),
     editLastUserMessage: async (raw) => {
-      const text = params.string(raw, 'text', maxMessageChars, 'the message');
-      return runs.editLastUserMessage(params.id(raw, 'conversationId'), text);
+      const text = chatParams.string(raw, 'text', maxMessageChars, 'the message');
+      return runs.editLastUserMessage(chatParams.id(raw, 'conversationId'), text);
     },
     // A webview asking again and again gets the list being loaded, or the one just loaded.
     refreshModels: async () => (guards.refreshAllowed() ? models.refresh() : models.latest()),
     saveDraft: async (raw) => {
-      const conversation = await session.requireConversation(params.id(raw, 'conversationId'));
-      conversation.draft = params.string(raw, 'text', maxMessageChars, 'the draft');
+      const conversation = await session.requireConversation(chatParams.id(raw, 'conversationId'));
+      conversation.draft = chatParams.string(raw, 'text', maxMessageChars, 'the draft');
       saving.soon(conversation, 500);
       return null;
     },
     copyText: async (raw) => {
-      const text = params.string(raw, 'text', maxClipboardChars, 'the text to copy');
+      const text = chatParams.string(raw, 'text', maxClipboardChars, 'the text to copy');
       guards.action('copyText');
       await ui.copyText(text);
       return null;
     },
     insertText: async (raw) => {
-      const text = params.string(raw, 'text', maxClipboardChars, 'the text to insert');
+      const text = chatParams.string(raw, 'text', maxClipboardChars, 'the text to insert');
       guards.action('insertText');
       await ui.insertText(text);
       return null;
     },
     openLink: async (raw) => {
-      const url = safeExternalUrl(params.string(raw, 'href', maxLinkChars));
+      const url = safeExternalUrl(chatParams.string(raw, 'href', maxLinkChars));
       if (!url) return { opened: false };
       guards.action('openLink');
       return { opened: await ui.openExternal(url) };
     },
     runAction: async (raw) => {
-      const action = params.string(raw, 'action', 20);
+      const action = chatParams.string(raw, 'action', 20);
       if (action !== 'signIn' && action !== 'configure' && action !== 'showLog') throw new ProtocolError('unknown action');
       guards.action('runAction');
       await ui.runAction(action);

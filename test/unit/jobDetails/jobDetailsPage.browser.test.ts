@@ -167,4 +167,29 @@ describe('job details page in a real browser', function () {
       await view.page.context().close();
     }
   });
+
+  it('holds a bounded number of appends that overtake the snapshot, and asks for a fresh snapshot when more came', async () => {
+    const early = secondJob.slice(0, 3);
+    const first: JobSnapshot = { job: { id: 'job-4', label: 'Job job-4' }, status: applyJobEvents(initialJobStatus, early), events: early, now: Date.now() };
+    const full: JobSnapshot = { ...first, status: applyJobEvents(initialJobStatus, secondJob), events: secondJob };
+    let snapshots = 0;
+    const view = await openJobDetailsPage(browser, server.url, (push) => ({
+      ready: () => {
+        snapshots++;
+        if (snapshots > 1) return full;
+        for (let i = 0; i < 60; i++) push({ type: 'append', status: first.status, events: [], now: Date.now() });
+        return first;
+      },
+      refresh: () => null,
+      copy: () => null,
+    }));
+    try {
+      await view.page.waitForFunction(() => document.querySelector('.pill')?.textContent === 'succeeded');
+      assert.equal(snapshots, 2, 'one more snapshot, asked for once');
+      assert.equal(await view.page.locator('.events .type-gradient_step').count(), secondJob.filter((event) => event.type === 'gradient_step').length);
+      assert.deepEqual(view.problems, []);
+    } finally {
+      await view.page.context().close();
+    }
+  });
 });
