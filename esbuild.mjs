@@ -47,8 +47,8 @@ const shareVscodeNamespace = {
 // activation runs: it registers every command, view and provider and loads nothing else. Every other
 // part is required on first use, through onFirstUse (src/vscode/platform/lazy/onFirstUse.ts), by the
 // glue that registered what it serves; a late part's commands are listed in
-// src/vscode/platform/lazy/featureCommands.ts. Splitting pays: the whole extension as one bundle
-// takes about 2.5 times as long to load and activate.
+// src/vscode/platform/lazy/featureCommands.ts. Splitting pays: built as one bundle (the network
+// stack aside), the extension took about 2.5 times as long to load and activate (test/bench).
 const hostBundles = {
   extension: 'src/extension.ts',
   /**
@@ -71,6 +71,8 @@ const hostBundles = {
   webhooks: 'src/vscode/webhooks/webhooksFeature.ts',
   /** The payload language core and its JSON parser, needed once a payload is analysed. */
   payloadCore: 'src/payload/index.ts',
+  /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */
+  developmentSeed: 'src/vscode/platform/developmentSeed.ts',
 };
 
 // The source loads a part by requiring its entry module by path (`require('./chatFeature')`),

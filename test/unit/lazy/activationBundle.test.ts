@@ -52,7 +52,7 @@ describe('activation bundle', () => {
     }
     assert.deepEqual(
       [...new Set(required.get('extension.js'))].sort(),
-      ['chat.js', 'errors.js', 'languageModels.js', 'network.js', 'payloadLanguage.js', 'sidebar.js', 'webhooks.js'],
+      ['chat.js', 'developmentSeed.js', 'errors.js', 'languageModels.js', 'network.js', 'payloadLanguage.js', 'sidebar.js', 'webhooks.js'],
     );
     for (const [name, bundles] of required) {
       for (const bundle of bundles) assert.ok(required.has(bundle), `${name} requires ./${bundle}, which was not built`);

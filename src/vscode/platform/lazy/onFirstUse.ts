@@ -5,10 +5,10 @@ export interface LoadLog {
 
 /**
  * The one way a part of the extension loads late. Each part (the network stack, the sidebar, the
- * chat, the language models, the payload language, the webhooks, the payload core) is a bundle of
- * its own (see hostBundles in esbuild.mjs) that `load` requires the first time something needs
- * it: `load` runs once, its result is kept, and the time it took goes to the log, so a slow first
- * use can be told apart from a slow feature. Parts with commands also list them in
+ * chat, the language models, the payload language, the webhooks, the payload core, the development
+ * seed) is a bundle of its own (see hostBundles in esbuild.mjs) that `load` requires the first time
+ * something needs it: `load` runs once, its result is kept, and the time it took goes to the log,
+ * so a slow first use can be told apart from a slow feature. A part with commands also has them in
  * featureCommands.ts. `log` is undefined only for a part loaded where no log is at hand.
  */
 export function onFirstUse<T>(name: string, log: LoadLog | undefined, load: () => T): () => T {
