@@ -48,7 +48,7 @@ const shareVscodeNamespace = {
 // part is required on first use, through onFirstUse (src/vscode/platform/lazy/onFirstUse.ts), by the
 // glue that registered what it serves; a late part's commands are listed in
 // src/vscode/platform/lazy/featureCommands.ts. Splitting pays: built as one bundle (the network
-// stack aside), the extension took about 2.5 times as long to load and activate (test/bench).
+// stack aside), the extension took about twice as long to load and activate (test/bench's probe).
 const hostBundles = {
   extension: 'src/extension.ts',
   /**
