@@ -33,10 +33,6 @@ export interface PlatformErrorInit {
   cause?: unknown;
 }
 
-// A registered symbol survives being bundled twice (the extension and its lazily loaded network
-// bundle each carry their own copy of this class), where `instanceof` would not.
-const brand = Symbol.for('rl-studio.platform-error');
-
 export class PlatformError extends Error {
   readonly kind: PlatformErrorKind;
   readonly status?: number;
@@ -56,7 +52,6 @@ export class PlatformError extends Error {
     if (init.status !== undefined) this.status = init.status;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.details !== undefined) this.details = init.details;
-    Object.defineProperty(this, brand, { value: true });
   }
 
   /** A copy with another message (used to note how many attempts were made). */
@@ -79,7 +74,11 @@ export class PlatformError extends Error {
   }
 }
 
+/**
+ * This module is a bundle of its own (dist/errors.js, see esbuild.mjs) that every other bundle
+ * requires, so there is one PlatformError class at run time and `instanceof` answers for errors
+ * thrown in any of them.
+ */
 export function isPlatformError(value: unknown): value is PlatformError {
-  if (value instanceof PlatformError) return true;
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  return value instanceof PlatformError;
 }

@@ -1,6 +1,6 @@
 /**
- * The one platform client of the extension: every HTTP call goes through here. Importing this
- * module does not load undici; the first request does.
+ * The one platform client of the extension: every HTTP call goes through here. The extension
+ * reaches it through dist/network.js (src/network.ts), loaded on first use with undici.
  */
 export { PlatformClient } from './client';
 export type { TrainingApi } from './trainingApi';

@@ -1,18 +1,9 @@
 import * as vscode from 'vscode';
-import { DeferredCommands } from '../platform/lazy/deferredCommands';
 import { onFirstUse } from '../platform/lazy/onFirstUse';
 import type { Services } from '../platform/services';
 import type * as ChatFeature from './chatFeature';
 import { chatViewType } from './chatViewType';
 import { registerLanguageModels } from './languageModelRegistration';
-
-/** The commands chatFeature.ts registers. */
-const chatCommands = ['rlStudio.openChat', 'rlStudio.newChat', 'rlStudio.chatWithSelection'] as const;
-/**
- * Test hooks: registered only while the extension runs its own tests. `chatReport` hands out what
- * the panel shows (conversation text included), which no other extension may read.
- */
-export const chatTestCommands = ['rlStudio.chatReport'] as const;
 
 /**
  * The chat feature: the panel's serializer (an open panel comes back after a reload), the commands
@@ -28,9 +19,9 @@ export function registerChat(services: Services): void {
   });
   const chat = onFirstUse('chat', services.log, () => {
     editorTracking.dispose();
-    return (require('./chatFeature') as typeof ChatFeature).startChat(commands.servicesForFeature(), lastEditor);
+    return (require('./chatFeature') as typeof ChatFeature).startChat(services, lastEditor);
   });
-  const commands = new DeferredCommands(services, services.testMode ? [...chatCommands, ...chatTestCommands] : chatCommands, chat);
+  services.registerFeatureCommands('chat', chat);
 
   services.context.subscriptions.push(
     editorTracking,

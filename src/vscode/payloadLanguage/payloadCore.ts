@@ -1,15 +1,13 @@
 import type * as Payload from '../../payload';
+import { onFirstUse } from '../platform/lazy/onFirstUse';
 
 export type PayloadCore = typeof Payload;
 
-let loaded: PayloadCore | undefined;
-
 /**
- * The payload language core and jsonc-parser, loaded the first time a payload is worked with:
- * neither activation nor the Webhooks view pays for a parser most windows never use. It is a bundle
- * of its own (dist/payloadCore.js, see esbuild.mjs), required here on the first call.
+ * The payload language core and jsonc-parser (dist/payloadCore.js), loaded the first time a
+ * payload is worked with: neither activation nor the Webhooks view pays for a parser most windows
+ * never use. Called from providers that have no log at hand, so its load time is not logged.
+ * Building the loader loads nothing (hence pure: a bundle that imports this file without calling it
+ * leaves it out).
  */
-export function payloadCore(): PayloadCore {
-  loaded ??= require('../../payload') as PayloadCore;
-  return loaded;
-}
+export const payloadCore: () => PayloadCore = /* @__PURE__ */ onFirstUse('payload core', undefined, () => require('../../payload') as PayloadCore);

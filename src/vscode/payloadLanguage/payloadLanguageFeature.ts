@@ -1,10 +1,4 @@
 import type { Services } from '../platform/services';
-import { ReceiverController } from '../webhooks/receiverController';
-import { registerReceiverCommands } from '../webhooks/receiverCommands';
-import { ReportDocuments } from '../webhooks/reportDocuments';
-import { registerSendTest } from '../webhooks/sendTestCommand';
-import { registerWebhookCommands } from '../webhooks/webhookCommands';
-import { WebhooksTreeProvider } from '../webhooks/webhooksTree';
 import type { WebhookStore } from '../webhooks/webhookStore';
 import { PayloadCodeLensProvider } from './payloadCodeLens';
 import { registerPayloadCommands } from './payloadCommands';
@@ -19,23 +13,24 @@ import { SampleEvents } from './sampleEvents';
 import { WebhookChoice } from './webhookChoice';
 import { WebhookLanguageStatus } from './webhookStatus';
 
-/** The providers register.ts registered at activation hand their requests to. */
-export interface PayloadFeature {
+/** What the providers payloadLanguageActivation.ts registered hand their requests to. */
+export interface PayloadLanguageFeature {
   completion: PayloadCompletionProvider;
   hover: PayloadHoverProvider;
   quickFixes: PayloadQuickFixes;
   codeLenses: PayloadCodeLensProvider;
   preview: PayloadPreview;
-  reports: ReportDocuments;
-  tree: WebhooksTreeProvider;
+  /** Each open payload's analysis, webhook and sample event (test sends render with them). */
+  documents: PayloadDocuments;
 }
 
 /**
- * Entry of dist/payload.js, loaded when a payload or automation file is open, the Webhooks view
- * first shows its content, or a payload or webhook command first runs: analysis, diagnostics,
- * completion, hover, quick fixes, code lenses, the preview, test sends and the local receiver.
+ * Entry of dist/payloadLanguage.js, loaded when a payload or automation file is open, or a payload
+ * request or command first comes: analysis, diagnostics, completion, hover, quick fixes, code
+ * lenses, the preview and the payload commands. `store` is the user's webhooks, which a payload is
+ * written for.
  */
-export function startPayload(services: Services, store: WebhookStore): PayloadFeature {
+export function startPayloadLanguage(services: Services, store: WebhookStore): PayloadLanguageFeature {
   const { context } = services;
   const choice = new WebhookChoice(context.workspaceState, store);
   const samples = new SampleEvents(context.workspaceState);
@@ -44,11 +39,8 @@ export function startPayload(services: Services, store: WebhookStore): PayloadFe
   const diagnostics = new PayloadDiagnostics(documents);
   const codeLenses = new PayloadCodeLensProvider(documents);
   const preview = new PayloadPreview(documents);
-  const reports = new ReportDocuments();
-  const receiver = new ReceiverController();
-  const tree = new WebhooksTreeProvider(store, receiver);
   const status = new WebhookLanguageStatus(documents);
-  context.subscriptions.push(choice, samples, metadataKeys, documents, diagnostics, codeLenses, preview, reports, receiver, tree, status);
+  context.subscriptions.push(choice, samples, metadataKeys, documents, diagnostics, codeLenses, preview, status);
 
   // What the features depend on besides the text: refresh everything that shows it.
   const refresh = (): void => {
@@ -61,10 +53,6 @@ export function startPayload(services: Services, store: WebhookStore): PayloadFe
   status.update();
 
   registerPayloadCommands(services, documents, preview, store);
-  registerWebhookCommands(services, store);
-  registerSendTest(services, store, documents, reports);
-  registerReceiverCommands(services, receiver, store);
-  services.registerCommand('rlStudio.webhook.refresh', () => tree.refresh());
 
   return {
     completion: new PayloadCompletionProvider(documents),
@@ -72,7 +60,6 @@ export function startPayload(services: Services, store: WebhookStore): PayloadFe
     quickFixes: new PayloadQuickFixes(diagnostics),
     codeLenses,
     preview,
-    reports,
-    tree,
+    documents,
   };
 }

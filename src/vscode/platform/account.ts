@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isPlatformError } from '../../api/errors';
 import type { Services } from './services';
 import { onlyFromTests } from './testHooks';
 
@@ -64,9 +65,8 @@ async function verifyKey(services: Services, key: string): Promise<Verdict> {
     );
     return 'verified';
   } catch (error) {
-    const platformError = services.asPlatformError(error);
-    services.log.warn(`API key check: ${platformError?.message ?? String(error)}`);
-    return platformError?.status === 401 ? 'rejected' : 'unverified';
+    services.log.warn(`API key check: ${isPlatformError(error) ? error.message : String(error)}`);
+    return isPlatformError(error) && error.status === 401 ? 'rejected' : 'unverified';
   } finally {
     void probe.close();
   }

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type * as Network from '../../network';
-import type { ClientOptions, PlatformClient, PlatformError } from '../../api';
+import type { ClientOptions, PlatformClient } from '../../api';
 import { describeFailure, type Failure, type FailureAction } from '../../api/describeFailure';
 import { PlatformHealth } from '../../core/health';
 import { ContextKeys, setContext } from './contextKeys';
 import { CredentialStore } from './credentials';
+import { CommandTable } from './lazy/commandTable';
+import type { LateFeature } from './lazy/featureCommands';
 import { onFirstUse } from './lazy/onFirstUse';
 import { RedactingLog } from './log';
 import { isConfigured, SettingsStore, type Settings } from './settings';
@@ -20,7 +22,7 @@ const probeTimeoutMs = 15_000;
 /**
  * What every feature of the VS Code layer receives: the context, the log, settings, credentials,
  * the one platform client (created on first use) and a command registration that logs and shows
- * errors in one place.
+ * errors in one place. There is one Services object: features loaded late get the same one.
  */
 export interface Services {
   readonly context: vscode.ExtensionContext;
@@ -60,11 +62,21 @@ export interface Services {
   readonly health: PlatformHealth;
   /** The reason for a failure, in plain words naming the API and its address; redacted. */
   describeFailure(error: unknown): Failure;
+  /**
+   * Registers the handler of a command of package.json (or a test-only one). Whoever calls it, a
+   * command runs the same way: logged, and an error it throws shown as a message. A command of
+   * the activation glue is registered with VS Code at once; one of a late feature fills the slot
+   * of the stand-in registered at activation (registerFeatureCommands). Which is which is the
+   * table in lazy/featureCommands.ts; an id missing from it throws.
+   */
   registerCommand(id: string, handler: (...args: any[]) => unknown): void;
+  /**
+   * At activation: registers every command the table gives `feature`, each loading the feature
+   * (`load`, an onFirstUse loader) on its first call and then running the handler it registered.
+   */
+  registerFeatureCommands(feature: LateFeature, load: () => unknown): void;
   /** Shows one readable message for an error, with the action that fixes it. */
   showError(error: unknown, doing?: string): void;
-  /** The PlatformError inside `error`, when it is one. */
-  asPlatformError(error: unknown): PlatformError | undefined;
 }
 
 export function createServices(context: vscode.ExtensionContext): Services {
@@ -199,9 +211,6 @@ export function createServices(context: vscode.ExtensionContext): Services {
     { dispose: shutDown },
   );
 
-  const asPlatformError = (error: unknown): PlatformError | undefined =>
-    networkModule?.isPlatformError(error) ? error : undefined;
-
   const describe = (error: unknown): Failure => {
     const failure = describeFailure(error, failureContext(settings.current));
     return { ...failure, message: log.redact(failure.message), ...(failure.detail === undefined ? {} : { detail: log.redact(failure.detail) }) };
@@ -219,7 +228,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     });
   };
 
-  const registerCommand = (id: string, handler: (...args: any[]) => unknown): void => {
+  const registerWithEditor = (id: string, handler: (...args: any[]) => unknown): void => {
     context.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         log.debug(`command ${id}`);
@@ -232,6 +241,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
       }),
     );
   };
+  const commands = new CommandTable({ registerWithEditor, testMode });
 
   return {
     context,
@@ -249,9 +259,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
     onDidChangeConnection: connectionChanged.event,
     health,
     describeFailure: describe,
-    registerCommand,
+    registerCommand: (id, handler) => commands.register(id, handler),
+    registerFeatureCommands: (feature, load) => commands.loadOnFirstCall(feature, load),
     showError,
-    asPlatformError,
   };
 }
 

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import { HealthStatusBar } from '../health/healthStatusBar';
 import { jobDetailsViewType } from './jobs/jobDetailsViewType';
 import type { JobsNode } from './jobs/jobNodes';
-import { DeferredCommands } from '../platform/lazy/deferredCommands';
 import { DeferredTreeProvider } from '../platform/lazy/deferredTreeProvider';
 import { onFirstUse } from '../platform/lazy/onFirstUse';
 import type { ModelsNode } from './models/modelNodes';
@@ -11,32 +10,6 @@ import type * as SidebarFeature from './sidebarFeature';
 import type { RegisteredViews } from './sidebarFeature';
 
 export type { RegisteredViews } from './sidebarFeature';
-
-/** The commands sidebarFeature.ts registers. */
-const sidebarCommands = [
-  'rlStudio.refreshModels',
-  'rlStudio.refreshJobs',
-  'rlStudio.createModel',
-  'rlStudio.addModel',
-  'rlStudio.removeModel',
-  'rlStudio.deleteModel',
-  'rlStudio.setModelName',
-  'rlStudio.copyModelId',
-  'rlStudio.copyCheckpointModelId',
-  'rlStudio.chatWithModel',
-  'rlStudio.loadMoreCheckpoints',
-  'rlStudio.refreshModel',
-  'rlStudio.deleteCheckpoints',
-  'rlStudio.createTrainingJob',
-  'rlStudio.createSftJob',
-  'rlStudio.logTrajectories',
-  'rlStudio.addJob',
-  'rlStudio.removeJob',
-  'rlStudio.copyJobId',
-  'rlStudio.openJobDetails',
-  'rlStudio.refreshJob',
-  'rlStudio.showOlderEvents',
-] as const;
 
 /**
  * What must exist from activation on: the Models and Training Jobs views, the job details panel
@@ -47,12 +20,12 @@ const sidebarCommands = [
 export function registerViews(services: Services): () => RegisteredViews {
   const health = new HealthStatusBar(services);
   const sidebar = onFirstUse('sidebar', services.log, () => {
-    const feature = (require('./sidebarFeature') as typeof SidebarFeature).startSidebar(commands.servicesForFeature(), { models: modelsView, jobs: jobsView, health });
+    const feature = (require('./sidebarFeature') as typeof SidebarFeature).startSidebar(services, { models: modelsView, jobs: jobsView, health });
     models.attach(feature.models);
     jobs.attach(feature.jobs);
     return feature;
   });
-  const commands = new DeferredCommands(services, sidebarCommands, sidebar);
+  services.registerFeatureCommands('sidebar', sidebar);
   const models = new DeferredTreeProvider<ModelsNode>(sidebar);
   const jobs = new DeferredTreeProvider<JobsNode>(sidebar);
   const modelsView = vscode.window.createTreeView<ModelsNode>('rlStudio.models', { treeDataProvider: models, showCollapseAll: true, canSelectMany: true });

@@ -27,9 +27,11 @@ export interface SendTestSummary {
 /**
  * "Send test" (specification 4.4): renders the payload with the sample event and the webhook's
  * real secret values, POSTs it through the platform client's raw send, and shows the answer.
+ * `payloadDocuments` loads the payload language on the first test.
  */
-export function registerSendTest(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments): void {
+export function registerSendTest(services: Services, store: WebhookStore, payloadDocuments: () => PayloadDocuments, reports: ReportDocuments): void {
   services.registerCommand('rlStudio.webhook.sendTest', async (target?: unknown, given?: unknown): Promise<SendTestSummary | undefined> => {
+    const documents = payloadDocuments();
     // "Send anyway" is the user's answer to a warning: no other caller may give it for them.
     const options: SendTestOptions = { force: onlyFromTests(services, given as SendTestOptions | undefined)?.force === true };
     const source = await chooseSource(target, documents);

@@ -31,6 +31,11 @@ describe('features loaded on first use', () => {
     assert.equal(attempts, 2);
   });
 
+  it('loads the same without a log, for a part loaded where none is at hand', () => {
+    const core = onFirstUse('payload core', undefined, () => ({ parsed: true }));
+    assert.equal(core(), core());
+  });
+
   it('refuses a feature that asks for itself while it loads, instead of recursing', () => {
     const feature: () => unknown = onFirstUse('payload', quietLog(), () => feature());
     assert.throws(() => feature(), /payload was asked for while it was loading/);

@@ -1,9 +1,17 @@
+/** Where the time a part took to load is written (the extension's log). */
+export interface LoadLog {
+  debug(message: string): void;
+}
+
 /**
- * A part of the extension built as its own bundle (see hostBundles in esbuild.mjs) and loaded the
- * first time something needs it: `load` runs once, its result is kept, and the time it took goes to
- * the log, so a slow first use can be told apart from a slow feature.
+ * The one way a part of the extension loads late. Each part (the network stack, the sidebar, the
+ * chat, the language models, the payload language, the webhooks, the payload core, the development
+ * seed) is a bundle of its own (see hostBundles in esbuild.mjs) that `load` requires the first time
+ * something needs it: `load` runs once, its result is kept, and the time it took goes to the log,
+ * so a slow first use can be told apart from a slow feature. A part with commands also has them in
+ * featureCommands.ts. `log` is undefined only for a part loaded where no log is at hand.
  */
-export function onFirstUse<T>(name: string, log: { debug(message: string): void }, load: () => T): () => T {
+export function onFirstUse<T>(name: string, log: LoadLog | undefined, load: () => T): () => T {
   let loaded: { value: T } | undefined;
   let loading = false;
   return () => {
@@ -14,7 +22,7 @@ export function onFirstUse<T>(name: string, log: { debug(message: string): void 
     try {
       const started = performance.now();
       loaded = { value: load() };
-      log.debug(`${name} loaded in ${(performance.now() - started).toFixed(1)} ms`);
+      log?.debug(`${name} loaded in ${(performance.now() - started).toFixed(1)} ms`);
       return loaded.value;
     } finally {
       loading = false;

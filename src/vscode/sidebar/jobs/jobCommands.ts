@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isPlatformError } from '../../../api/errors';
 import type { Services } from '../../platform/services';
 import { checkedId, idProblem } from '../../trust/ids';
 import { readyForTraining, withNotification } from '../flowGuards';
@@ -58,7 +59,7 @@ export function registerJobCommands({ services, tree, view, prompts, diagnostics
     if (!services.remembered.jobs.get(id)) {
       const client = await services.client();
       const job = await withNotification('checking the job id…', () => client.training.getTrainingJob(id)).catch((error: unknown) => {
-        if (services.asPlatformError(error)?.status === 404) throw new Error(`The training API has no training job with id ${id}.`);
+        if (isPlatformError(error) && error.status === 404) throw new Error(`The training API has no training job with id ${id}.`);
         throw error;
       });
       const modelId = typeof job.model_id === 'string' ? job.model_id : undefined;

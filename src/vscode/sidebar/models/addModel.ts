@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { isPlatformError } from '../../../api/errors';
 import { checkpointModelId, type ModelCoordinates } from '../../../core/checkpointIds';
 import {
   describeReference,
@@ -146,7 +147,7 @@ async function verifyModelId(services: Services, id: string): Promise<void> {
   try {
     await withNotification('checking the model id…', () => client.training.listCheckpoints(id, { limit: 1 }));
   } catch (error) {
-    if (services.asPlatformError(error)?.status === 404) throw new Error(`The training API has no model with id ${id}. Check the id (it was returned when the model was created) and add it again.`);
+    if (isPlatformError(error) && error.status === 404) throw new Error(`The training API has no model with id ${id}. Check the id (it was returned when the model was created) and add it again.`);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isPlatformError } from '../../../api/errors';
 import type { CreateModelRequest, TrainingModel } from '../../../api/types';
 import type { Services } from '../../platform/services';
 import { readyForTraining, withNotification } from '../flowGuards';
@@ -78,7 +79,7 @@ async function askBaseModel(services: Services, prompts: Prompts, title: string)
     offered = await Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading base models…' }, () => client.training.baseModels()));
   } catch (error) {
     // The list only helps; typing the name works without it.
-    services.log.warn(`base models: ${services.asPlatformError(error)?.message ?? String(error)}`);
+    services.log.warn(`base models: ${isPlatformError(error) ? error.message : String(error)}`);
   }
   if (offered && offered.length > 0) {
     const other = { label: '$(edit) Another base model…', value: undefined as string | undefined };
