@@ -7,6 +7,7 @@
 import { describeFacts, duration, isConnectionFailure, type Failure, type FailureContext } from '../api/describeFailure';
 import type { PlatformErrorKind } from '../api/errors';
 import { systemClock, type Clock } from './clock';
+import { codeText, escapeMarkdown } from './markdownText';
 
 export type HealthLevel = 'healthy' | 'degraded' | 'down' | 'unknown';
 export type HealthApi = 'training' | 'inference';
@@ -272,7 +273,7 @@ function describeCondition(condition: ApiCondition, nextCheckInMs: number | unde
     }
     case 'failing': {
       const next = condition.failure.retryable && nextCheckInMs !== undefined ? ` Checking again in ${duration(nextCheckInMs)}.` : '';
-      return `${escapeLine(condition.failure.message)}${next}`;
+      return `${escapeMarkdown(condition.failure.message)}${next}`;
     }
   }
 }
@@ -283,14 +284,9 @@ function checkLines(condition: ApiCondition): string[] {
     const check = typeof raw === 'object' && raw !== null ? (raw as { success?: unknown; duration?: unknown; error?: unknown }) : {};
     const ok = check.success === true;
     const duration = typeof check.duration === 'number' ? ` ${formatSeconds(check.duration)}` : '';
-    const error = typeof check.error === 'string' && check.error !== '' ? ` — ${escapeLine(check.error)}` : '';
-    return `- ${ok ? '✓' : '✗'} \`${name.replace(/`/g, "'")}\`${duration}${error}`;
+    const error = typeof check.error === 'string' && check.error !== '' ? ` — ${escapeMarkdown(check.error)}` : '';
+    return `- ${ok ? '✓' : '✗'} ${codeText(name)}${duration}${error}`;
   });
-}
-
-/** Server text in a Markdown tooltip: no link, image or emphasis can start from it. */
-function escapeLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>!#|~]/g, '\\$&');
 }
 
 function formatSeconds(duration: number): string {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { checkpointModelId, parseCoordinates } from '../../../src/core/checkpointIds';
 import { parseExperimentalConfig } from '../../../src/core/experimentalConfig';
-import { formatDuration, formatMetric } from '../../../src/core/format';
+import { defaultLineChars, formatDuration, formatMetric, oneLine } from '../../../src/core/format';
 import { describeFacts } from '../../../src/api/describeFailure';
 import { summarizeHealth } from '../../../src/core/health';
 
@@ -36,9 +36,20 @@ describe('formatting', () => {
   it('formats durations for people', () => {
     assert.equal(formatDuration(850), '850 ms');
     assert.equal(formatDuration(42_000), '42 s');
+    assert.equal(formatDuration(2_200), '2 s', 'whole seconds, as the chat footer and the jobs views show them');
+    assert.equal(formatDuration(65_000), '1 min 05 s');
     assert.equal(formatDuration(185_000), '3 min 05 s');
     assert.equal(formatDuration(2 * 3600_000 + 7 * 60_000), '2 h 07 min');
     assert.equal(formatDuration(-1), '');
+  });
+
+  it('puts text on one line, cut at one bound unless the caller names another', () => {
+    assert.equal(oneLine('  a\n\tb\r\n  c  '), 'a b c');
+    const long = oneLine('x'.repeat(10_000));
+    assert.equal(long.length, defaultLineChars);
+    assert.ok(long.endsWith('…'));
+    assert.equal(oneLine('abcdef', 4), 'abc…');
+    assert.equal(oneLine('y '.repeat(1000), Number.POSITIVE_INFINITY).length, 1999);
   });
 
   it('formats metrics with about four significant digits', () => {

@@ -4,7 +4,8 @@ import type { Checkpoint, ModelListEntry } from '../../../api/types';
 import { checkpointModelId } from '../../../core/checkpointIds';
 import { formatMetric, formatTimestamp } from '../../../core/format';
 import type { RememberedModel } from '../rememberedItems';
-import { codeBlock, codeText, escapeMarkdown, tooltipMarkdown } from '../../platform/tooltips';
+import { codeText, escapeMarkdown } from '../../../core/markdownText';
+import { tooltipCodeBlock, tooltipMarkdown } from '../../platform/tooltips';
 
 export type GroupNode = { kind: 'group'; group: 'inference' | 'training' };
 export type InferenceModelNode = { kind: 'inferenceModel'; model: ModelListEntry };
@@ -73,7 +74,7 @@ export function treeItemOf(node: ModelsNode): vscode.TreeItem {
 export function failureTooltip(text: string, failure: Failure, clickRetries: boolean): vscode.MarkdownString {
   const tooltip = tooltipMarkdown();
   tooltip.appendMarkdown(`${escapeMarkdown(text)}\n\n`);
-  if (failure.detail) tooltip.appendMarkdown(`Request: ${codeBlock(failure.detail)}\n`);
+  if (failure.detail) tooltip.appendMarkdown(`Request: ${tooltipCodeBlock(failure.detail)}\n`);
   const next = failure.retryable ? 'RL Studio tries again by itself as soon as the platform answers.' : '';
   tooltip.appendMarkdown(escapeMarkdown([next, clickRetries ? 'Click to retry now.' : ''].filter(Boolean).join(' ')));
   return tooltip;
