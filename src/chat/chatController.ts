@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, ChatCompletionRequest } from '../api/types';
+import type { ChatCompletionChunk, ChatCompletionRequest, PlatformApi } from '../api/types';
 import {
   activeColumns,
   appendUserTurn,
@@ -24,7 +24,7 @@ import {
   maxReasoningChars,
   maxRunningAnswers,
 } from './limits';
-import { apiForModel, type ChatApi } from './modelIds';
+import { apiForModel } from './modelIds';
 import type { ModelCatalogue } from './modelOptions';
 import {
   ownValue,
@@ -49,7 +49,7 @@ import { WebviewGuards } from './webviewGuards';
 
 /** The platform as the chat needs it: a streamed completion on the right API, and the model list. */
 export interface ChatBackend {
-  stream(request: ChatCompletionRequest, api: ChatApi, signal: AbortSignal): AsyncIterable<ChatCompletionChunk>;
+  stream(request: ChatCompletionRequest, api: PlatformApi, signal: AbortSignal): AsyncIterable<ChatCompletionChunk>;
   listModels(): Promise<ModelCatalogue>;
 }
 

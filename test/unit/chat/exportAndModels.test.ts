@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { appendUserTurn, createConversation } from '../../../src/chat/conversation';
 import { defaultSettings } from '../../../src/chat/conversationTypes';
 import { conversationToJson, conversationToMarkdown, exportFileName } from '../../../src/chat/exportConversation';
-import { apiForModel, checkpointModelId, parseCheckpointModelId, shortModelLabel } from '../../../src/chat/modelIds';
+import { checkpointModelId, parseCheckpointModelId } from '../../../src/core/checkpointIds';
+import { apiForModel, shortModelLabel } from '../../../src/chat/modelIds';
 import { buildModelOptions, groupOptions, withSelectedModels } from '../../../src/chat/modelOptions';
 import { computeStats, formatStats } from '../../../src/chat/stats';
 import { testEnv } from './support';
@@ -95,12 +96,12 @@ describe('chat export', () => {
 
 describe('chat models', () => {
   it('routes checkpoint ids to the training API and everything else to inference', () => {
-    const id = checkpointModelId({ entity: 'e', project: 'p', name: 'policy-001', step: 12 });
+    const id = checkpointModelId({ entity: 'e', project: 'p', name: 'policy-001' }, 12)!;
     assert.equal(id, 'wandb-artifact:///e/p/policy-001:step12');
     assert.equal(apiForModel(id), 'training');
     assert.equal(apiForModel('meta-llama/Llama-3.1-8B-Instruct'), 'inference');
     assert.deepEqual(parseCheckpointModelId(id), { entity: 'e', project: 'p', name: 'policy-001', step: 12 });
-    assert.deepEqual(parseCheckpointModelId('wandb-artifact:///e/p/policy'), { entity: 'e', project: 'p', name: 'policy', step: undefined });
+    assert.deepEqual(parseCheckpointModelId('wandb-artifact:///e/p/policy'), { entity: 'e', project: 'p', name: 'policy' });
     assert.equal(parseCheckpointModelId('wandb-artifact:///e/p'), undefined);
     assert.equal(shortModelLabel(id), 'policy-001 · step 12');
   });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkpointModelId, parseCoordinates } from '../../../src/core/checkpointIds';
+import { checkpointModelId, isCheckpointModelId, parseCheckpointModelId } from '../../../src/core/checkpointIds';
 import { parseExperimentalConfig } from '../../../src/core/experimentalConfig';
 import { defaultLineChars, formatDuration, formatMetric, oneLine } from '../../../src/core/format';
 import { describeFacts } from '../../../src/api/describeFailure';
@@ -68,11 +68,13 @@ describe('checkpoint model ids', () => {
     assert.equal(checkpointModelId({ ...model, entity: '' }, 1), undefined);
   });
 
-  it('reads entity/project/name as typed, with or without the scheme', () => {
-    assert.deepEqual(parseCoordinates(' acme/agents/agent-001 '), { entity: 'acme', project: 'agents', name: 'agent-001' });
-    assert.deepEqual(parseCoordinates('wandb-artifact:///acme/agents/agent-001:step3'), { entity: 'acme', project: 'agents', name: 'agent-001' });
-    assert.equal(parseCoordinates('acme/agents'), undefined);
-    assert.equal(parseCoordinates('a b/c/d'), undefined);
+  it('reads back the ids it builds, and nothing else', () => {
+    const model = { entity: 'acme', project: 'agents', name: 'agent-001' };
+    assert.deepEqual(parseCheckpointModelId(checkpointModelId(model, 3)!), { ...model, step: 3 });
+    assert.deepEqual(parseCheckpointModelId(checkpointModelId(model)!), model);
+    assert.equal(isCheckpointModelId(checkpointModelId(model)!), true);
+    assert.equal(isCheckpointModelId('meta-llama/Llama-3.1-8B-Instruct'), false);
+    assert.equal(parseCheckpointModelId('wandb-artifact:///a b/c/d'), undefined);
   });
 });
 
