@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import type { Failure } from '../../../api/describeFailure';
-import type { Checkpoint, ModelListEntry } from '../../../api/types';
+import type { Checkpoint, ModelListEntry, PlatformApi } from '../../../api/types';
 import { checkpointModelId } from '../../../core/checkpointIds';
 import { formatMetric, formatTimestamp } from '../../../core/format';
 import type { RememberedModel } from '../rememberedItems';
 import { codeText, escapeMarkdown } from '../../../core/markdownText';
 import { tooltipCodeBlock, tooltipMarkdown } from '../../platform/tooltips';
 
-export type GroupNode = { kind: 'group'; group: 'inference' | 'training' };
+/** A section of the Models view: the models each API serves. */
+export type GroupNode = { kind: 'group'; group: PlatformApi };
 export type InferenceModelNode = { kind: 'inferenceModel'; model: ModelListEntry };
 export type TrainingModelNode = { kind: 'trainingModel'; model: RememberedModel };
 export type CheckpointNode = { kind: 'checkpoint'; model: RememberedModel; checkpoint: Checkpoint };
