@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../core/clock';
+
 /** Text appended to one answer since the last flush, with where it starts. */
 export interface AnswerDelta {
   /** Length of the content before `content` was appended. */
@@ -6,16 +8,6 @@ export interface AnswerDelta {
   reasoningOffset: number;
   reasoning: string;
 }
-
-export interface Timers {
-  set(callback: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /**
  * Coalesces the many small deltas of a streamed answer into at most one message per interval, so
@@ -33,7 +25,7 @@ export class DeltaBatcher {
     private readonly emit: (delta: AnswerDelta) => void,
     private readonly intervalMs = 16,
     start: { content: number; reasoning: number } = { content: 0, reasoning: 0 },
-    private readonly timers: Timers = realTimers,
+    private readonly clock: Clock = systemClock,
   ) {
     this.contentOffset = start.content;
     this.reasoningOffset = start.reasoning;
@@ -43,7 +35,7 @@ export class DeltaBatcher {
     this.content += content;
     this.reasoning += reasoning;
     if (this.timer === undefined && (this.content || this.reasoning)) {
-      this.timer = this.timers.set(() => {
+      this.timer = this.clock.setTimeout(() => {
         this.timer = undefined;
         this.flush();
       }, this.intervalMs);
@@ -74,7 +66,7 @@ export class DeltaBatcher {
   }
 
   private clearTimer(): void {
-    if (this.timer !== undefined) this.timers.clear(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 }

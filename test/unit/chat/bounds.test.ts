@@ -3,7 +3,6 @@ import type { ChatCompletionChunk } from '../../../src/api/types';
 import { createConversation } from '../../../src/chat/conversation';
 import { ConversationStore, ConversationTooLargeError } from '../../../src/chat/conversationStore';
 import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
-import type { Timers } from '../../../src/chat/deltaBatcher';
 import { cutNotice, describeChars, maxAnswerChars } from '../../../src/chat/limits';
 import { parseConversation } from '../../../src/chat/persistence';
 import { params, parseWireMessage, ProtocolError } from '../../../src/webview/chat/protocol';
@@ -12,26 +11,8 @@ import { RpcEndpoint } from '../../../src/webview/common/rpc';
 import { SaveScheduler } from '../../../src/chat/saveScheduler';
 import { runStream } from '../../../src/chat/streamRun';
 import { WebviewGuards } from '../../../src/chat/webviewGuards';
+import { FakeClock } from '../core/fakeClock';
 import { chunk, MemoryStorage, testEnv } from './support';
-
-/** Timers fired by hand, each remembering its delay. */
-function manualTimers() {
-  const callbacks = new Map<number, { callback: () => void; ms: number }>();
-  let next = 1;
-  return {
-    set: (callback: () => void, ms: number) => {
-      callbacks.set(next, { callback, ms });
-      return next++;
-    },
-    clear: (handle: unknown) => void callbacks.delete(handle as number),
-    delays: () => [...callbacks.values()].map((entry) => entry.ms),
-    fire: () => {
-      const all = [...callbacks.values()];
-      callbacks.clear();
-      for (const entry of all) entry.callback();
-    },
-  } satisfies Timers & Record<string, unknown>;
-}
 
 /** Chunks of `size` characters, forever, counting how many were taken. */
 function endless(size: number, field: 'content' | 'reasoning' = 'content') {
@@ -126,8 +107,7 @@ describe('chat bounds', () => {
 
   describe('conversation saves', () => {
     function scheduler(options: { minIntervalMs?: number; charsPerSecond?: number; chars?: number } = {}) {
-      let clock = 0;
-      const timers = manualTimers();
+      const clock = new FakeClock(0);
       const written: string[] = [];
       const saves = new SaveScheduler({
         write: async (conversation) => {
@@ -136,22 +116,20 @@ describe('chat bounds', () => {
         },
         minIntervalMs: options.minIntervalMs ?? 5_000,
         charsPerSecond: options.charsPerSecond,
-        now: () => clock,
-        timers,
+        clock,
       });
-      return { saves, timers, written, advance: (ms: number) => (clock += ms) };
+      return { saves, clock, written };
     }
 
     it('coalesces changes into one pending write that carries the latest state', async () => {
-      const { saves, timers, written } = scheduler();
+      const { saves, clock, written } = scheduler();
       const conversation = createConversation(testEnv());
       for (let i = 0; i < 100; i++) {
         conversation.draft = `draft ${i}`;
         saves.schedule(conversation, 300);
       }
-      assert.deepEqual(timers.delays(), [300]);
-      timers.fire();
-      await Promise.resolve();
+      assert.deepEqual(clock.delays(), [300]);
+      await clock.advance(300);
       assert.deepEqual(written, ['draft 99']);
     });
 
@@ -159,42 +137,40 @@ describe('chat bounds', () => {
       const small = scheduler();
       const conversation = createConversation(testEnv());
       await small.saves.writeNow(conversation);
-      small.advance(1_000);
+      await small.clock.advance(1_000);
       small.saves.schedule(conversation, 300);
-      assert.deepEqual(small.timers.delays(), [4_000], 'five seconds after the previous write');
+      assert.deepEqual(small.clock.delays(), [4_000], 'five seconds after the previous write');
 
       const large = scheduler({ chars: 8 * 1024 * 1024, charsPerSecond: 256 * 1024 });
       await large.saves.writeNow(conversation);
       large.saves.schedule(conversation, 300);
-      assert.deepEqual(large.timers.delays(), [32_000], '8 MiB at 256 KiB/s');
+      assert.deepEqual(large.clock.delays(), [32_000], '8 MiB at 256 KiB/s');
     });
 
     it('counts a write from its start, so a change during a slow write still waits', async () => {
-      let clock = 0;
-      const timers = manualTimers();
+      const clock = new FakeClock(0);
       let finish!: () => void;
       const saves = new SaveScheduler({
         write: () => new Promise<number>((resolve) => (finish = () => resolve(10))),
-        now: () => clock,
-        timers,
+        clock,
       });
       const conversation = createConversation(testEnv());
       const writing = saves.writeNow(conversation);
-      clock = 2_000;
+      await clock.advance(2_000);
       saves.schedule(conversation, 300);
-      assert.deepEqual(timers.delays(), [3_000]);
+      assert.deepEqual(clock.delays(), [3_000]);
       finish();
       await writing;
     });
 
     it('writes a pending change at once when flushed', async () => {
-      const { saves, timers, written } = scheduler();
+      const { saves, clock, written } = scheduler();
       const conversation = createConversation(testEnv());
       conversation.draft = 'unsent';
       saves.schedule(conversation, 500);
       await saves.flush();
       assert.deepEqual(written, ['unsent']);
-      assert.deepEqual(timers.delays(), []);
+      assert.deepEqual(clock.delays(), []);
     });
   });
 
@@ -286,7 +262,7 @@ describe('chat bounds', () => {
   describe('rate limits', () => {
     it('allows a burst, then one action per refill period', () => {
       let clock = 0;
-      const limit = new RateLimit(3, 1_000, () => clock);
+      const limit = new RateLimit(3, 1_000, { now: () => clock });
       assert.deepEqual([limit.take(), limit.take(), limit.take(), limit.take()], [true, true, true, false]);
       clock = 999;
       assert.equal(limit.take(), false);
@@ -299,7 +275,7 @@ describe('chat bounds', () => {
     it('refuses a flood of one action, one dialog at a time, and logs a bounded number of problems', async () => {
       const logged: string[] = [];
       let clock = 0;
-      const guards = new WebviewGuards((problem) => logged.push(problem), () => clock);
+      const guards = new WebviewGuards((problem) => logged.push(problem), { now: () => clock });
       let refused = 0;
       for (let i = 0; i < 100; i++) {
         try {
