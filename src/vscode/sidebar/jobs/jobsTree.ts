@@ -4,7 +4,7 @@ import { isTerminal } from '../../../core/jobStatus';
 import { numberJobSteps } from '../../../core/jobSteps';
 import { isConfigured } from '../../platform/settings';
 import type { Services } from '../../platform/services';
-import { setFlag, SidebarKeys } from '../sidebarContext';
+import { ContextKeys, setContext } from '../../platform/contextKeys';
 import { eventItem, failingIcon, failureLine, jobItem, messageItem, moreEventsItem, type EventNode, type JobNode, type JobsNode, type MoreEventsNode } from './jobNodes';
 import type { JobService } from './jobService';
 
@@ -104,11 +104,11 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
 
   private async rootChildren(): Promise<JobsNode[]> {
     if (!isConfigured(this.services.settings.current) || !(await this.services.credentials.isSignedIn())) {
-      setFlag(SidebarKeys.jobsEmpty, false);
+      setContext(ContextKeys.jobsEmpty, false);
       return [];
     }
     const remembered = this.jobs.jobs();
-    setFlag(SidebarKeys.jobsEmpty, remembered.length === 0);
+    setContext(ContextKeys.jobsEmpty, remembered.length === 0);
     const ids = new Set(remembered.map((job) => job.id));
     for (const id of [...this.nodes.keys()]) if (!ids.has(id)) this.nodes.delete(id);
     const nodes = remembered.map((job) => {

@@ -4,7 +4,7 @@ import type { ModelListEntry } from '../../../api/types';
 import type { HealthChange } from '../../../core/health';
 import { isConfigured } from '../../platform/settings';
 import type { Services } from '../../platform/services';
-import { setFlag, SidebarKeys } from '../sidebarContext';
+import { ContextKeys, setContext } from '../../platform/contextKeys';
 import { CheckpointPages } from './checkpointPages';
 import { inferenceGroup, trainingGroup, treeItemOf, type LoadMoreNode, type ModelsNode, type NoticeNode, type TrainingModelNode } from './modelNodes';
 
@@ -335,14 +335,14 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   /** `catalogueFailing`: the view lists nothing because the catalogue fails for another reason than no connection. */
   private setStates(states: ModelsViewState, catalogueFailing = false): void {
     this.states = states;
-    setFlag(SidebarKeys.unreachable, states.unreachable);
-    setFlag(SidebarKeys.catalogueFailing, catalogueFailing);
-    setFlag(SidebarKeys.keyRejected, states.rejected);
-    setFlag(SidebarKeys.modelsEmpty, states.empty);
+    setContext(ContextKeys.unreachable, states.unreachable);
+    setContext(ContextKeys.catalogueFailing, catalogueFailing);
+    setContext(ContextKeys.keyRejected, states.rejected);
+    setContext(ContextKeys.modelsEmpty, states.empty);
   }
 
   private noteTrainingModels(): void {
-    setFlag(SidebarKeys.hasTrainingModels, this.services.remembered.models.list().length > 0);
+    setContext(ContextKeys.hasTrainingModels, this.services.remembered.models.list().length > 0);
   }
 
   private syncTrainingNodes(): void {
