@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { newestFirst } from '../../../core/cursorPager';
+import { ListingWaits } from '../../../core/listingWaits';
 import { isTerminal } from '../../../core/jobStatus';
 import { numberJobSteps } from '../../../core/jobSteps';
 import { isConfigured } from '../../platform/settings';
@@ -22,6 +23,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly nodes = new Map<string, JobNode>();
+  private readonly listing = new ListingWaits<string, JobNode>();
   private readonly shownEvents = new Map<string, number>();
   private view: vscode.TreeView<JobsNode> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
@@ -67,6 +69,11 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
     return this.nodes.get(jobId);
   }
 
+  /** The job's row once the view has read a list holding it (it reads the list again after a job is added); undefined when that read did not list it. */
+  whenListed(jobId: string): Promise<JobNode | undefined> {
+    return this.listing.when(jobId, this.nodes.get(jobId));
+  }
+
   showOlder(node: MoreEventsNode): void {
     this.shownEvents.set(node.jobId, node.shown + eventsPerPage * 2);
     const parent = this.nodes.get(node.jobId);
@@ -98,6 +105,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
 
   dispose(): void {
     this.stopTicker();
+    this.listing.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }
@@ -105,6 +113,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
   private async rootChildren(): Promise<JobsNode[]> {
     if (!isConfigured(this.services.settings.current) || !(await this.services.credentials.isSignedIn())) {
       setContext(ContextKeys.jobsEmpty, false);
+      this.listing.read(() => undefined);
       return [];
     }
     const remembered = this.jobs.jobs();
@@ -121,6 +130,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
       this.nodes.set(job.id, created);
       return created;
     });
+    this.listing.read((id) => this.nodes.get(id));
     this.jobs.sync();
     this.updateMessage();
     return nodes;
