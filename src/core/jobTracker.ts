@@ -161,12 +161,6 @@ export class JobTracker {
     for (const [id, record] of this.records) if (!isTerminal(record.status) || record.stopped) this.refresh(id);
   }
 
-  /** Forgets everything (the server or the account changed) and starts over for the given ids. */
-  reset(ids: readonly string[]): void {
-    for (const id of [...this.records.keys()]) this.untrack(id);
-    for (const id of ids) this.track(id);
-  }
-
   ids(): string[] {
     return [...this.records.keys()];
   }
