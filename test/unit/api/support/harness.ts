@@ -88,9 +88,15 @@ export async function answerOf(chunks: readonly ChatCompletionChunk[]): Promise<
   async function* replay(): AsyncGenerator<ChatCompletionChunk> {
     yield* chunks;
   }
-  const outcome = await runStream(replay(), { signal: new AbortController().signal, onDelta: () => undefined });
+  const answer: { content: string; reasoning: string; finishReason?: string; usage?: Usage } = { content: '', reasoning: '' };
+  const outcome = await runStream(replay(), {
+    signal: new AbortController().signal,
+    onDelta: (content, reasoning) => {
+      answer.content += content;
+      answer.reasoning += reasoning;
+    },
+  });
   assert.equal(outcome.status, 'done', outcome.error?.message);
-  const answer: { content: string; reasoning: string; finishReason?: string; usage?: Usage } = { content: outcome.content, reasoning: outcome.reasoning };
   if (outcome.finishReason !== undefined) answer.finishReason = outcome.finishReason;
   if (outcome.usage !== undefined) answer.usage = outcome.usage;
   return answer;
