@@ -1,5 +1,4 @@
 import { redactSecrets } from '../api/redact';
-import { oneLine } from '../core/format';
 import type { AnswerError } from './conversationTypes';
 
 /**
@@ -69,3 +68,7 @@ function describe(error: unknown): AnswerError {
   return { ...base, message: detail, retryable: status === undefined };
 }
 
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 400 ? `${line.slice(0, 399)}…` : line;
+}
