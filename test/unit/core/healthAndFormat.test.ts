@@ -21,6 +21,13 @@ describe('health summary', () => {
     assert.match(summary.detail.join('\n'), /✗ `gpu_queue`.*no GPU workers/);
   });
 
+  it('shows the server\'s words about a check as text: no link, image or emphasis starts from them', () => {
+    const hostile = { 'x`](command:y)': { success: false, error: '![pixel](https://attacker.example/p.png) **now** $(alert)\n# heading' } };
+    const summary = summarizeHealth({ state: 'ok', value: { healthy: false, status: 503, checks: hostile }, ms: 5 }, { state: 'ok', value: {}, ms: 30 });
+    const line = summary.detail.find((entry) => entry.startsWith('- ✗'))!;
+    assert.equal(line, '- ✗ x\\`\\]\\(command\\:y\\) — \\!\\[pixel\\]\\(https\\:\\/\\/attacker\\.example\\/p\\.png\\) \\*\\*now\\*\\* \\$\\(alert\\) \\# heading');
+  });
+
   it('is unreachable when an API cannot be reached, and not checked when nothing is configured', () => {
     const refused = describeFacts({ kind: 'network', api: 'training', message: 'GET /system-check: could not connect to 127.0.0.1:9 (connection refused)' });
     const unavailable = describeFacts({ kind: 'http', api: 'inference', status: 503, message: 'GET /models failed: 503 Service Unavailable' });
