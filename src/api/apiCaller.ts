@@ -15,8 +15,8 @@ import { isRedirect, redirectError } from './redirects';
 import { mayRetry, retryDelay, sleep } from './retry';
 import type { AnswerContext } from './responses';
 import type { Transport, TransportResponse } from './transport';
+import type { PlatformApi } from './types';
 
-export type PlatformApi = 'training' | 'inference';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 export interface CallSpec<T> {

@@ -11,9 +11,8 @@ export type { CallOptions, ClientOptions, CredentialsProvider, RequestLogEntry, 
 export { PlatformError, isPlatformError, type PlatformErrorKind, type ApiName } from './errors';
 export { describeFailure, describeFacts, withNextStep, retryingIn, isConnectionFailure, type Failure, type FailureKind, type FailureAction, type FailureContext, type FailureFacts } from './describeFailure';
 export { redactSecrets } from './redact';
-export { accumulateChat, ChatAccumulator, type AccumulatedChat } from './accumulate';
-export { SseParser, SseEventTooLargeError, parseSse, type SseParserOptions } from './sse';
-export { ChatChunkDecoder, decodeChatStream, type DecodedStream } from './chatChunks';
+export { SseParser, SseEventTooLargeError, type SseParserOptions } from './sse';
+export { ChatChunkDecoder } from './chatChunks';
 export { sendRaw, closeRawConnections, maxRawBodyBytes, type RawRequest, type RawResponse } from './rawSend';
 export { parseRetryAfter, retryDelay } from './retry';
 export { summarizeErrorBody } from './errorBody';

@@ -207,13 +207,3 @@ export class SseParser {
     this.lineLength = 0;
   }
 }
-
-/** Parses a whole byte sequence at once: a convenience for tests and recorded streams. */
-export function parseSse(reads: Iterable<Uint8Array>, options?: SseParserOptions): string[] {
-  const parser = new SseParser(options);
-  const events: string[] = [];
-  for (const read of reads) events.push(...parser.feed(read));
-  if (parser.failure) throw parser.failure;
-  events.push(...parser.end());
-  return events;
-}

@@ -1,6 +1,5 @@
-import type { ChatCompletionChunk, ChatCompletionRequest } from '../api/types';
+import type { ChatCompletionChunk, ChatCompletionRequest, PlatformApi } from '../api/types';
 import type { Conversation } from './conversationTypes';
-import type { ChatApi } from './modelIds';
 import type { ModelCatalogue } from './modelOptions';
 import type { ExportFormat } from '../webview/chat/protocol';
 
@@ -11,7 +10,7 @@ import type { ExportFormat } from '../webview/chat/protocol';
 
 /** The platform as the chat needs it: a streamed completion on the right API, and the model list. */
 export interface ChatBackend {
-  stream(request: ChatCompletionRequest, api: ChatApi, signal: AbortSignal): AsyncIterable<ChatCompletionChunk>;
+  stream(request: ChatCompletionRequest, api: PlatformApi, signal: AbortSignal): AsyncIterable<ChatCompletionChunk>;
   listModels(): Promise<ModelCatalogue>;
 }
 

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../core/clock';
 import {
   defaultSettings,
   isAnswer,
@@ -10,15 +11,14 @@ import {
   type UserEntry,
 } from './conversationTypes';
 
-/** Ids and time, injected so tests are deterministic. */
-export interface ConversationEnv {
+/** Ids and time (a Clock's wall time: conversations show when they were written), injected so tests are deterministic. */
+export interface ConversationEnv extends Pick<Clock, 'now'> {
   newId(): string;
-  now(): number;
 }
 
 export const defaultEnv: ConversationEnv = {
   newId: () => globalThis.crypto.randomUUID(),
-  now: () => Date.now(),
+  now: () => systemClock.now(),
 };
 
 export const untitled = 'New chat';

@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../core/clock';
+
 /** Text appended to one answer since the last post, with where it starts. */
 export interface AnswerDelta {
   /** Length of the content before `content` was appended. */
@@ -6,16 +8,6 @@ export interface AnswerDelta {
   reasoningOffset: number;
   reasoning: string;
 }
-
-export interface Timers {
-  set(callback: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /** The text of the answer being streamed, as its one owner holds it right now. */
 export interface StreamedText {
@@ -40,13 +32,13 @@ export class DeltaBatcher {
     private readonly text: () => StreamedText,
     private readonly emit: (delta: AnswerDelta) => void,
     private readonly intervalMs = 16,
-    private readonly timers: Timers = realTimers,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** The answer gained text: it is posted within the interval (one timer, however many tokens). */
   changed(): void {
     if (this.timer !== undefined || this.cancelled) return;
-    this.timer = this.timers.set(() => {
+    this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       this.flush();
     }, this.intervalMs);
@@ -76,7 +68,7 @@ export class DeltaBatcher {
   }
 
   private clearTimer(): void {
-    if (this.timer !== undefined) this.timers.clear(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 }

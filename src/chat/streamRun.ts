@@ -1,4 +1,5 @@
 import type { ChatCompletionChunk, Usage } from '../api/types';
+import { monotonicClock, type Clock } from '../core/clock';
 import { describeAnswerError } from './answerErrors';
 import type { AnswerCut, AnswerError, AnswerStats } from './conversationTypes';
 import { computeStats } from './stats';
@@ -23,8 +24,8 @@ export interface StreamRunOptions {
   signal: AbortSignal;
   /** Called for each chunk that carries text, never after the signal is aborted: the only copy of the text handed out. */
   onDelta(content: string, reasoning: string): void;
-  /** Milliseconds of a monotonic clock. */
-  now?: () => number;
+  /** Times the answer (time to first token, decoding speed). Default: the monotonic clock. */
+  clock?: Pick<Clock, 'now'>;
   /**
    * Most characters kept of the content and of the reasoning. At a limit the text is cut there,
    * reading stops, `onLimit` is told (it aborts the request) and the outcome is 'stopped' with `cut`.
@@ -40,7 +41,8 @@ export interface StreamRunOptions {
  * some text (a cut stream) keeps that text and reports the error beside it.
  */
 export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, options: StreamRunOptions): Promise<StreamOutcome> {
-  const now = options.now ?? (() => performance.now());
+  const clock = options.clock ?? monotonicClock;
+  const now = () => clock.now();
   const startedAt = now();
   let firstTokenAt: number | undefined;
   // Lengths only, for the limits: the text is the receiver's.

@@ -6,10 +6,11 @@
  */
 import { describeFacts, duration, isConnectionFailure, type Failure, type FailureContext } from '../api/describeFailure';
 import type { PlatformErrorKind } from '../api/errors';
+import type { PlatformApi } from '../api/types';
 import { systemClock, type Clock } from './clock';
+import { codeText, escapeMarkdown } from './markdownText';
 
 export type HealthLevel = 'healthy' | 'degraded' | 'down' | 'unknown';
-export type HealthApi = 'training' | 'inference';
 
 export interface SystemCheckLike {
   healthy: boolean;
@@ -43,7 +44,7 @@ export interface HealthSummary {
 }
 
 export interface HealthChange {
-  readonly api: HealthApi;
+  readonly api: PlatformApi;
   readonly previous: ApiCondition;
   readonly current: ApiCondition;
   /** It was failing and answers again: views that failed should read again now. */
@@ -82,7 +83,7 @@ export function verdictOf(failure: Failure): CallVerdict {
 
 /** One attempt as the client's request log reports it. */
 export interface CallOutcome {
-  api: HealthApi;
+  api: PlatformApi;
   method: string;
   path: string;
   status?: number;
@@ -93,7 +94,7 @@ export interface CallOutcome {
 
 /** The shared health state. Never throws to its listeners; a failing listener does not stop the others. */
 export class PlatformHealth {
-  private readonly conditions: Record<HealthApi, ApiCondition> = { training: { state: 'unknown' }, inference: { state: 'unknown' } };
+  private readonly conditions: Record<PlatformApi, ApiCondition> = { training: { state: 'unknown' }, inference: { state: 'unknown' } };
   private readonly listeners = new Set<(change: HealthChange) => void>();
   private nextCheck: number | undefined;
   private readonly clock: Clock;
@@ -105,12 +106,12 @@ export class PlatformHealth {
     this.context = options.context ?? (() => ({}));
   }
 
-  condition(api: HealthApi): ApiCondition {
+  condition(api: PlatformApi): ApiCondition {
     return this.conditions[api];
   }
 
   /** The failure an API is failing with now, if it is. */
-  failure(api: HealthApi): Failure | undefined {
+  failure(api: PlatformApi): Failure | undefined {
     const condition = this.conditions[api];
     return condition.state === 'failing' ? condition.failure : undefined;
   }
@@ -144,14 +145,14 @@ export class PlatformHealth {
   }
 
   /** The API answered. A known system check is kept unless a new one is given. */
-  noteAnswer(api: HealthApi, answer: { ms?: number; system?: SystemCheckLike } = {}): void {
+  noteAnswer(api: PlatformApi, answer: { ms?: number; system?: SystemCheckLike } = {}): void {
     const previous = this.conditions[api];
     const system = answer.system ?? (previous.state === 'reachable' ? previous.system : undefined);
     this.set(api, { state: 'reachable', at: this.clock.now(), ...(answer.ms === undefined ? {} : { ms: answer.ms }), ...(system ? { system } : {}) });
   }
 
   /** A call failed: only failures that concern the whole API change its condition. */
-  noteFailure(api: HealthApi, failure: Failure): void {
+  noteFailure(api: PlatformApi, failure: Failure): void {
     const verdict = verdictOf(failure);
     if (verdict === 'none') return;
     if (verdict === 'answered') {
@@ -164,7 +165,7 @@ export class PlatformHealth {
     this.set(api, { state: 'failing', failure, at: now, since });
   }
 
-  skip(api: HealthApi, reason: string): void {
+  skip(api: PlatformApi, reason: string): void {
     this.set(api, { state: 'skipped', reason });
   }
 
@@ -183,7 +184,7 @@ export class PlatformHealth {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  private set(api: HealthApi, current: ApiCondition): void {
+  private set(api: PlatformApi, current: ApiCondition): void {
     const previous = this.conditions[api];
     this.conditions[api] = current;
     if (sameCondition(previous, current)) return;
@@ -272,7 +273,7 @@ function describeCondition(condition: ApiCondition, nextCheckInMs: number | unde
     }
     case 'failing': {
       const next = condition.failure.retryable && nextCheckInMs !== undefined ? ` Checking again in ${duration(nextCheckInMs)}.` : '';
-      return `${escapeLine(condition.failure.message)}${next}`;
+      return `${escapeMarkdown(condition.failure.message)}${next}`;
     }
   }
 }
@@ -283,14 +284,9 @@ function checkLines(condition: ApiCondition): string[] {
     const check = typeof raw === 'object' && raw !== null ? (raw as { success?: unknown; duration?: unknown; error?: unknown }) : {};
     const ok = check.success === true;
     const duration = typeof check.duration === 'number' ? ` ${formatSeconds(check.duration)}` : '';
-    const error = typeof check.error === 'string' && check.error !== '' ? ` — ${escapeLine(check.error)}` : '';
-    return `- ${ok ? '✓' : '✗'} \`${name.replace(/`/g, "'")}\`${duration}${error}`;
+    const error = typeof check.error === 'string' && check.error !== '' ? ` — ${escapeMarkdown(check.error)}` : '';
+    return `- ${ok ? '✓' : '✗'} ${codeText(name)}${duration}${error}`;
   });
-}
-
-/** Server text in a Markdown tooltip: no link, image or emphasis can start from it. */
-function escapeLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>!#|~]/g, '\\$&');
 }
 
 function formatSeconds(duration: number): string {

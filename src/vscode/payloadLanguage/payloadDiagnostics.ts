@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { PayloadDiagnostic } from '../../payload';
+import { KeyedDebounce } from '../../core/debounce';
 import { clampDiagnosticsDelay, defaultDiagnosticsDelayMs } from '../../payload/diagnosticsDelay';
 import { payloadCore } from './payloadCore';
 import { toRange, type PayloadDocuments } from './payloadDocuments';
@@ -12,7 +13,7 @@ export const diagnosticSource = 'RL Studio payload';
  */
 export class PayloadDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('rl-payload');
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly pending = new KeyedDebounce<string>();
   private readonly latest = new Map<string, { version: number; diagnostics: PayloadDiagnostic[] }>();
   private readonly subscriptions: vscode.Disposable[];
 
@@ -43,24 +44,19 @@ export class PayloadDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.pending.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.collection.dispose();
   }
 
   private schedule(document: vscode.TextDocument, wait: number): void {
     const key = document.uri.toString();
-    const pending = this.timers.get(key);
-    if (pending) clearTimeout(pending);
+    this.pending.cancel(key);
     if (!this.documents.analysisOf(document)) {
       if (this.collection.has(document.uri)) this.forget(document.uri);
       return;
     }
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      this.run(document);
-    }, wait));
+    this.pending.schedule(key, wait, () => this.run(document));
   }
 
   private run(document: vscode.TextDocument): PayloadDiagnostic[] | undefined {
@@ -76,9 +72,7 @@ export class PayloadDiagnostics implements vscode.Disposable {
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
-    const pending = this.timers.get(key);
-    if (pending) clearTimeout(pending);
-    this.timers.delete(key);
+    this.pending.cancel(key);
     this.latest.delete(key);
     this.collection.delete(uri);
   }

@@ -1,8 +1,12 @@
 import * as vscode from 'vscode';
+import { KeyedDebounce } from '../../core/debounce';
 import { payloadCore } from './payloadCore';
 import type { PayloadDocuments } from './payloadDocuments';
 
 export const previewScheme = 'rl-payload-preview';
+
+/** An open preview is rendered again once edits of its source pause this long. */
+const rerenderDelayMs = 150;
 
 /**
  * The rendered payload as a read-only JSON document beside its source: the sample event's values
@@ -14,7 +18,7 @@ export class PayloadPreview implements vscode.TextDocumentContentProvider, vscod
   readonly onDidChange = this.changed.event;
   private readonly problems = vscode.languages.createDiagnosticCollection('rl-payload-preview');
   private readonly open = new Map<string, vscode.Uri>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly pending = new KeyedDebounce<string>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly documents: PayloadDocuments) {
@@ -72,7 +76,7 @@ export class PayloadPreview implements vscode.TextDocumentContentProvider, vscod
   }
 
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.pending.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.problems.dispose();
     this.changed.dispose();
@@ -81,13 +85,7 @@ export class PayloadPreview implements vscode.TextDocumentContentProvider, vscod
   private sourceChanged(source: vscode.Uri): void {
     const preview = this.open.get(source.toString());
     if (!preview) return;
-    const key = source.toString();
-    const pending = this.timers.get(key);
-    if (pending) clearTimeout(pending);
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      this.changed.fire(preview);
-    }, 150));
+    this.pending.schedule(source.toString(), rerenderDelayMs, () => this.changed.fire(preview));
   }
 }
 

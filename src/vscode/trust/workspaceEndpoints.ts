@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { setContext } from '../platform/contextKeys';
+import { ContextKeys, setContext } from '../platform/contextKeys';
 import type { Services } from '../platform/services';
 import type { SettingsReview } from '../platform/settings';
 import type { Prompts } from '../platform/dialogs';
@@ -8,9 +8,6 @@ import { settingLabels, type PendingApproval, type RefusedValue } from './endpoi
 
 export const allowAnswer = 'Allow';
 export const declineAnswer = 'Use My Own Settings';
-
-/** True while the workspace sets endpoint values the user has not allowed (drives a welcome view). */
-export const pendingContextKey = 'rlStudio.workspaceSettingsPending';
 
 /**
  * Asks the user about endpoint values a workspace sets, once per value and workspace: "Allow"
@@ -53,7 +50,7 @@ export class WorkspaceEndpoints implements vscode.Disposable {
 
   private update(): void {
     const { pending, refused } = this.services.settings.review;
-    setContext(pendingContextKey, pending.length > 0);
+    setContext(ContextKeys.workspaceSettingsPending, pending.length > 0);
     this.reportRefused(refused);
     const fresh = pending.filter((item) => !this.asked.has(item.approvalKey) && !this.declined.has(item.approvalKey));
     if (fresh.length > 0) void this.ask(fresh, false);

@@ -12,8 +12,9 @@ import { parseWireMessage, ProtocolError } from '../../../src/webview/common/wir
 import { SaveScheduler } from '../../../src/chat/saveScheduler';
 import { runStream } from '../../../src/chat/streamRun';
 import { WebviewGuards } from '../../../src/chat/webviewGuards';
+import { FakeClock } from '../core/fakeClock';
 import { conversationWithAnswer, shownLength, textReceiver } from './fixtures';
-import { chunk, manualTimers, MemoryStorage, testEnv } from './support';
+import { chunk, MemoryStorage, testEnv } from './support';
 
 /** Chunks of `size` characters, forever, counting how many were taken. */
 function endless(size: number, field: 'content' | 'reasoning' = 'content') {
@@ -109,8 +110,7 @@ describe('chat bounds', () => {
 
   describe('conversation saves', () => {
     function scheduler(options: { minIntervalMs?: number; charsPerSecond?: number; chars?: number } = {}) {
-      let clock = 0;
-      const timers = manualTimers();
+      const clock = new FakeClock(0);
       const written: string[] = [];
       const saves = new SaveScheduler({
         write: async (conversation) => {
@@ -119,22 +119,20 @@ describe('chat bounds', () => {
         },
         minIntervalMs: options.minIntervalMs ?? 5_000,
         charsPerSecond: options.charsPerSecond,
-        now: () => clock,
-        timers,
+        clock,
       });
-      return { saves, timers, written, advance: (ms: number) => (clock += ms) };
+      return { saves, clock, written };
     }
 
     it('coalesces changes into one pending write that carries the latest state', async () => {
-      const { saves, timers, written } = scheduler();
+      const { saves, clock, written } = scheduler();
       const conversation = createConversation(testEnv());
       for (let i = 0; i < 100; i++) {
         conversation.draft = `draft ${i}`;
         saves.schedule(conversation, 300);
       }
-      assert.deepEqual(timers.delays(), [300]);
-      timers.fire();
-      await Promise.resolve();
+      assert.deepEqual(clock.delays(), [300]);
+      await clock.advance(300);
       assert.deepEqual(written, ['draft 99']);
     });
 
@@ -142,42 +140,40 @@ describe('chat bounds', () => {
       const small = scheduler();
       const conversation = createConversation(testEnv());
       await small.saves.writeNow(conversation);
-      small.advance(1_000);
+      await small.clock.advance(1_000);
       small.saves.schedule(conversation, 300);
-      assert.deepEqual(small.timers.delays(), [4_000], 'five seconds after the previous write');
+      assert.deepEqual(small.clock.delays(), [4_000], 'five seconds after the previous write');
 
       const large = scheduler({ chars: 8 * 1024 * 1024, charsPerSecond: 256 * 1024 });
       await large.saves.writeNow(conversation);
       large.saves.schedule(conversation, 300);
-      assert.deepEqual(large.timers.delays(), [32_000], '8 MiB at 256 KiB/s');
+      assert.deepEqual(large.clock.delays(), [32_000], '8 MiB at 256 KiB/s');
     });
 
     it('counts a write from its start, so a change during a slow write still waits', async () => {
-      let clock = 0;
-      const timers = manualTimers();
+      const clock = new FakeClock(0);
       let finish!: () => void;
       const saves = new SaveScheduler({
         write: () => new Promise<number>((resolve) => (finish = () => resolve(10))),
-        now: () => clock,
-        timers,
+        clock,
       });
       const conversation = createConversation(testEnv());
       const writing = saves.writeNow(conversation);
-      clock = 2_000;
+      await clock.advance(2_000);
       saves.schedule(conversation, 300);
-      assert.deepEqual(timers.delays(), [3_000]);
+      assert.deepEqual(clock.delays(), [3_000]);
       finish();
       await writing;
     });
 
     it('writes a pending change at once when flushed', async () => {
-      const { saves, timers, written } = scheduler();
+      const { saves, clock, written } = scheduler();
       const conversation = createConversation(testEnv());
       conversation.draft = 'unsent';
       saves.schedule(conversation, 500);
       await saves.flush();
       assert.deepEqual(written, ['unsent']);
-      assert.deepEqual(timers.delays(), []);
+      assert.deepEqual(clock.delays(), []);
     });
   });
 
@@ -272,7 +268,7 @@ describe('chat bounds', () => {
   describe('rate limits', () => {
     it('allows a burst, then one action per refill period', () => {
       let clock = 0;
-      const limit = new RateLimit(3, 1_000, () => clock);
+      const limit = new RateLimit(3, 1_000, { now: () => clock });
       assert.deepEqual([limit.take(), limit.take(), limit.take(), limit.take()], [true, true, true, false]);
       clock = 999;
       assert.equal(limit.take(), false);
@@ -285,7 +281,7 @@ describe('chat bounds', () => {
     it('refuses a flood of one action, one dialog at a time, and logs a bounded number of problems', async () => {
       const logged: string[] = [];
       let clock = 0;
-      const guards = new WebviewGuards((problem) => logged.push(problem), () => clock);
+      const guards = new WebviewGuards((problem) => logged.push(problem), { now: () => clock });
       let refused = 0;
       for (let i = 0; i < 100; i++) {
         try {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkpointModelId } from '../../../src/chat/modelIds';
+import { checkpointModelId } from '../../../src/core/checkpointIds';
 import { startEmulator, type Emulator } from '../../emulator';
 import { memoryWebview } from './controllerHarness';
 import { createEmulatorController } from './emulatorChat';
@@ -34,7 +34,7 @@ describe('chat on the platform emulator', function () {
     const seeded = emulator.seeded!;
     const ids = catalogue.options.map((option) => option.id);
     for (const id of seeded.inferenceModels) assert.ok(ids.includes(id), id);
-    const latest = checkpointModelId({ entity: seeded.trainedModelEntity, project: seeded.trainedModelProject, name: seeded.trainedModelName });
+    const latest = checkpointModelId({ entity: seeded.trainedModelEntity, project: seeded.trainedModelProject, name: seeded.trainedModelName })!;
     assert.ok(ids.includes(latest));
     assert.equal(ids.filter((id) => id.startsWith(`${latest}:step`)).length, 5);
     assert.deepEqual(catalogue.problems, []);
@@ -62,7 +62,7 @@ describe('chat on the platform emulator', function () {
 
   it('streams a checkpoint through the training API, and reasoning text apart from the answer', async () => {
     const seeded = emulator.seeded!;
-    const checkpoint = checkpointModelId({ entity: seeded.trainedModelEntity, project: seeded.trainedModelProject, name: seeded.trainedModelName, step: 3 });
+    const checkpoint = checkpointModelId({ entity: seeded.trainedModelEntity, project: seeded.trainedModelProject, name: seeded.trainedModelName }, 3)!;
     const conversation = await chat.controller.openWithModel(checkpoint);
     const before = emulator.requests.length;
     const count = chat.finished().length;

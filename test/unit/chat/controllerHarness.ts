@@ -4,7 +4,7 @@ import { ChatController } from '../../../src/chat/chatController';
 import type { ChatBackend, ChatUi } from '../../../src/chat/chatPorts';
 import { ConversationStore } from '../../../src/chat/conversationStore';
 import type { Conversation } from '../../../src/chat/conversationTypes';
-import type { ChatApi } from '../../../src/chat/modelIds';
+import type { PlatformApi } from '../../../src/api/types';
 import type { ModelCatalogue } from '../../../src/chat/modelOptions';
 import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/webview/chat/protocol';
 import { RpcEndpoint } from '../../../src/webview/common/rpc';
@@ -15,12 +15,12 @@ import { MemoryStorage, testEnv } from './support';
 export type StreamScript = (request: ChatCompletionRequest, signal: AbortSignal) => AsyncIterable<ChatCompletionChunk>;
 
 export class FakeBackend implements ChatBackend {
-  readonly calls: { request: ChatCompletionRequest; api: ChatApi }[] = [];
+  readonly calls: { request: ChatCompletionRequest; api: PlatformApi }[] = [];
   readonly scripts: StreamScript[] = [];
   catalogue: ModelCatalogue = catalogueOf('model-a');
   fallback: StreamScript = () => (async function* () {})();
 
-  stream(request: ChatCompletionRequest, api: ChatApi, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> {
+  stream(request: ChatCompletionRequest, api: PlatformApi, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> {
     this.calls.push({ request, api });
     return (this.scripts.shift() ?? this.fallback)(request, signal);
   }

@@ -5,7 +5,7 @@
 import { createConversation } from '../../../src/chat/conversation';
 import type { AnswerEntry, Conversation, UserEntry } from '../../../src/chat/conversationTypes';
 import { applyDelta } from '../../../src/chat/deltaBatcher';
-import type { ChatApi } from '../../../src/chat/modelIds';
+import type { PlatformApi } from '../../../src/api/types';
 import type { ModelCatalogue, ModelOption } from '../../../src/chat/modelOptions';
 import type { HostEvent, ShownLength } from '../../../src/webview/chat/protocol';
 import { testEnv } from './support';
@@ -28,7 +28,7 @@ export function conversationWithAnswer(answer: Partial<AnswerEntry> = {}, questi
 }
 
 /** A catalogue model as the picker lists it. */
-export function modelOption(id: string, api: ChatApi = 'inference'): ModelOption {
+export function modelOption(id: string, api: PlatformApi = 'inference'): ModelOption {
   return { id, label: id, group: 'Inference models', api };
 }
 

@@ -9,10 +9,10 @@ async function* fromArray(chunks: ChatCompletionChunk[], error?: unknown): Async
   if (error) throw error;
 }
 
-/** A fake clock that advances by `step` ms per reading. */
+/** A clock whose time advances by `step` ms per reading. */
 function steppingClock(step: number) {
   let now = 0;
-  return () => (now += step);
+  return { now: () => (now += step) };
 }
 
 describe('streamed answer runner', () => {
@@ -20,7 +20,7 @@ describe('streamed answer runner', () => {
     const deltas: [string, string][] = [];
     const outcome = await runStream(
       fromArray([chunk('', { reasoning: 'think ' }), chunk('Hel'), chunk('lo', { finish: 'stop' }), usageChunk({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 })]),
-      { signal: new AbortController().signal, onDelta: (c, r) => deltas.push([c, r]), now: steppingClock(100) },
+      { signal: new AbortController().signal, onDelta: (c, r) => deltas.push([c, r]), clock: steppingClock(100) },
     );
     assert.deepEqual(deltas, [['', 'think '], ['Hel', ''], ['lo', '']]);
     assert.equal(outcome.status, 'done');

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk, Usage } from '../../../src/api/types';
 import type { ConversationEnv } from '../../../src/chat/conversation';
 import type { DocumentStorage } from '../../../src/chat/conversationStore';
-import type { Timers } from '../../../src/chat/deltaBatcher';
+import type { Clock } from '../../../src/core/clock';
 
 /** Sequential ids and a clock that advances one ms per reading. */
 export function testEnv(): ConversationEnv & { ids: number } {
@@ -58,11 +58,12 @@ export function manualTimers() {
   const callbacks = new Map<number, { callback: () => void; ms: number }>();
   let next = 1;
   return {
-    set: (callback: () => void, ms: number) => {
+    now: () => 0,
+    setTimeout: (callback: () => void, ms: number) => {
       callbacks.set(next, { callback, ms });
       return next++;
     },
-    clear: (handle: unknown) => void callbacks.delete(handle as number),
+    clearTimeout: (handle: unknown) => void callbacks.delete(handle as number),
     delays: () => [...callbacks.values()].map((entry) => entry.ms),
     pending: () => callbacks.size,
     fire: () => {
@@ -70,5 +71,5 @@ export function manualTimers() {
       callbacks.clear();
       for (const entry of all) entry.callback();
     },
-  } satisfies Timers & Record<string, unknown>;
+  } satisfies Clock & Record<string, unknown>;
 }

@@ -18,6 +18,11 @@ function stateWithLog() {
 const refused = { api: 'training' as const, method: 'GET', path: '/training-jobs/j/events?limit=100', error: 'GET /training-jobs/j/events?limit=100: could not connect to 127.0.0.1:8787 (connection refused)', kind: 'network' as const };
 const answered = { api: 'training' as const, method: 'GET', path: '/training-jobs/j/events?limit=100', status: 200, ms: 12 };
 
+/** The tooltip lines as a person reads them: the Markdown escapes of the failure's words removed. */
+function shownText(detail: readonly string[]): string {
+  return detail.join('\n').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+}
+
 describe('platform health fed by every call', () => {
   it('a refused connection marks the API unreachable at once; the next answer marks it reachable and says it recovered', () => {
     const { health, changes } = stateWithLog();
@@ -26,7 +31,7 @@ describe('platform health fed by every call', () => {
     assert.equal(health.summary().level, 'down');
     assert.equal(health.summary().text, 'RL Studio: training API unreachable');
     assert.equal(health.failure('training')?.message, "Can't reach the training API at 127.0.0.1:8787.");
-    assert.match(health.summary().detail.join('\n'), /\*\*Training API\*\*: Can't reach the training API at 127\.0\.0\.1:8787\./);
+    assert.match(shownText(health.summary().detail), /\*\*Training API\*\*: Can't reach the training API at 127\.0\.0\.1:8787\./);
     health.noteCall(answered);
     assert.equal(health.summary().level, 'healthy');
     assert.deepEqual(changes.map((change) => `${change.current.state}${change.recovered ? ' (recovered)' : ''}`), ['reachable', 'failing', 'reachable (recovered)']);

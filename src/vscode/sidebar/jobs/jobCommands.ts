@@ -22,11 +22,12 @@ export interface JobCommandDeps {
 /** Commands of the Training Jobs view and the trajectory-file commands of the explorer and editor. */
 export function registerJobCommands({ services, tree, view, prompts, diagnostics, panels }: JobCommandDeps): void {
   const reveal = (jobId: string) => {
-    // The node exists once the view read its root again after the list changed.
-    setTimeout(() => {
-      const node = tree.node(jobId);
-      if (node && view.visible) void Promise.resolve(view.reveal(node, { select: true, focus: false })).catch(() => undefined);
-    }, 200);
+    // The row exists once the view has read the list again after the job was added: wait for that
+    // read. A hidden view reads nothing, and is not opened for this.
+    if (!view.visible) return;
+    void tree.whenListed(jobId).then((node) => {
+      if (node && view.visible) return view.reveal(node, { select: true, focus: false });
+    }).catch(() => undefined);
   };
   const announce = (jobId: string, what: string) => {
     reveal(jobId);

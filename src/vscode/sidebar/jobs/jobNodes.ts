@@ -6,7 +6,8 @@ import { jobDetailsTitle } from '../../../webview/jobDetails/protocol';
 import type { JobRecord } from '../../../core/jobTracker';
 import { describePhase, elapsedMs, isTerminal, latestLoss, type JobPhase } from '../../../core/jobStatus';
 import type { RememberedJob } from '../rememberedItems';
-import { codeBlock, codeText, escapeMarkdown, tooltipMarkdown } from '../../platform/tooltips';
+import { codeText, escapeMarkdown } from '../../../core/markdownText';
+import { tooltipCodeBlock, tooltipMarkdown } from '../../platform/tooltips';
 
 export type JobNode = { kind: 'job'; job: RememberedJob };
 /** An event of a job; `jobStep` numbers its gradient steps as the job's status counts them. */
@@ -87,7 +88,7 @@ function jobTooltip(job: RememberedJob, record: JobRecord, now: number, failure:
   if (status.phase === 'failed') md.appendMarkdown(`\n$(error) **Error:** ${escapeMarkdown(String(status.errorMessage ?? 'unknown'))}\n`);
   if (record.connectionError !== undefined) {
     md.appendMarkdown(`\n$(warning) ${escapeMarkdown(failureLine(record, failure, now))}\n`);
-    if (failure?.detail) md.appendMarkdown(`\nRequest: ${codeBlock(failure.detail)}\n`);
+    if (failure?.detail) md.appendMarkdown(`\nRequest: ${tooltipCodeBlock(failure.detail)}\n`);
     if (!isTerminal(status)) md.appendMarkdown(`\n${escapeMarkdown(`The phase above is the last one seen before the polls failed.`)}\n`);
   }
   const metrics = Object.entries(status.latestMetrics).slice(0, maxTooltipMetrics);
@@ -107,7 +108,7 @@ export function eventItem(node: EventNode): vscode.TreeItem {
   item.contextValue = `event ${event.type}`;
   const md = tooltipMarkdown();
   md.appendMarkdown(`**${escapeMarkdown(String(event.type))}** ${codeText(String(event.id))}\n\n`);
-  md.appendMarkdown(codeBlock(JSON.stringify(event.data ?? {}, null, 2), 'json'));
+  md.appendMarkdown(tooltipCodeBlock(JSON.stringify(event.data ?? {}, null, 2), 'json'));
   item.tooltip = md;
   return item;
 }

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { newestFirst } from '../../../core/cursorPager';
+import { ListingWaits } from '../../../core/listingWaits';
 import { isTerminal } from '../../../core/jobStatus';
 import { numberJobSteps } from '../../../core/jobSteps';
 import { isConfigured } from '../../platform/settings';
 import type { Services } from '../../platform/services';
-import { setFlag, SidebarKeys } from '../sidebarContext';
+import { ContextKeys, setContext } from '../../platform/contextKeys';
 import { eventItem, failingIcon, failureLine, jobItem, messageItem, moreEventsItem, type EventNode, type JobNode, type JobsNode, type MoreEventsNode } from './jobNodes';
 import type { JobService } from './jobService';
 
@@ -22,6 +23,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly nodes = new Map<string, JobNode>();
+  private readonly listing = new ListingWaits<string, JobNode>();
   private readonly shownEvents = new Map<string, number>();
   private view: vscode.TreeView<JobsNode> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
@@ -67,6 +69,11 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
     return this.nodes.get(jobId);
   }
 
+  /** The job's row once the view has read a list holding it (it reads the list again after a job is added); undefined when that read did not list it. */
+  whenListed(jobId: string): Promise<JobNode | undefined> {
+    return this.listing.when(jobId, this.nodes.get(jobId));
+  }
+
   showOlder(node: MoreEventsNode): void {
     this.shownEvents.set(node.jobId, node.shown + eventsPerPage * 2);
     const parent = this.nodes.get(node.jobId);
@@ -98,17 +105,19 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
 
   dispose(): void {
     this.stopTicker();
+    this.listing.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }
 
   private async rootChildren(): Promise<JobsNode[]> {
     if (!isConfigured(this.services.settings.current) || !(await this.services.credentials.isSignedIn())) {
-      setFlag(SidebarKeys.jobsEmpty, false);
+      setContext(ContextKeys.jobsEmpty, false);
+      this.listing.read(() => undefined);
       return [];
     }
     const remembered = this.jobs.jobs();
-    setFlag(SidebarKeys.jobsEmpty, remembered.length === 0);
+    setContext(ContextKeys.jobsEmpty, remembered.length === 0);
     const ids = new Set(remembered.map((job) => job.id));
     for (const id of [...this.nodes.keys()]) if (!ids.has(id)) this.nodes.delete(id);
     const nodes = remembered.map((job) => {
@@ -121,6 +130,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
       this.nodes.set(job.id, created);
       return created;
     });
+    this.listing.read((id) => this.nodes.get(id));
     this.jobs.sync();
     this.updateMessage();
     return nodes;

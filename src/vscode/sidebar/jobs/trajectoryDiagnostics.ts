@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
+import { KeyedDebounce } from '../../../core/debounce';
 import { checkTrajectoryFile, formatForFileName, maxTrajectoryFileSize, tooLargeToRead, type ParsedTrajectoryFile, type SourceProblem } from '../../../core/trajectoryFile';
+
+/** Edits are checked once typing pauses this long. */
+const checkDelayMs = 300;
 
 /**
  * Problems of trajectory files the user tried to send, shown where they are. Only those files are
@@ -10,7 +14,7 @@ import { checkTrajectoryFile, formatForFileName, maxTrajectoryFileSize, tooLarge
 export class TrajectoryDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('RL Studio trajectories');
   private readonly watched = new Set<string>();
-  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly pending = new KeyedDebounce<string>();
   /** The latest check of each file: an older one that finishes later must not overwrite it. */
   private readonly latestCheck = new Map<string, number>();
   private checks = 0;
@@ -46,7 +50,7 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.collection.dispose();
   }
@@ -63,21 +67,16 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
   private scheduleCheck(document: vscode.TextDocument): void {
     const key = document.uri.toString();
     if (!this.watched.has(key)) return;
-    const previous = this.pending.get(key);
-    if (previous) clearTimeout(previous);
-    this.pending.set(key, setTimeout(() => {
-      this.pending.delete(key);
+    this.pending.schedule(key, checkDelayMs, () => {
       if (this.watched.has(key)) void this.check(document);
-    }, 300));
+    });
   }
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.watched.delete(key);
     this.latestCheck.delete(key);
-    const pending = this.pending.get(key);
-    if (pending) clearTimeout(pending);
-    this.pending.delete(key);
+    this.pending.cancel(key);
     this.collection.delete(uri);
   }
 }

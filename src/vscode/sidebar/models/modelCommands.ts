@@ -13,11 +13,12 @@ import { nameModel, nameThenChat, openInChat } from './nameModel';
 /** Commands of the Models view: each takes the node it was invoked on, or asks. */
 export function registerModelCommands(services: Services, tree: ModelsTreeProvider, view: vscode.TreeView<ModelsNode>, prompts: Prompts): void {
   const reveal = (modelId: string) => {
-    // The node exists once the root was read again after the list changed.
-    setTimeout(() => {
-      const node = tree.trainingNode(modelId);
-      if (node && view.visible) void Promise.resolve(view.reveal(node, { select: true, focus: false })).catch(() => undefined);
-    }, 200);
+    // The row exists once the view has read the list again after the model was added: wait for
+    // that read. A hidden view reads nothing, and is not opened for this.
+    if (!view.visible) return;
+    void tree.whenListed(modelId).then((node) => {
+      if (node && view.visible) return view.reveal(node, { select: true, focus: false });
+    }).catch(() => undefined);
   };
 
   services.registerCommand('rlStudio.createModel', async (given?: unknown) => {

@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import type { Failure } from '../../../api/describeFailure';
-import type { Checkpoint, ModelListEntry } from '../../../api/types';
+import type { Checkpoint, ModelListEntry, PlatformApi } from '../../../api/types';
 import { checkpointModelId } from '../../../core/checkpointIds';
 import { formatMetric, formatTimestamp } from '../../../core/format';
 import type { RememberedModel } from '../rememberedItems';
-import { codeBlock, codeText, escapeMarkdown, tooltipMarkdown } from '../../platform/tooltips';
+import { codeText, escapeMarkdown } from '../../../core/markdownText';
+import { tooltipCodeBlock, tooltipMarkdown } from '../../platform/tooltips';
 
-export type GroupNode = { kind: 'group'; group: 'inference' | 'training' };
+/** A section of the Models view: the models each API serves. */
+export type GroupNode = { kind: 'group'; group: PlatformApi };
 export type InferenceModelNode = { kind: 'inferenceModel'; model: ModelListEntry };
 export type TrainingModelNode = { kind: 'trainingModel'; model: RememberedModel };
 export type CheckpointNode = { kind: 'checkpoint'; model: RememberedModel; checkpoint: Checkpoint };
@@ -73,7 +75,7 @@ export function treeItemOf(node: ModelsNode): vscode.TreeItem {
 export function failureTooltip(text: string, failure: Failure, clickRetries: boolean): vscode.MarkdownString {
   const tooltip = tooltipMarkdown();
   tooltip.appendMarkdown(`${escapeMarkdown(text)}\n\n`);
-  if (failure.detail) tooltip.appendMarkdown(`Request: ${codeBlock(failure.detail)}\n`);
+  if (failure.detail) tooltip.appendMarkdown(`Request: ${tooltipCodeBlock(failure.detail)}\n`);
   const next = failure.retryable ? 'RL Studio tries again by itself as soon as the platform answers.' : '';
   tooltip.appendMarkdown(escapeMarkdown([next, clickRetries ? 'Click to retry now.' : ''].filter(Boolean).join(' ')));
   return tooltip;

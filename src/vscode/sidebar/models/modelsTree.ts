@@ -2,9 +2,10 @@ import * as vscode from 'vscode';
 import { isConnectionFailure, withNextStep, type Failure } from '../../../api/describeFailure';
 import type { ModelListEntry } from '../../../api/types';
 import type { HealthChange } from '../../../core/health';
+import { ListingWaits } from '../../../core/listingWaits';
 import { isConfigured } from '../../platform/settings';
 import type { Services } from '../../platform/services';
-import { setFlag, SidebarKeys } from '../sidebarContext';
+import { ContextKeys, setContext } from '../../platform/contextKeys';
 import { CheckpointPages } from './checkpointPages';
 import { inferenceGroup, trainingGroup, treeItemOf, type LoadMoreNode, type ModelsNode, type NoticeNode, type TrainingModelNode } from './modelNodes';
 
@@ -39,6 +40,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   readonly checkpoints: CheckpointPages;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly trainingNodes = new Map<string, TrainingModelNode>();
+  private readonly listing = new ListingWaits<string, TrainingModelNode>();
   /** Models whose checkpoints could not be read: read again when the training API answers again. */
   private readonly failedModels = new Set<string>();
   private catalogue: CatalogueState = { state: 'unloaded' };
@@ -114,6 +116,11 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     return this.trainingNodes.get(modelId);
   }
 
+  /** The training model's row once the view has read a list holding it (it reads again after a model is added); undefined when that read did not list it. */
+  whenListed(modelId: string): Promise<TrainingModelNode | undefined> {
+    return this.listing.when(modelId, this.trainingNodes.get(modelId));
+  }
+
   getTreeItem(node: ModelsNode): vscode.TreeItem {
     return treeItemOf(node);
   }
@@ -136,6 +143,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
 
   dispose(): void {
     this.stopTicker();
+    this.listing.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.checkpoints.resetAll();
     this.changed.dispose();
@@ -145,6 +153,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     const settings = this.services.settings.current;
     if (!isConfigured(settings) || !(await this.services.credentials.isSignedIn())) {
       this.setStates({ unreachable: false, rejected: false, empty: false });
+      this.listing.read(() => undefined);
       return [];
     }
     this.syncTrainingNodes();
@@ -335,14 +344,14 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   /** `catalogueFailing`: the view lists nothing because the catalogue fails for another reason than no connection. */
   private setStates(states: ModelsViewState, catalogueFailing = false): void {
     this.states = states;
-    setFlag(SidebarKeys.unreachable, states.unreachable);
-    setFlag(SidebarKeys.catalogueFailing, catalogueFailing);
-    setFlag(SidebarKeys.keyRejected, states.rejected);
-    setFlag(SidebarKeys.modelsEmpty, states.empty);
+    setContext(ContextKeys.unreachable, states.unreachable);
+    setContext(ContextKeys.catalogueFailing, catalogueFailing);
+    setContext(ContextKeys.keyRejected, states.rejected);
+    setContext(ContextKeys.modelsEmpty, states.empty);
   }
 
   private noteTrainingModels(): void {
-    setFlag(SidebarKeys.hasTrainingModels, this.services.remembered.models.list().length > 0);
+    setContext(ContextKeys.hasTrainingModels, this.services.remembered.models.list().length > 0);
   }
 
   private syncTrainingNodes(): void {
@@ -355,6 +364,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       if (existing) existing.model = model;
       else this.trainingNodes.set(model.id, { kind: 'trainingModel', model });
     }
+    this.listing.read((id) => this.trainingNodes.get(id));
   }
 
   private withProgress<T>(work: Promise<T>): Promise<T> {
