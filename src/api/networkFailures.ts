@@ -2,6 +2,7 @@
  * Turns what undici and Node throw (error codes, nested causes) into a PlatformError with a
  * readable line, and tells the retry policy whether the request can have reached the server.
  */
+import { errorMessage } from './errorMessage';
 import { isPlatformError, PlatformError, type ApiName } from './errors';
 
 export interface FailureContext {
@@ -69,7 +70,7 @@ export function classifyFailure(raw: unknown, context: FailureContext): Classifi
     return make('network', `${method} ${path}: the secure connection to ${hostAndPort} failed (${code})`, true, false);
   }
   if (isAbortError(raw)) return make('aborted', `${method} ${path} was cancelled`, false, false);
-  const detail = errorMessage(raw);
+  const detail = detailOf(raw);
   return make('network', `${method} ${path}: network error${detail ? ` (${detail})` : ''}`, false, false);
 }
 
@@ -102,7 +103,8 @@ function isAbortError(raw: unknown): boolean {
   return typeof raw === 'object' && raw !== null && (raw as { name?: unknown }).name === 'AbortError';
 }
 
-function errorMessage(raw: unknown): string {
-  if (raw instanceof Error) return raw.message.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return typeof raw === 'string' ? raw.slice(0, 200) : '';
+/** What an unknown failure said of itself, on one line and bounded; nothing for a value that is no message. */
+function detailOf(raw: unknown): string {
+  if (!(raw instanceof Error) && typeof raw !== 'string') return '';
+  return errorMessage(raw).replace(/\s+/g, ' ').trim().slice(0, 200);
 }

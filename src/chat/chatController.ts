@@ -1,3 +1,4 @@
+import { errorMessage } from '../api/errorMessage';
 import type { ChatCompletionChunk, ChatCompletionRequest } from '../api/types';
 import {
   activeColumns,
@@ -586,7 +587,7 @@ export class ChatController {
       try {
         catalogue = await this.options.backend.listModels();
       } catch (error) {
-        catalogue = { options: this.catalogue.options, problems: [errorText(error)] };
+        catalogue = { options: this.catalogue.options, problems: [errorMessage(error)] };
       }
       this.catalogue = catalogue;
       this.modelsLoaded = true;
@@ -624,7 +625,7 @@ export class ChatController {
       if (await this.isDeleted(conversation.id)) return undefined;
       return await this.options.store.save(conversation);
     } catch (error) {
-      this.problem(`saving the conversation failed: ${errorText(error)}`);
+      this.problem(`saving the conversation failed: ${errorMessage(error)}`);
       return undefined;
     }
   }
@@ -647,7 +648,7 @@ export class ChatController {
     try {
       await this.options.store.setLastOpened(this.activeId);
     } catch (error) {
-      this.problem(`saving: ${errorText(error)}`);
+      this.problem(`saving: ${errorMessage(error)}`);
     }
   }
 
@@ -706,8 +707,4 @@ export function safeExternalUrl(href: string): string | undefined {
 
 async function* failingStream(error: unknown): AsyncGenerator<ChatCompletionChunk> {
   throw error;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 import type { RawRequest, RawResponse } from '../api';
+import { errorMessage } from '../api/errorMessage';
 import { redactSecrets } from '../api/redact';
 import { adviceForFailure, adviceForStatus } from './advice';
 import { endpointForDisplay, endpointSecrets } from './endpoint';
@@ -101,8 +102,8 @@ export async function sendTest(
     const responseText = redact(hide(new TextDecoder('utf-8', { fatal: false }).decode(response.body)));
     return { webhook: webhook.name, startedAt, request, response, responseText, ok, advice: adviceForStatus(response.status) };
   } catch (error) {
-    const described = describeFailure(error);
-    const failure = { ...described, message: redact(described.message) };
+    const raw = failureOf(error);
+    const failure = { ...raw, message: redact(raw.message) };
     return { webhook: webhook.name, startedAt, request, failure, ok: false, advice: adviceForFailure(failure) };
   }
 }
@@ -113,11 +114,12 @@ function masker(values: (string | undefined)[]): (text: string) => string {
   return (text) => hidden.reduce((result, value) => result.split(value).join('********'), text);
 }
 
-function describeFailure(error: unknown): { kind?: string; message: string } {
-  if (typeof error === 'object' && error !== null) {
-    const { kind, message } = error as { kind?: unknown; message?: unknown };
-    const text = typeof message === 'string' && message ? message : String(error);
-    return typeof kind === 'string' ? { kind, message: text } : { message: text };
-  }
-  return { message: String(error) };
+/**
+ * The client's own account of a failed send, request line included: the report is for finding out
+ * what went wrong, and the advice reads the connection's reason from it.
+ */
+function failureOf(error: unknown): { kind?: string; message: string } {
+  const kind = typeof error === 'object' && error !== null ? (error as { kind?: unknown }).kind : undefined;
+  const message = errorMessage(error) || 'the request failed';
+  return typeof kind === 'string' ? { kind, message } : { message };
 }

@@ -3,6 +3,7 @@ import type { Settings } from './settings';
 import { reviewSnapshot } from '../trust/workspaceEndpoints';
 import type { Prompts } from './dialogs';
 import type { RegisteredViews } from '../sidebar/sidebarActivation';
+import { errorMessage } from '../../api/errorMessage';
 
 /**
  * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
@@ -45,7 +46,7 @@ export function createTestApi(services: Services, views: () => RegisteredViews):
         try {
           subscription.dispose();
         } catch (error) {
-          services.log.warn(`disposing: ${String(error)}`);
+          services.log.warn(`disposing: ${errorMessage(error)}`);
         }
       }
     },

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import { errorMessage } from '../../../api/errorMessage';
 import { checkpointModelId, type ModelCoordinates } from '../../../core/checkpointIds';
 import {
   describeReference,
@@ -161,7 +162,7 @@ async function remember(services: Services, id: string, existing: RememberedMode
 /** Offers the chat on the checkpoint the person named, when a step came with the name. */
 function chatAction(services: Services, coordinates: ModelCoordinates, step: number | undefined): { title: string; run: () => unknown }[] {
   const modelId = step === undefined ? undefined : checkpointModelId(coordinates, step);
-  const run = () => openInChat(modelId).catch((error: unknown) => services.log.warn(`chat with ${modelId}: ${error instanceof Error ? error.message : String(error)}`));
+  const run = () => openInChat(modelId).catch((error: unknown) => services.log.warn(`chat with ${modelId}: ${errorMessage(error)}`));
   return modelId ? [{ title: `Chat with Step ${step}`, run }] : [];
 }
 
