@@ -1,7 +1,7 @@
 import type { Services } from './services';
 import type { Settings } from './settings';
 import { reviewSnapshot } from '../trust/workspaceEndpoints';
-import type { Prompts } from './dialogs';
+import type { Dialogs } from './dialogs';
 import type { RegisteredViews } from '../sidebar/sidebarActivation';
 import { errorMessage } from '../../api/errorMessage';
 
@@ -13,8 +13,8 @@ import { errorMessage } from '../../api/errorMessage';
 export interface RlStudioTestApi {
   /** The sidebar's providers and services (reading this loads the sidebar). */
   readonly views: RegisteredViews;
-  /** The extension's dialogs: the tests queue answers with prompts.answerNext(). */
-  readonly prompts: Prompts;
+  /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
+  readonly dialogs: Dialogs;
   /** Recent lines of the RL Studio log channel, newest last (already redacted). */
   recentLogLines(): string[];
   /** Everything the extension keeps in globalState and workspaceState. */
@@ -32,7 +32,7 @@ export function createTestApi(services: Services, views: () => RegisteredViews):
     get views() {
       return views();
     },
-    prompts: services.prompts,
+    dialogs: services.dialogs,
     recentLogLines: () => services.log.recentLines(),
     storedState: () => {
       const state: Record<string, unknown> = {};

@@ -3,13 +3,12 @@ import { setContext } from '../platform/contextKeys';
 /** Context keys of the sidebar's own welcome views (package.json `viewsWelcome`). */
 export const SidebarKeys = {
   /**
-   * The model catalogue cannot be read because the inference API does not answer (refused, no
-   * route, timed out) and the view has nothing else to list: its welcome offers Retry, Configure
-   * Endpoints and Show Log.
+   * The model catalogue cannot be read because the inference API does not answer (describeFailure's
+   * 'unreachable' or 'timeout') and the view has nothing else to list: its welcome offers Retry,
+   * Configure Endpoints and Show Log. An API that answers with errors (429, 5xx) is never this: the
+   * catalogue shows one warning row saying what failed instead.
    */
   unreachable: 'rlStudio.unreachable',
-  /** The inference API answers, but with errors (5xx, 429, an unreadable answer), and nothing else is listed. */
-  catalogueFailing: 'rlStudio.catalogueFailing',
   /** The platform answered 401 to the stored key. */
   keyRejected: 'rlStudio.keyRejected',
   modelsEmpty: 'rlStudio.modelsEmpty',
