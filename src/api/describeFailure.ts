@@ -133,11 +133,11 @@ function describeStatus(facts: FailureFacts, name: string, base: Pick<Failure, '
   const wait = facts.retryAfterMs !== undefined && Number.isFinite(facts.retryAfterMs) ? Math.max(0, facts.retryAfterMs) : undefined;
   const timing = wait === undefined ? {} : { retryInMs: wait };
   const reason = serverReason(facts);
-  if (status === 401) return { ...base, kind: 'rejected', message: 'The platform rejected the API key.', action: 'sign-in', retryable: false };
+  if (status === 401) return { ...base, kind: 'rejected', message: 'The platform rejected the API key (401).', action: 'sign-in', retryable: false };
   if (status === 402) return { ...base, kind: 'quota-exceeded', message: "The platform's quota for this account is used up (402): add credit or wait for it to renew.", action: 'show-log', retryable: false };
   if (status === 403) return { ...base, kind: 'forbidden', message: `The ${name} refused this request (403): ${reason ?? 'the API key may not do it, or not from this region.'}`, action: 'show-log', retryable: false };
   if (status === 404) return { ...base, kind: 'not-found', message: `The ${name} has no such ${itemOf(facts)} (404).`, retryable: false };
-  if (status === 429) return { ...base, ...timing, kind: 'rate-limited', message: 'Too many requests: the platform asked RL Studio to slow down.', action: 'retry', retryable: true };
+  if (status === 429) return { ...base, ...timing, kind: 'rate-limited', message: 'Too many requests (429): the platform asked RL Studio to slow down.', action: 'retry', retryable: true };
   if (status === 503) return { ...base, ...timing, kind: 'unavailable', message: `The ${name} is temporarily unavailable (503).`, action: 'retry', retryable: true };
   if (status >= 500) return { ...base, ...timing, kind: 'server-error', message: `The ${name} failed to answer (${status}).`, action: 'show-log', retryable: true };
   return { ...base, kind: 'refused-request', message: `The ${name} refused the request (${status})${reason ? `: ${reason}` : '.'}`, action: 'show-log', retryable: false };

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import type { RememberedModel } from '../rememberedItems';
-import { onlyFromTests } from '../../platform/testHooks';
 import { withNotification } from '../flowGuards';
 import type { Dialogs } from '../../platform/dialogs';
 import { addModel } from './addModel';
@@ -20,10 +19,9 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     }, 200);
   };
 
-  services.registerCommand('rlStudio.createModel', async (given?: unknown) => {
-    // A filled-in form skips the questions, so only the tests may pass one.
-    const form = onlyFromTests(services, given);
-    const model = await createModel(services, dialogs, isObject(form) ? form : {});
+  // Every field is asked (the tests answer through the dialogs service): no caller fills in the form.
+  services.registerCommand('rlStudio.createModel', async () => {
+    const model = await createModel(services, dialogs);
     if (model) {
       reveal(model.id);
       dialogs.info(`Created model ${model.name} (${model.entity}/${model.project}).`);
@@ -156,9 +154,5 @@ function trainingModelsOf(node: ModelsNode | undefined, selection: ModelsNode[] 
 function listSteps(steps: number[]): string {
   if (steps.length <= 12) return steps.join(', ');
   return `${steps.slice(0, 10).join(', ')} and ${steps.length - 10} more`;
-}
-
-function isObject(value: unknown): value is Record<string, never> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
