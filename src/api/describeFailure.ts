@@ -6,7 +6,7 @@
  */
 import { hostAndPort } from './baseUrl';
 import { errorMessage } from './errorMessage';
-import { isPlatformError, type ApiName, type PlatformErrorKind } from './errors';
+import { isPlatformError, type ApiName, type ConnectionProblem, type PlatformErrorKind } from './errors';
 
 export type FailureKind =
   /** No connection: refused, unreachable host, unknown host, failed TLS, connection dropped. */
@@ -56,6 +56,8 @@ export interface Failure {
   readonly retryable: boolean;
   /** How long the server asked to wait (Retry-After), when it did. */
   readonly retryInMs?: number;
+  /** For 'unreachable': how the connection failed, when the client knows (refused, unknown host, …). */
+  readonly connection?: ConnectionProblem;
   /** The API the failed call went to, when known. */
   readonly api?: ApiName;
   readonly status?: number;
@@ -78,13 +80,14 @@ export interface FailureFacts {
   retryAfterMs?: number;
   message: string;
   details?: readonly string[];
+  connection?: ConnectionProblem;
 }
 
 /** The one reason for an error, whatever threw it. */
 export function describeFailure(error: unknown, context: FailureContext = {}): Failure {
   if (isPlatformError(error)) {
     return describeFacts(
-      { kind: error.kind, api: error.api, method: error.method, path: error.path, status: error.status, retryAfterMs: error.retryAfterMs, message: error.message, details: error.details },
+      { kind: error.kind, api: error.api, method: error.method, path: error.path, status: error.status, retryAfterMs: error.retryAfterMs, message: error.message, details: error.details, connection: error.connection },
       context,
     );
   }
@@ -109,7 +112,7 @@ export function describeFacts(facts: FailureFacts, context: FailureContext = {})
     case 'invalid-input':
       return { ...base, kind: 'invalid-input', message: sentence(stripRequest(facts)), retryable: false };
     case 'network':
-      return { ...base, kind: 'unreachable', message: `Can't reach the ${name}${at}.`, action: 'retry', retryable: true };
+      return { ...base, ...(facts.connection ? { connection: facts.connection } : {}), kind: 'unreachable', message: `Can't reach the ${name}${at}.`, action: 'retry', retryable: true };
     case 'timeout':
       return { ...base, kind: 'timeout', message: `The ${name}${at} did not answer in time.`, action: 'retry', retryable: true };
     case 'stream-cut':

@@ -1,7 +1,8 @@
 import type { RawRequest, RawResponse } from '../api';
+import { describeFailure } from '../api/describeFailure';
 import { errorMessage } from '../api/errorMessage';
 import { redactSecrets } from '../api/redact';
-import { adviceForFailure, adviceForStatus } from './advice';
+import { adviceForFailure, adviceForStatus, type SendFailure } from './advice';
 import { endpointForDisplay, endpointSecrets } from './endpoint';
 import type { WebhookCredentials } from './model';
 import { signatureHeader, signPayload } from './signature';
@@ -31,7 +32,7 @@ export interface TestSendResult {
    */
   responseText?: string;
   /** Present when no answer came (refused, timed out, bad address...); its message is redacted. */
-  failure?: { kind?: string; message: string };
+  failure?: SendFailure;
   /** True for a 2xx answer. */
   ok: boolean;
   /** What to check when the test failed; empty on success. */
@@ -102,8 +103,7 @@ export async function sendTest(
     const responseText = redact(hide(new TextDecoder('utf-8', { fatal: false }).decode(response.body)));
     return { webhook: webhook.name, startedAt, request, response, responseText, ok, advice: adviceForStatus(response.status) };
   } catch (error) {
-    const raw = failureOf(error);
-    const failure = { ...raw, message: redact(raw.message) };
+    const failure = failureOf(error, redact);
     return { webhook: webhook.name, startedAt, request, failure, ok: false, advice: adviceForFailure(failure) };
   }
 }
@@ -115,11 +115,10 @@ function masker(values: (string | undefined)[]): (text: string) => string {
 }
 
 /**
- * The client's own account of a failed send, request line included: the report is for finding out
- * what went wrong, and the advice reads the connection's reason from it.
+ * A failed send: describeFailure's reason (which the advice follows), with the client's own account
+ * of it, request line included, as the message: the report is for finding out what went wrong.
  */
-function failureOf(error: unknown): { kind?: string; message: string } {
-  const kind = typeof error === 'object' && error !== null ? (error as { kind?: unknown }).kind : undefined;
-  const message = errorMessage(error) || 'the request failed';
-  return typeof kind === 'string' ? { kind, message } : { message };
+function failureOf(error: unknown, redact: (text: string) => string): SendFailure {
+  const { kind, connection } = describeFailure(error);
+  return { kind, ...(connection ? { connection } : {}), message: redact(errorMessage(error) || 'the request failed') };
 }

@@ -37,6 +37,7 @@ describe('describeFailure: one reason per failure, in plain words', () => {
       const failure = await failureOf(() => closed.training.listTrainingJobEvents('8de92f73-1111-2222-3333-444455556666', { limit: 100 }), { training: url });
       const port = new URL(url).port;
       assert.equal(failure.kind, 'unreachable');
+      assert.equal(failure.connection, 'refused', 'how it failed comes from the client, for advice that depends on it');
       assert.equal(failure.message, `Can't reach the training API at 127.0.0.1:${port}.`);
       assert.equal(failure.retryable, true);
       assert.equal(failure.action, 'retry');
