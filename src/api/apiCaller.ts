@@ -215,6 +215,7 @@ export function redactError(error: PlatformError, secrets: string[]): PlatformEr
     status: error.status,
     retryAfterMs: error.retryAfterMs,
     details,
+    connection: error.connection,
   });
 }
 

@@ -21,6 +21,9 @@ export type PlatformErrorKind =
 /** Which side the failed call talked to; 'webhook' is a raw send to a user's endpoint. */
 export type ApiName = 'training' | 'inference' | 'webhook';
 
+/** Why a connection failed ('network' errors), for advice that depends on it: never read from the message. */
+export type ConnectionProblem = 'refused' | 'host-unreachable' | 'unknown-host' | 'tls' | 'dropped';
+
 export interface PlatformErrorInit {
   kind: PlatformErrorKind;
   message: string;
@@ -30,6 +33,7 @@ export interface PlatformErrorInit {
   status?: number;
   retryAfterMs?: number;
   details?: string[];
+  connection?: ConnectionProblem;
   cause?: unknown;
 }
 
@@ -41,6 +45,7 @@ export class PlatformError extends Error {
   readonly api: ApiName;
   readonly retryAfterMs?: number;
   readonly details?: string[];
+  readonly connection?: ConnectionProblem;
 
   constructor(init: PlatformErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -51,6 +56,7 @@ export class PlatformError extends Error {
     this.api = init.api;
     if (init.status !== undefined) this.status = init.status;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.connection !== undefined) this.connection = init.connection;
     if (init.details !== undefined) this.details = init.details;
   }
 
@@ -69,6 +75,7 @@ export class PlatformError extends Error {
       status: this.status,
       retryAfterMs: this.retryAfterMs,
       details: this.details,
+      connection: this.connection,
       cause: this.cause,
     };
   }

@@ -2,7 +2,8 @@
  * Turns what undici and Node throw (error codes, nested causes) into a PlatformError with a
  * readable line, and tells the retry policy whether the request can have reached the server.
  */
-import { isPlatformError, PlatformError, type ApiName } from './errors';
+import { errorMessage } from './errorMessage';
+import { isPlatformError, PlatformError, type ApiName, type ConnectionProblem } from './errors';
 
 export interface FailureContext {
   api: ApiName;
@@ -31,8 +32,8 @@ const droppedCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SO
 
 export function classifyFailure(raw: unknown, context: FailureContext): ClassifiedFailure {
   const { method, path, hostAndPort } = context;
-  const make = (kind: PlatformError['kind'], message: string, beforeSend: boolean, transient: boolean): ClassifiedFailure => ({
-    error: new PlatformError({ kind, message, api: context.api, method, path, cause: raw }),
+  const make = (kind: PlatformError['kind'], message: string, beforeSend: boolean, transient: boolean, connection?: ConnectionProblem): ClassifiedFailure => ({
+    error: new PlatformError({ kind, message, api: context.api, method, path, connection, cause: raw }),
     beforeSend,
     transient,
   });
@@ -53,23 +54,23 @@ export function classifyFailure(raw: unknown, context: FailureContext): Classifi
       return make('aborted', `${method} ${path} was cancelled`, false, false);
   }
   if (code && refusedCodes.has(code)) {
-    return make('network', `${method} ${path}: could not connect to ${hostAndPort} (connection refused)`, true, true);
+    return make('network', `${method} ${path}: could not connect to ${hostAndPort} (connection refused)`, true, true, 'refused');
   }
   if (code && unreachableCodes.has(code)) {
-    return make('network', `${method} ${path}: could not connect to ${hostAndPort} (host unreachable)`, true, true);
+    return make('network', `${method} ${path}: could not connect to ${hostAndPort} (host unreachable)`, true, true, 'host-unreachable');
   }
   if (code && lookupCodes.has(code)) {
     const host = hostAndPort.replace(/:\d+$/, '');
-    return make('network', `${method} ${path}: could not find the host ${host}`, true, code === 'EAI_AGAIN');
+    return make('network', `${method} ${path}: could not find the host ${host}`, true, code === 'EAI_AGAIN', 'unknown-host');
   }
   if (code && droppedCodes.has(code)) {
-    return make('network', `${method} ${path}: the connection to ${hostAndPort} was closed before the answer was complete`, false, true);
+    return make('network', `${method} ${path}: the connection to ${hostAndPort} was closed before the answer was complete`, false, true, 'dropped');
   }
   if (code && isTlsCode(code)) {
-    return make('network', `${method} ${path}: the secure connection to ${hostAndPort} failed (${code})`, true, false);
+    return make('network', `${method} ${path}: the secure connection to ${hostAndPort} failed (${code})`, true, false, 'tls');
   }
   if (isAbortError(raw)) return make('aborted', `${method} ${path} was cancelled`, false, false);
-  const detail = errorMessage(raw);
+  const detail = detailOf(raw);
   return make('network', `${method} ${path}: network error${detail ? ` (${detail})` : ''}`, false, false);
 }
 
@@ -102,7 +103,8 @@ function isAbortError(raw: unknown): boolean {
   return typeof raw === 'object' && raw !== null && (raw as { name?: unknown }).name === 'AbortError';
 }
 
-function errorMessage(raw: unknown): string {
-  if (raw instanceof Error) return raw.message.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return typeof raw === 'string' ? raw.slice(0, 200) : '';
+/** What an unknown failure said of itself, on one line and bounded; nothing for a value that is no message. */
+function detailOf(raw: unknown): string {
+  if (!(raw instanceof Error) && typeof raw !== 'string') return '';
+  return errorMessage(raw).replace(/\s+/g, ' ').trim().slice(0, 200);
 }

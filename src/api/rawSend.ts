@@ -119,7 +119,7 @@ export async function sendRaw(request: RawRequest): Promise<RawResponse> {
 function redacted(error: PlatformError, secrets: string[]): PlatformError {
   const message = redactSecrets(error.message, secrets);
   if (message === error.message) return error;
-  return new PlatformError({ kind: error.kind, message, api: 'webhook', method: error.method, path: error.path, status: error.status });
+  return new PlatformError({ kind: error.kind, message, api: 'webhook', method: error.method, path: error.path, status: error.status, connection: error.connection });
 }
 
 function definedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {

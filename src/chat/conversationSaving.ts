@@ -1,3 +1,4 @@
+import { errorMessage } from '../api/errorMessage';
 import type { ConversationStore } from './conversationStore';
 import type { Conversation } from './conversationTypes';
 import { SaveScheduler } from './saveScheduler';
@@ -66,7 +67,7 @@ export class ConversationSaving {
       if (await this.isDeleted(conversation.id)) return undefined;
       return await this.options.store.save(conversation);
     } catch (error) {
-      this.options.onProblem(`saving the conversation failed: ${errorText(error)}`);
+      this.options.onProblem(`saving the conversation failed: ${errorMessage(error)}`);
       return undefined;
     }
   }
@@ -79,15 +80,11 @@ export class ConversationSaving {
     try {
       await this.options.store.setLastOpened(id);
     } catch (error) {
-      this.options.onProblem(`saving: ${errorText(error)}`);
+      this.options.onProblem(`saving: ${errorMessage(error)}`);
     }
   }
 
   private async isDeleted(conversationId: string): Promise<boolean> {
     return !(await this.options.store.list()).some((summary) => summary.id === conversationId);
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../api/errorMessage';
 import type { ChatBackend } from './chatPorts';
 import type { Conversation } from './conversationTypes';
 import type { ModelCatalogue } from './modelOptions';
@@ -42,7 +43,7 @@ export class ChatModelCatalogue {
       try {
         catalogue = await this.options.backend.listModels();
       } catch (error) {
-        catalogue = { options: this.catalogue.options, problems: [error instanceof Error ? error.message : String(error)] };
+        catalogue = { options: this.catalogue.options, problems: [errorMessage(error)] };
       }
       this.catalogue = catalogue;
       this.loaded = true;

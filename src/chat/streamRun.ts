@@ -1,10 +1,18 @@
 import type { ChatCompletionChunk, Usage } from '../api/types';
 import { monotonicClock, type Clock } from '../core/clock';
-import { describeAnswerError } from './answerErrors';
+import { describeAnswerError, type FailureWords } from './answerErrors';
 import type { AnswerCut, AnswerError, AnswerStats } from './conversationTypes';
 import { computeStats } from './stats';
 
 export type StreamOutcomeStatus = 'done' | 'stopped' | 'error';
+
+/**
+ * A stream that puts its own failures into words: the platform backend's streams describe them as
+ * the extension's views do (naming the API's address). Any other stream's are described plainly.
+ */
+export interface SelfDescribingStream {
+  readonly describeFailure?: FailureWords;
+}
 
 /**
  * How a streamed answer ended. The text itself is not here: it went to `onDelta` piece by piece,
@@ -94,7 +102,7 @@ export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, opti
   const base = { finishReason, usage, stats };
   if (cut) return { ...base, status: 'stopped', cut };
   if (options.signal.aborted) return { ...base, status: 'stopped' };
-  if (failure !== undefined) return { ...base, status: 'error', error: describeAnswerError(failure) };
+  if (failure !== undefined) return { ...base, status: 'error', error: describeAnswerError(failure, [], (stream as SelfDescribingStream).describeFailure) };
   return { ...base, status: 'done' };
 }
 

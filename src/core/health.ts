@@ -4,7 +4,7 @@
  * answer anywhere marks it reachable again. Views and the status bar read the same state, so they
  * never disagree about whether the platform answers.
  */
-import { describeFacts, duration, isConnectionFailure, type Failure, type FailureContext } from '../api/describeFailure';
+import { describeFacts, duration, failureLabel, isConnectionFailure, type Failure, type FailureContext } from '../api/describeFailure';
 import type { PlatformErrorKind } from '../api/errors';
 import type { PlatformApi } from '../api/types';
 import { systemClock, type Clock } from './clock';
@@ -241,15 +241,24 @@ export function summarizeConditions(training: ApiCondition, inference: ApiCondit
   return { level, text: statusText(level, training, inference), detail, retrySoon: mayPass(training) || mayPass(inference) };
 }
 
+/**
+ * The status bar's words: the state of the API that fails, in describeFailure's terms ("inference
+ * API rate limited", "platform unreachable", "key rejected"), so they match what the views and the
+ * chat say about the same failure. "degraded" is left for a system check that reports a problem.
+ */
 function statusText(level: HealthLevel, training: ApiCondition, inference: ApiCondition): string {
   if (level === 'healthy') return 'RL Studio';
   if (level === 'unknown') return 'RL Studio: not checked';
-  if (level === 'degraded') return 'RL Studio: degraded';
-  const rejected = [training, inference].some((condition) => condition.state === 'failing' && condition.failure.kind === 'rejected');
-  if (rejected) return 'RL Studio: key rejected';
-  const down = (condition: ApiCondition) => condition.state === 'failing' && verdictOf(condition.failure) === 'down';
-  if (down(training) && down(inference)) return 'RL Studio: platform unreachable';
-  return down(training) ? 'RL Studio: training API unreachable' : 'RL Studio: inference API unreachable';
+  const failing: Array<{ api: PlatformApi; failure: Failure }> = [];
+  if (training.state === 'failing') failing.push({ api: 'training', failure: training.failure });
+  if (inference.state === 'failing') failing.push({ api: 'inference', failure: inference.failure });
+  if (failing.length === 0) return 'RL Studio: degraded';
+  if (failing.some(({ failure }) => failure.kind === 'rejected')) return `RL Studio: ${failureLabel('rejected')}`;
+  // No answer at all says more than an answer with errors.
+  const first = failing.find(({ failure }) => verdictOf(failure) === 'down') ?? failing[0]!;
+  const label = failureLabel(first.failure.kind);
+  const both = failing.length === 2 && failing.every(({ failure }) => failureLabel(failure.kind) === label);
+  return `RL Studio: ${both ? 'platform' : `${first.api} API`} ${label}`;
 }
 
 const order: HealthLevel[] = ['healthy', 'unknown', 'degraded', 'down'];

@@ -1,4 +1,5 @@
 import type { Page, PageQuery, TrainingJob, TrainingJobEvent } from '../api/types';
+import { errorMessage } from '../api/errorMessage';
 import { applyJobEvents, initialJobStatus, isTerminal, withJobRecord, type JobStatus } from './jobStatus';
 import { PollScheduler, type PollOutcome } from './pollScheduler';
 import { systemClock, type Clock } from './clock';
@@ -283,7 +284,7 @@ export class JobTracker {
     const record = this.records.get(id);
     if (!record) return;
     const stopped = this.options.isPermanent?.(error) ?? false;
-    const message = this.options.describeError?.(error, stopped ? undefined : retryInMs) ?? (error instanceof Error ? error.message : String(error));
+    const message = this.options.describeError?.(error, stopped ? undefined : retryInMs) ?? errorMessage(error);
     if (stopped) this.scheduler.stop(id);
     const retryAt = stopped ? undefined : this.clock.now() + retryInMs;
     if (record.connectionError === message && (record.stopped ?? false) === stopped && record.retryAt === retryAt) return;

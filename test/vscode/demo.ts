@@ -27,6 +27,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
+import { errorMessage } from '../../src/api/errorMessage';
 import type { DevelopmentSeed } from '../../src/vscode/platform/developmentSeed';
 import type { SeededIds } from '../emulator/contract';
 import { onCleanup } from './cleanup';
@@ -233,6 +234,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(errorMessage(error));
   process.exit(1);
 });

@@ -18,7 +18,7 @@ export interface ChatFeature {
  * last active before the chat loaded, where "Insert at cursor" goes.
  */
 export function startChat(services: Services, lastEditor: vscode.TextEditor | undefined): ChatFeature {
-  const ui = new EditorChatUi(lastEditor, () => services.log.knownSecrets());
+  const ui = new EditorChatUi(services.dialogs, lastEditor, () => services.log.knownSecrets());
   const shared: ChatShared = {
     services,
     ui,

@@ -58,7 +58,7 @@ export class ChatPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'rl-studio.svg');
     this.controller = new ChatController({
       store: shared.store,
-      backend: createPlatformBackend({ client: () => services.client(), trainedModels: () => services.remembered.models.list() }),
+      backend: createPlatformBackend({ client: () => services.client(), trainedModels: () => services.remembered.models.list(), describeFailure: (error) => services.describeFailure(error) }),
       ui: shared.ui,
       post: (message) => void panel.webview.postMessage(message),
       lastModel: () => state.get<string>(lastModelKey),

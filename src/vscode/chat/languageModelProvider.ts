@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../api/errorMessage';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
 import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
 import { runStream } from '../../chat/streamRun';
@@ -41,7 +42,7 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
         capabilities: { imageInput: false, toolCalling: false },
       }));
     } catch (error) {
-      this.services.log.warn(`listing models for the editor's chat failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.warn(`listing models for the editor's chat failed: ${errorMessage(error)}`);
       return [];
     } finally {
       abort.dispose();

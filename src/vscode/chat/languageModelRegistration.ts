@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../api/errorMessage';
 import { onFirstUse } from '../platform/lazy/onFirstUse';
 import { RelayedEvent } from '../platform/lazy/relayedEvent';
 import type { Services } from '../platform/services';
@@ -34,6 +35,6 @@ export function registerLanguageModels(services: Services): void {
     };
     services.context.subscriptions.push(changed, lm.registerLanguageModelChatProvider(languageModelVendor, deferred));
   } catch (error) {
-    services.log.warn(`registering RL Studio models with the editor's chat failed: ${error instanceof Error ? error.message : String(error)}`);
+    services.log.warn(`registering RL Studio models with the editor's chat failed: ${errorMessage(error)}`);
   }
 }

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { isPlatformError } from '../../api/errors';
 import type { Services } from './services';
 import { onlyFromTests } from './testHooks';
 
@@ -22,27 +21,27 @@ export function registerAccountCommands(services: Services): void {
  * against the inference API in use when there is one, and keeps it in SecretStorage only.
  */
 async function signIn(services: Services, given: string | undefined): Promise<boolean> {
-  const key = (given ?? (await askForKey()))?.trim();
+  const key = (given ?? (await askForKey(services)))?.trim();
   if (!key) return false;
   services.log.addSecret(key);
 
   const verdict = await verifyKey(services, key);
   if (verdict === 'rejected') {
     const retry = 'Enter Another Key';
-    const picked = await vscode.window.showErrorMessage('The platform rejected this API key (401). It was not saved.', retry);
+    const picked = await services.dialogs.choose('The platform rejected this API key (401). It was not saved.', { modal: false, severity: 'error' }, retry);
     if (picked === retry) return signIn(services, undefined);
     return false;
   }
   await services.credentials.setApiKey(key);
   services.log.info(verdict === 'verified' ? 'signed in; the key was accepted by the inference API' : 'signed in; the key could not be checked now');
   if (verdict === 'unverified' && given === undefined) {
-    void vscode.window.showWarningMessage('API key saved. It could not be checked now: the platform did not answer. See the RL Studio log.');
+    services.dialogs.warn('API key saved. It could not be checked now: the platform did not answer. See the RL Studio log.');
   }
   return true;
 }
 
-async function askForKey(): Promise<string | undefined> {
-  return vscode.window.showInputBox({
+async function askForKey(services: Services): Promise<string | undefined> {
+  return services.dialogs.input({
     title: 'RL Studio: Sign In',
     prompt: 'Your platform API key. It is kept in VS Code\'s secret storage and never written to settings or logs.',
     placeHolder: 'API key',
@@ -65,8 +64,9 @@ async function verifyKey(services: Services, key: string): Promise<Verdict> {
     );
     return 'verified';
   } catch (error) {
-    services.log.warn(`API key check: ${isPlatformError(error) ? error.message : String(error)}`);
-    return isPlatformError(error) && error.status === 401 ? 'rejected' : 'unverified';
+    const failure = services.describeFailure(error);
+    services.log.warn(`API key check: ${failure.message}${failure.detail && failure.detail !== failure.message ? ` (${failure.detail})` : ''}`);
+    return failure.kind === 'rejected' ? 'rejected' : 'unverified';
   } finally {
     void probe.close();
   }

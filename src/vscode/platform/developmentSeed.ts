@@ -25,6 +25,7 @@
  */
 import * as vscode from 'vscode';
 import { open } from 'node:fs/promises';
+import { errorMessage } from '../../api/errorMessage';
 import type { Services } from './services';
 import type { RememberedJob, RememberedList, RememberedModel } from '../sidebar/rememberedItems';
 
@@ -78,7 +79,7 @@ export async function applyDevelopmentSeed(services: SeedServices, dependencies:
     if (result.status === 'refused') services.log.warn(`development seed ${file} not applied: ${result.reason}`);
     return result;
   } catch (error) {
-    const reason = services.log.redact(error instanceof Error ? error.message : String(error));
+    const reason = services.log.redact(errorMessage(error));
     services.log.warn(`development seed ${file} not applied: ${reason}`);
     return { status: 'refused', reason };
   }

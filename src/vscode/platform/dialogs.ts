@@ -16,12 +16,14 @@ export type ScriptedAnswer = string | boolean | undefined | vscode.Uri[] | ((que
 const keptRecords = 100;
 
 /**
- * Every dialog of the extension goes through here: VS Code's window. Under the extension's own
- * tests (and only then: `scriptable` is services.testMode) answers can be queued, so flows with
- * modal confirmations and quick picks run end to end without a person. In a normal install nothing
- * can pre-answer a question: another extension that reaches this object still gets a person's answer.
+ * Every dialog of the extension goes through here (services.dialogs): VS Code's window. Under the
+ * extension's own tests (and only then: `scriptable` is services.testMode) answers can be queued,
+ * so flows with modal confirmations and quick picks run end to end without a person. This is the
+ * one way a test answers a question: no command takes a confirmation or a dialog's answer as an
+ * argument. In a normal install nothing can pre-answer a question: another extension that reaches
+ * this object still gets a person's answer.
  */
-export class Prompts {
+export class Dialogs {
   private readonly queued: ScriptedAnswer[] = [];
   /** Questions asked while the tests run, oldest first (nothing is kept otherwise). */
   readonly asked: Question[] = [];
@@ -36,11 +38,6 @@ export class Prompts {
     this.queued.push(...answers);
   }
 
-  /** Answers still waiting for their question. */
-  pendingAnswers(): number {
-    return this.queued.length;
-  }
-
   /** A modal confirmation naming what will happen; true only when the action button is chosen. */
   async confirm(message: string, detail: string, action: string): Promise<boolean> {
     const scripted = this.scripted({ kind: 'confirm', message, detail, choices: [action] });
@@ -50,14 +47,19 @@ export class Prompts {
   }
 
   /**
-   * A question with a few answers: a notification, or a modal dialog when `modal`. Resolves with the
-   * chosen answer, or undefined when dismissed.
+   * A question with a few answers: a notification (a warning unless `severity` says otherwise), or
+   * a modal dialog when `modal`. Resolves with the chosen answer, or undefined when dismissed.
    */
-  async choose<T extends string>(message: string, options: { modal: boolean; detail?: string }, ...answers: T[]): Promise<T | undefined> {
+  async choose<T extends string>(message: string, options: { modal: boolean; detail?: string; severity?: 'info' | 'warning' | 'error' }, ...answers: T[]): Promise<T | undefined> {
     const scripted = this.scripted({ kind: 'choose', message, detail: options.detail, choices: answers });
     if (scripted.answered) return answers.find((answer) => answer === scripted.value);
     this.record(message);
-    const picked = await vscode.window.showWarningMessage(message, { modal: options.modal, detail: options.detail }, ...answers);
+    const shape = { modal: options.modal, detail: options.detail };
+    const picked = await (options.severity === 'info'
+      ? vscode.window.showInformationMessage(message, shape, ...answers)
+      : options.severity === 'error'
+        ? vscode.window.showErrorMessage(message, shape, ...answers)
+        : vscode.window.showWarningMessage(message, shape, ...answers));
     return answers.find((answer) => answer === picked);
   }
 

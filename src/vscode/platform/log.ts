@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../api/errorMessage';
 import { redactSecrets } from '../../api/redact';
 
 const recentLimit = 500;
@@ -39,7 +40,7 @@ export class RedactingLog implements vscode.Disposable {
   debug(message: string): void { this.write('debug', message); }
   info(message: string): void { this.write('info', message); }
   warn(message: string): void { this.write('warn', message); }
-  error(message: string | Error): void { this.write('error', message instanceof Error ? message.message : message); }
+  error(message: string | Error): void { this.write('error', errorMessage(message)); }
 
   show(): void { this.channel.show(true); }
 

@@ -12,7 +12,7 @@ import { RedactingLog } from './log';
 import { isConfigured, SettingsStore, type Settings } from './settings';
 import { RememberedList, type RememberedJob, type RememberedModel } from '../sidebar/rememberedItems';
 import { ApprovalList, approvedStorageKey, declinedStorageKey } from '../trust/approvals';
-import { Prompts } from './dialogs';
+import { Dialogs } from './dialogs';
 
 export type NetworkModule = typeof Network;
 
@@ -34,7 +34,7 @@ export interface Services {
   readonly testMode: boolean;
   readonly log: RedactingLog;
   /** Every dialog of the extension (answers can be queued only in test mode). */
-  readonly prompts: Prompts;
+  readonly dialogs: Dialogs;
   /** Settings as RL Studio uses them: workspace-set endpoints only once the user allowed them. */
   readonly settings: SettingsStore;
   /** The user's answers about workspace-set endpoints: allowed (all workspaces) and declined (this one). */
@@ -82,7 +82,7 @@ export interface Services {
 export function createServices(context: vscode.ExtensionContext): Services {
   const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   const log = new RedactingLog('RL Studio');
-  const prompts = new Prompts(testMode);
+  const dialogs = new Dialogs(testMode);
   const approvals = {
     allowed: new ApprovalList(context.globalState, approvedStorageKey),
     declined: new ApprovalList(context.workspaceState, declinedStorageKey),
@@ -247,7 +247,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     context,
     testMode,
     log,
-    prompts,
+    dialogs,
     settings,
     approvals,
     lifetime: lifetime.signal,

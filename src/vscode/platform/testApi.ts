@@ -1,8 +1,9 @@
 import type { Services } from './services';
 import type { Settings } from './settings';
 import { reviewSnapshot } from '../trust/workspaceEndpoints';
-import type { Prompts } from './dialogs';
+import type { Dialogs } from './dialogs';
 import type { RegisteredViews } from '../sidebar/sidebarActivation';
+import { errorMessage } from '../../api/errorMessage';
 
 /**
  * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
@@ -12,8 +13,8 @@ import type { RegisteredViews } from '../sidebar/sidebarActivation';
 export interface RlStudioTestApi {
   /** The sidebar's providers and services (reading this loads the sidebar). */
   readonly views: RegisteredViews;
-  /** The extension's dialogs: the tests queue answers with prompts.answerNext(). */
-  readonly prompts: Prompts;
+  /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
+  readonly dialogs: Dialogs;
   /** Recent lines of the RL Studio log channel, newest last (already redacted). */
   recentLogLines(): string[];
   /** Everything the extension keeps in globalState and workspaceState. */
@@ -31,7 +32,7 @@ export function createTestApi(services: Services, views: () => RegisteredViews):
     get views() {
       return views();
     },
-    prompts: services.prompts,
+    dialogs: services.dialogs,
     recentLogLines: () => services.log.recentLines(),
     storedState: () => {
       const state: Record<string, unknown> = {};
@@ -45,7 +46,7 @@ export function createTestApi(services: Services, views: () => RegisteredViews):
         try {
           subscription.dispose();
         } catch (error) {
-          services.log.warn(`disposing: ${String(error)}`);
+          services.log.warn(`disposing: ${errorMessage(error)}`);
         }
       }
     },

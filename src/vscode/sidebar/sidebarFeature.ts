@@ -12,7 +12,6 @@ import { registerModelCommands } from './models/modelCommands';
 import type { ModelsNode } from './models/modelNodes';
 import { ModelsTreeProvider } from './models/modelsTree';
 import type { Services } from '../platform/services';
-import type { Prompts } from '../platform/dialogs';
 
 /**
  * What the sidebar hands to the extension's API: the two tree providers (read by the extension's
@@ -21,8 +20,6 @@ import type { Prompts } from '../platform/dialogs';
 export interface RegisteredViews {
   models: ModelsTreeProvider;
   jobs: JobsTreeProvider;
-  /** The extension's dialogs (services.prompts); its tests queue answers here. */
-  prompts: Prompts;
   jobService: JobService;
   panels: JobDetailsPanels;
   health: HealthStatusBar;
@@ -42,7 +39,7 @@ export interface SidebarViews {
  * commands of models and jobs.
  */
 export function startSidebar(services: Services, views: SidebarViews): RegisteredViews {
-  const prompts = services.prompts;
+  const dialogs = services.dialogs;
   const jobService = new JobService(services);
   const models = new ModelsTreeProvider(services);
   const jobs = new JobsTreeProvider(services, jobService);
@@ -54,10 +51,10 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
 
   services.registerCommand('rlStudio.refreshModels', () => models.refresh());
   services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
-  registerModelCommands(services, models, views.models, prompts);
-  registerJobCommands({ services, tree: jobs, view: views.jobs, prompts, diagnostics, panels });
+  registerModelCommands(services, models, views.models, dialogs);
+  registerJobCommands({ services, tree: jobs, view: views.jobs, dialogs, diagnostics, panels });
 
-  return { models, jobs, prompts, jobService, panels, health: views.health, diagnostics };
+  return { models, jobs, jobService, panels, health: views.health, diagnostics };
 }
 
 /**

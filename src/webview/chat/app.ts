@@ -11,6 +11,7 @@ import { ModelBar } from './modelBar';
 import { SettingsPanel, type SettingsValues } from './settingsPanel';
 import { Transcript } from './transcript';
 import type { WebviewApi } from '../common/webviewApi';
+import { errorMessage } from '../../api/errorMessage';
 
 type Host = RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>;
 
@@ -240,7 +241,7 @@ export class ChatApp {
       const result = await this.host.request(method, params);
       return result;
     } catch (error) {
-      this.composer.showNotice(error instanceof Error ? error.message : String(error));
+      this.composer.showNotice(errorMessage(error));
       return undefined;
     }
   }

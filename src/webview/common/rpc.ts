@@ -1,4 +1,5 @@
 import { parseWireMessage, ProtocolError, type MethodMap, type WireMessage } from './wire';
+import { errorMessage } from '../../api/errorMessage';
 
 export type Handlers<M extends MethodMap> = {
   [K in keyof M]: (params: unknown) => Promise<M[K]['result']> | M[K]['result'];
@@ -140,7 +141,7 @@ export class RpcEndpoint<Outgoing extends MethodMap, Incoming extends MethodMap,
       this.reply({ kind: 'reply', id, ok: true, result: result === undefined ? null : result });
     } catch (error) {
       const code = error instanceof ProtocolError || error instanceof RpcError ? error.code : undefined;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.reply({ kind: 'reply', id, ok: false, error: code ? { message, code } : { message } });
     } finally {
       this.incoming--;

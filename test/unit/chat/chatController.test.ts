@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { PlatformError } from '../../../src/api/errors';
 import type { ChatCompletionChunk } from '../../../src/api/types';
 import { safeExternalUrl } from '../../../src/chat/externalLinks';
 import { RpcError } from '../../../src/webview/common/rpc';
@@ -102,7 +103,7 @@ describe('chat controller', () => {
     const backend = new FakeBackend();
     backend.scripts.push(() =>
       (async function* (): AsyncGenerator<ChatCompletionChunk> {
-        throw Object.assign(new Error('POST /chat/completions failed: 429 Concurrency limit reached for requests'), { kind: 'http', status: 429, retryAfterMs: 1000 });
+        throw new PlatformError({ kind: 'http', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: 'POST /chat/completions failed: 429 Concurrency limit reached for requests', status: 429, retryAfterMs: 1000 });
       })(),
     );
     backend.scripts.push(slowWords(['Recovered'], 0));
@@ -129,7 +130,7 @@ describe('chat controller', () => {
       (async function* (): AsyncGenerator<ChatCompletionChunk> {
         yield chunk('Half of ');
         yield chunk('it');
-        throw Object.assign(new Error('the stream ended before [DONE]'), { kind: 'stream-cut' });
+        throw new PlatformError({ kind: 'stream-cut', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: 'the stream ended before [DONE]' });
       })(),
     );
     const { webview, events } = createHarness({ backend, lastModel: 'model-a' });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { PlatformError } from '../../../src/api/errors';
 import type { ChatCompletionChunk } from '../../../src/api/types';
 import { runStream } from '../../../src/chat/streamRun';
 import { textReceiver } from './fixtures';
@@ -34,7 +35,7 @@ describe('streamed answer runner', () => {
   });
 
   it('keeps the text received before a cut stream and reports the error beside it', async () => {
-    const cut = Object.assign(new Error('the stream ended before [DONE]'), { kind: 'stream-cut' });
+    const cut = new PlatformError({ kind: 'stream-cut', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: 'the stream ended before [DONE]' });
     const receiver = textReceiver();
     const outcome = await runStream(fromArray([chunk('partial '), chunk('answer')], cut), { signal: new AbortController().signal, onDelta: receiver.onDelta });
     assert.equal(outcome.status, 'error');
@@ -102,18 +103,19 @@ describe('streamed answer runner', () => {
 
   it('maps HTTP failures to readable, actionable footers', async () => {
     const fail = (status: number, retryAfterMs?: number) =>
-      runStream(fromArray([], Object.assign(new Error(`POST /chat/completions failed: ${status}`), { kind: 'http', status, retryAfterMs })), {
+      runStream(fromArray([], new PlatformError({ kind: 'http', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: `POST /chat/completions failed: ${status}`, status, retryAfterMs })), {
         signal: new AbortController().signal,
         onDelta: () => undefined,
       });
     const unauthorized = await fail(401);
     assert.equal(unauthorized.error?.action, 'signIn');
     assert.equal(unauthorized.error?.retryable, false);
-    assert.match((await fail(402)).error!.message, /Quota/);
-    assert.match((await fail(403)).error!.message, /region/);
+    assert.match((await fail(402)).error!.message, /quota .*\(402\)/);
+    assert.match((await fail(403)).error!.message, /\(403\).*region/);
     const limited = await fail(429, 2500);
-    assert.match(limited.error!.message, /429.*Try again in 3 s/);
+    assert.equal(limited.error!.message, 'Too many requests (429): the platform asked RL Studio to slow down. Try again in 3 s.');
+    assert.equal(limited.error?.kind, 'rate-limited');
     assert.equal(limited.error?.retryable, true);
-    assert.match((await fail(503)).error!.message, /server failed \(503\)/);
+    assert.equal((await fail(503)).error!.message, 'The inference API is temporarily unavailable (503).');
   });
 });

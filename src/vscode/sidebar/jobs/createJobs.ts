@@ -4,7 +4,7 @@ import type { CreateSftJobRequest, TrajectoryGroup } from '../../../api/types';
 import { modelLabel } from '../models/modelNodes';
 import type { Services } from '../../platform/services';
 import { readyForTraining, withNotification } from '../flowGuards';
-import type { Prompts } from '../../platform/dialogs';
+import type { Dialogs } from '../../platform/dialogs';
 import { pickExperimentalConfig, pickTargetModel, trajectoryFileOf } from './pickers';
 import type { TrajectoryDiagnostics } from './trajectoryDiagnostics';
 
@@ -40,15 +40,15 @@ export async function readTrajectoryGroups(diagnostics: TrajectoryDiagnostics, u
   return undefined;
 }
 
-export async function createTrainingJobFromFile(services: Services, prompts: Prompts, diagnostics: TrajectoryDiagnostics, given: unknown): Promise<CreatedJobResult | undefined> {
+export async function createTrainingJobFromFile(services: Services, dialogs: Dialogs, diagnostics: TrajectoryDiagnostics, given: unknown): Promise<CreatedJobResult | undefined> {
   if (!(await readyForTraining(services))) return undefined;
-  const uri = await trajectoryFileOf(prompts, given);
+  const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;
   const groups = await readTrajectoryGroups(diagnostics, uri);
   if (!groups) return undefined;
-  const modelId = await pickTargetModel(services, prompts, `Train on ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: target model`);
+  const modelId = await pickTargetModel(services, dialogs, `Train on ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: target model`);
   if (!modelId) return undefined;
-  const config = await pickExperimentalConfig(prompts);
+  const config = await pickExperimentalConfig(dialogs);
   if (config === null) return undefined;
   const client = await services.client();
   const created = await withNotification('creating the training job…', () =>
@@ -66,11 +66,11 @@ export async function createTrainingJobFromFile(services: Services, prompts: Pro
   return { id: created.id, modelId };
 }
 
-export async function createSftJob(services: Services, prompts: Prompts): Promise<CreatedJobResult | undefined> {
+export async function createSftJob(services: Services, dialogs: Dialogs): Promise<CreatedJobResult | undefined> {
   if (!(await readyForTraining(services))) return undefined;
-  const modelId = await pickTargetModel(services, prompts, 'Supervised fine-tuning: target model');
+  const modelId = await pickTargetModel(services, dialogs, 'Supervised fine-tuning: target model');
   if (!modelId) return undefined;
-  const url = (await prompts.input({
+  const url = (await dialogs.input({
     title: 'Supervised fine-tuning: training data URL',
     prompt: 'Where the training data is, for example https://… or s3://…',
     validateInput: (value) => (/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value.trim()) ? undefined : 'Enter a URL such as https://host/data.jsonl'),
@@ -78,18 +78,18 @@ export async function createSftJob(services: Services, prompts: Prompts): Promis
   if (!url) return undefined;
   const defaults = { label: 'Default settings', custom: false };
   const custom = { label: 'Batch size and learning rate…', custom: true };
-  const choice = await prompts.pick([defaults, custom], { title: 'Supervised fine-tuning: settings' });
+  const choice = await dialogs.pick([defaults, custom], { title: 'Supervised fine-tuning: settings' });
   if (!choice) return undefined;
   const request: CreateSftJobRequest = { model_id: modelId, training_data_url: url };
   if (choice.custom) {
-    const batch = await prompts.input({
+    const batch = await dialogs.input({
       title: 'Batch size',
       prompt: 'A positive integer, or "auto"',
       value: 'auto',
       validateInput: (value) => (value.trim() === 'auto' || /^[1-9]\d*$/.test(value.trim()) ? undefined : 'A positive integer, or auto'),
     });
     if (batch === undefined) return undefined;
-    const rate = await prompts.input({
+    const rate = await dialogs.input({
       title: 'Learning rate',
       prompt: 'A number, or several separated by commas (one per epoch). Empty for the default.',
       validateInput: (value) => (value.trim() === '' || value.split(',').every((part) => Number.isFinite(Number(part.trim())) && part.trim() !== '') ? undefined : 'Numbers separated by commas'),
@@ -108,23 +108,23 @@ export async function createSftJob(services: Services, prompts: Prompts): Promis
   return { id: created.id, modelId };
 }
 
-export async function logTrajectoriesFromFile(services: Services, prompts: Prompts, diagnostics: TrajectoryDiagnostics, given: unknown): Promise<{ modelId: string; split: string; count: number } | undefined> {
+export async function logTrajectoriesFromFile(services: Services, dialogs: Dialogs, diagnostics: TrajectoryDiagnostics, given: unknown): Promise<{ modelId: string; split: string; count: number } | undefined> {
   if (!(await readyForTraining(services))) return undefined;
-  const uri = await trajectoryFileOf(prompts, given);
+  const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;
   const groups = await readTrajectoryGroups(diagnostics, uri);
   if (!groups) return undefined;
-  const modelId = await pickTargetModel(services, prompts, `Log ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: model`);
+  const modelId = await pickTargetModel(services, dialogs, `Log ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: model`);
   if (!modelId) return undefined;
   const splits = ['train', 'val', 'test'].map((split) => ({ label: split, split }));
   const other = { label: 'Another split…', split: '' };
-  const picked = await prompts.pick([...splits, other], { title: 'Split' });
+  const picked = await dialogs.pick([...splits, other], { title: 'Split' });
   if (!picked) return undefined;
-  const split = picked.split || (await prompts.input({ title: 'Split name', validateInput: (value) => (/^\w[\w.-]*$/.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-"') }))?.trim();
+  const split = picked.split || (await dialogs.input({ title: 'Split name', validateInput: (value) => (/^\w[\w.-]*$/.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-"') }))?.trim();
   if (!split) return undefined;
   const client = await services.client();
   await withNotification(`logging ${groups.length} trajectory groups…`, () => client.training.log(modelId, { split, trajectory_groups: groups }));
   const model = services.remembered.models.get(modelId);
-  prompts.info(`Logged ${groups.length} trajectory group${groups.length === 1 ? '' : 's'} to ${model ? modelLabel(model) : modelId} (split ${split}).`);
+  dialogs.info(`Logged ${groups.length} trajectory group${groups.length === 1 ? '' : 's'} to ${model ? modelLabel(model) : modelId} (split ${split}).`);
   return { modelId, split, count: groups.length };
 }

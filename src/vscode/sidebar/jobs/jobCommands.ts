@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { isPlatformError } from '../../../api/errors';
 import type { Services } from '../../platform/services';
 import { checkedId, idProblem } from '../../trust/ids';
 import { readyForTraining, withNotification } from '../flowGuards';
-import type { Prompts } from '../../platform/dialogs';
+import type { Dialogs } from '../../platform/dialogs';
 import { createSftJob, createTrainingJobFromFile, logTrajectoriesFromFile } from './createJobs';
 import type { JobDetailsPanels } from './jobDetailsPanel';
 import { jobLabel, type JobsNode, type MoreEventsNode } from './jobNodes';
@@ -14,13 +13,13 @@ export interface JobCommandDeps {
   services: Services;
   tree: JobsTreeProvider;
   view: vscode.TreeView<JobsNode>;
-  prompts: Prompts;
+  dialogs: Dialogs;
   diagnostics: TrajectoryDiagnostics;
   panels: JobDetailsPanels;
 }
 
 /** Commands of the Training Jobs view and the trajectory-file commands of the explorer and editor. */
-export function registerJobCommands({ services, tree, view, prompts, diagnostics, panels }: JobCommandDeps): void {
+export function registerJobCommands({ services, tree, view, dialogs, diagnostics, panels }: JobCommandDeps): void {
   const reveal = (jobId: string) => {
     // The row exists once the view has read the list again after the job was added: wait for that
     // read. A hidden view reads nothing, and is not opened for this.
@@ -31,26 +30,26 @@ export function registerJobCommands({ services, tree, view, prompts, diagnostics
   };
   const announce = (jobId: string, what: string) => {
     reveal(jobId);
-    prompts.info(`${what} started. It is followed live in the Training Jobs view.`, { title: 'Open Details', run: () => panels.show(jobId) });
+    dialogs.info(`${what} started. It is followed live in the Training Jobs view.`, { title: 'Open Details', run: () => panels.show(jobId) });
   };
 
   services.registerCommand('rlStudio.createTrainingJob', async (uri?: unknown) => {
-    const created = await createTrainingJobFromFile(services, prompts, diagnostics, uri);
+    const created = await createTrainingJobFromFile(services, dialogs, diagnostics, uri);
     if (created) announce(created.id, 'Training job');
     return created;
   });
 
   services.registerCommand('rlStudio.createSftJob', async () => {
-    const created = await createSftJob(services, prompts);
+    const created = await createSftJob(services, dialogs);
     if (created) announce(created.id, 'Fine-tuning job');
     return created;
   });
 
-  services.registerCommand('rlStudio.logTrajectories', (uri?: unknown) => logTrajectoriesFromFile(services, prompts, diagnostics, uri));
+  services.registerCommand('rlStudio.logTrajectories', (uri?: unknown) => logTrajectoriesFromFile(services, dialogs, diagnostics, uri));
 
   services.registerCommand('rlStudio.addJob', async (given?: unknown) => {
     if (!(await readyForTraining(services))) return undefined;
-    const typed = typeof given === 'string' ? given : await prompts.input({
+    const typed = typeof given === 'string' ? given : await dialogs.input({
       title: 'Add Training Job by ID',
       prompt: 'The id of a training job (a UUID)',
       validateInput: (value) => idProblem(value, 'training job'),
@@ -60,7 +59,7 @@ export function registerJobCommands({ services, tree, view, prompts, diagnostics
     if (!services.remembered.jobs.get(id)) {
       const client = await services.client();
       const job = await withNotification('checking the job id…', () => client.training.getTrainingJob(id)).catch((error: unknown) => {
-        if (isPlatformError(error) && error.status === 404) throw new Error(`The training API has no training job with id ${id}.`);
+        if (services.describeFailure(error).kind === 'not-found') throw new Error(`The training API has no training job with id ${id}.`);
         throw error;
       });
       const modelId = typeof job.model_id === 'string' ? job.model_id : undefined;
@@ -89,7 +88,7 @@ export function registerJobCommands({ services, tree, view, prompts, diagnostics
   });
 
   services.registerCommand('rlStudio.openJobDetails', async (node?: JobsNode | string) => {
-    const jobId = typeof node === 'string' ? checkedId(node, 'training job') : node?.kind === 'job' ? node.job.id : await pickJob(services, prompts);
+    const jobId = typeof node === 'string' ? checkedId(node, 'training job') : node?.kind === 'job' ? node.job.id : await pickJob(services, dialogs);
     if (jobId) panels.show(jobId);
   });
 
@@ -103,9 +102,9 @@ export function registerJobCommands({ services, tree, view, prompts, diagnostics
   });
 }
 
-async function pickJob(services: Services, prompts: Prompts): Promise<string | undefined> {
+async function pickJob(services: Services, dialogs: Dialogs): Promise<string | undefined> {
   const jobs = services.remembered.jobs.list();
   if (jobs.length === 0) return undefined;
-  const picked = await prompts.pick(jobs.map((job) => ({ label: jobLabel(job), description: job.id, id: job.id })), { title: 'Training job' });
+  const picked = await dialogs.pick(jobs.map((job) => ({ label: jobLabel(job), description: job.id, id: job.id })), { title: 'Training job' });
   return picked?.id;
 }

@@ -26,7 +26,8 @@ export class JobService implements vscode.Disposable {
   private viewVisible = false;
   private readonly visiblePanels = new Set<string>();
   private focused = vscode.window.state.focused;
-  private rejected = false;
+  /** The refused key's failure while job polls are answered 401: the view says it once, above the jobs. */
+  private rejected: Failure | undefined;
   /** Why each job's last poll failed, while it fails (one entry per followed job at most). */
   private readonly failures = new Map<string, Failure>();
   private readonly rejectedChanged = new vscode.EventEmitter<boolean>();
@@ -79,13 +80,13 @@ export class JobService implements vscode.Disposable {
   }
 
   refreshAll(): void {
-    this.rejected = false;
+    this.rejected = undefined;
     this.sync();
     this.tracker.refreshAll();
   }
 
-  /** True while job polls are answered 401: the view shows one message, not one per job. */
-  isRejected(): boolean {
+  /** Why job polls are refused while the key is (describeFailure's 'rejected'): the view says it once, not on every job. */
+  rejection(): Failure | undefined {
     return this.rejected;
   }
 
@@ -119,15 +120,8 @@ export class JobService implements vscode.Disposable {
       pageSize: 100,
       source: {
         // The reason of each job's failed poll is kept by job, for its row and for the rejected-key message.
-        events: async (jobId, query, signal) => {
-          try {
-            return await (await services.client()).training.listTrainingJobEvents(jobId, query, { signal });
-          } catch (error) {
-            if (!signal.aborted) this.noteFailure(jobId, services.describeFailure(error));
-            throw error;
-          }
-        },
-        job: async (jobId, signal) => (await services.client()).training.getTrainingJob(jobId, { signal }),
+        events: (jobId, query, signal) => this.noting(jobId, signal, async () => (await services.client()).training.listTrainingJobEvents(jobId, query, { signal })),
+        job: (jobId, signal) => this.noting(jobId, signal, async () => (await services.client()).training.getTrainingJob(jobId, { signal })),
       },
       isPermanent: (error) => {
         const kind = services.describeFailure(error).kind;
@@ -135,7 +129,6 @@ export class JobService implements vscode.Disposable {
       },
       describeError: (error, retryInMs) => {
         const failure = services.describeFailure(error);
-        if (failure.kind === 'not-found') return 'This training API has no such job.';
         return withNextStep(failure, failure.retryable ? retryInMs : undefined);
       },
       // The server broke the paging rules: polls of this job slow down; the log says why.
@@ -153,17 +146,27 @@ export class JobService implements vscode.Disposable {
   private restart(): void {
     this.tracker.dispose();
     this.failures.clear();
-    this.rejected = false;
+    this.rejected = undefined;
     this.tracker = this.createTracker();
     this.sync();
     this.rejectedChanged.fire(false);
+  }
+
+  /** Runs one poll request, keeping the reason it failed for (unless it was stopped on purpose). */
+  private async noting<T>(jobId: string, signal: AbortSignal, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (!signal.aborted) this.noteFailure(jobId, this.services.describeFailure(error));
+      throw error;
+    }
   }
 
   private noteFailure(jobId: string, failure: Failure): void {
     if (!this.tracker.get(jobId)) return;
     this.failures.set(jobId, failure);
     if (failure.kind === 'rejected' && !this.rejected) {
-      this.rejected = true;
+      this.rejected = failure;
       this.rejectedChanged.fire(true);
     }
   }

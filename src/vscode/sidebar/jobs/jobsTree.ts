@@ -173,7 +173,8 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
   /** One line above the jobs only for what concerns them all: a refused key. A failing poll says so on its own row. */
   private updateMessage(): void {
     if (!this.view) return;
-    const message = this.jobs.isRejected() ? 'The platform rejected the API key. Run "RL Studio: Sign In" with a valid key.' : undefined;
+    const rejection = this.jobs.rejection();
+    const message = rejection ? `${rejection.message} Run "RL Studio: Sign In" with a valid key.` : undefined;
     if (this.view.message !== message) this.view.message = message;
   }
 

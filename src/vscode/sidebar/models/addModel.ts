@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { isPlatformError } from '../../../api/errors';
+import { errorMessage } from '../../../api/errorMessage';
 import { checkpointModelId, type ModelCoordinates } from '../../../core/checkpointIds';
 import {
   describeReference,
@@ -16,7 +16,7 @@ import type { Services } from '../../platform/services';
 import type { RememberedModel } from '../rememberedItems';
 import { checkedId, idProblem } from '../../trust/ids';
 import { readyForTraining, withNotification } from '../flowGuards';
-import type { Prompts } from '../../platform/dialogs';
+import type { Dialogs } from '../../platform/dialogs';
 import { createModel } from './createModel';
 import { modelLabel } from './modelNodes';
 import { askModelName, openInChat, validationError, validationInfo, validationWarning } from './nameModel';
@@ -29,11 +29,11 @@ import { askModelName, openInChat, validationError, validationInfo, validationWa
  * - a name is kept to build checkpoint model ids, and the id comes from the person, or from the
  *   one call that answers a name: create with return_existing (which creates when the name is free).
  */
-export async function addModel(services: Services, prompts: Prompts, givenId?: string, givenName?: string): Promise<RememberedModel | undefined> {
+export async function addModel(services: Services, dialogs: Dialogs, givenId?: string, givenName?: string): Promise<RememberedModel | undefined> {
   if (!(await readyForTraining(services))) return undefined;
   if (givenId !== undefined) return addGiven(services, givenId, givenName);
   const project = services.settings.current.project;
-  const typed = await prompts.input({
+  const typed = await dialogs.input({
     // The title keeps the command's name, which the UI tests look for.
     title: 'Add Model by ID or Name',
     prompt: addPrompt(project),
@@ -47,8 +47,8 @@ export async function addModel(services: Services, prompts: Prompts, givenId?: s
   if (!typed?.trim()) return undefined;
   const reading = readModelReference(typed, { project, allowId: true });
   if (!reading.ok) throw new Error(`This cannot be read as a model: ${reading.problem}.`);
-  if (reading.reference.form === 'id') return addById(services, prompts, reading.reference.id);
-  return addByName(services, prompts, reading.reference);
+  if (reading.reference.form === 'id') return addById(services, dialogs, reading.reference.id);
+  return addByName(services, dialogs, reading.reference);
 }
 
 function addPrompt(project: string): string {
@@ -77,25 +77,25 @@ async function addGiven(services: Services, givenId: string, givenName: string |
   return remember(services, id, existing, coordinates);
 }
 
-async function addById(services: Services, prompts: Prompts, id: string): Promise<RememberedModel | undefined> {
+async function addById(services: Services, dialogs: Dialogs, id: string): Promise<RememberedModel | undefined> {
   const existing = services.remembered.models.get(id);
   if (existing) {
-    prompts.info(`${modelLabel(existing)} is already in the list of training models.`);
+    dialogs.info(`${modelLabel(existing)} is already in the list of training models.`);
     return existing;
   }
   await verifyModelId(services, id);
-  const coordinates = await askModelName(services, prompts, { title: 'Model name (optional)', required: false });
+  const coordinates = await askModelName(services, dialogs, { title: 'Model name (optional)', required: false });
   const model = await remember(services, id, undefined, coordinates);
-  prompts.info(coordinates ? `Added ${fullName(coordinates)} (id ${id}).` : `Added model ${id}. Name it (Set Entity/Project/Name…) to chat with its checkpoints.`);
+  dialogs.info(coordinates ? `Added ${fullName(coordinates)} (id ${id}).` : `Added model ${id}. Name it (Set Entity/Project/Name…) to chat with its checkpoints.`);
   return model;
 }
 
-async function addByName(services: Services, prompts: Prompts, reference: NamedReference): Promise<RememberedModel | undefined> {
+async function addByName(services: Services, dialogs: Dialogs, reference: NamedReference): Promise<RememberedModel | undefined> {
   const { coordinates, step } = reference;
   const full = fullName(coordinates);
   const known = services.remembered.models.list().find((model) => sameCoordinates(model, coordinates));
   if (known) {
-    prompts.info(`${full} is already in the list of training models (id ${known.id}).`, ...chatAction(services, coordinates, step));
+    dialogs.info(`${full} is already in the list of training models (id ${known.id}).`, ...chatAction(services, coordinates, step));
     return known;
   }
   const chatId = checkpointModelId(coordinates, step)!;
@@ -110,18 +110,18 @@ async function addByName(services: Services, prompts: Prompts, reference: NamedR
     },
     { id: 'chatOnly', label: '$(comment-discussion) Chat with it without adding it', detail: `Opens ${chatId} in the chat. No id needed, but its checkpoints are not listed.` },
   ];
-  const picked = await prompts.pick(choices, { title: `Add Model: ${full}`, placeHolder: 'The training API finds models only by id. How should RL Studio get this one?' });
+  const picked = await dialogs.pick(choices, { title: `Add Model: ${full}`, placeHolder: 'The training API finds models only by id. How should RL Studio get this one?' });
   if (!picked) return undefined;
   if (picked.id === 'chatOnly') {
     await openInChat(chatId);
     return undefined;
   }
   if (picked.id === 'findByName') {
-    const model = await createModel(services, prompts, { ...coordinates, return_existing: true }, { baseModelTitle: `Find ${full}: its base model (used only if the name is free)`, progress: `finding ${full}…` });
-    if (model) prompts.info(`Added ${fullName(model)} (id ${model.id}), as the training API returned it: the existing model, or a new one if no model had this name.`, ...chatAction(services, model, step));
+    const model = await createModel(services, dialogs, { ...coordinates, return_existing: true }, { baseModelTitle: `Find ${full}: its base model (used only if the name is free)`, progress: `finding ${full}…` });
+    if (model) dialogs.info(`Added ${fullName(model)} (id ${model.id}), as the training API returned it: the existing model, or a new one if no model had this name.`, ...chatAction(services, model, step));
     return model;
   }
-  const typed = await prompts.input({
+  const typed = await dialogs.input({
     title: `Add Model: id of ${full}`,
     prompt: `The id of ${full}: a UUID, returned when the model was created. RL Studio checks that the training API has it and keeps the name to build checkpoint model ids; it cannot check that the two belong together, as the training API does not tell a model's name.`,
     placeHolder: `e.g. ${exampleModelId}`,
@@ -137,7 +137,7 @@ async function addByName(services: Services, prompts: Prompts, reference: NamedR
   const existing = services.remembered.models.get(id);
   if (!existing) await verifyModelId(services, id);
   const model = await remember(services, id, existing, coordinates);
-  prompts.info(`Added ${full} (id ${id}).`, ...chatAction(services, coordinates, step));
+  dialogs.info(`Added ${full} (id ${id}).`, ...chatAction(services, coordinates, step));
   return model;
 }
 
@@ -147,7 +147,7 @@ async function verifyModelId(services: Services, id: string): Promise<void> {
   try {
     await withNotification('checking the model id…', () => client.training.listCheckpoints(id, { limit: 1 }));
   } catch (error) {
-    if (isPlatformError(error) && error.status === 404) throw new Error(`The training API has no model with id ${id}. Check the id (it was returned when the model was created) and add it again.`);
+    if (services.describeFailure(error).kind === 'not-found') throw new Error(`The training API has no model with id ${id}. Check the id (it was returned when the model was created) and add it again.`);
     throw error;
   }
 }
@@ -162,7 +162,7 @@ async function remember(services: Services, id: string, existing: RememberedMode
 /** Offers the chat on the checkpoint the person named, when a step came with the name. */
 function chatAction(services: Services, coordinates: ModelCoordinates, step: number | undefined): { title: string; run: () => unknown }[] {
   const modelId = step === undefined ? undefined : checkpointModelId(coordinates, step);
-  const run = () => openInChat(modelId).catch((error: unknown) => services.log.warn(`chat with ${modelId}: ${error instanceof Error ? error.message : String(error)}`));
+  const run = () => openInChat(modelId).catch((error: unknown) => services.log.warn(`chat with ${modelId}: ${errorMessage(error)}`));
   return modelId ? [{ title: `Chat with Step ${step}`, run }] : [];
 }
 

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import type { RememberedModel } from '../rememberedItems';
-import { onlyFromTests } from '../../platform/testHooks';
 import { withNotification } from '../flowGuards';
-import type { Prompts } from '../../platform/dialogs';
+import type { Dialogs } from '../../platform/dialogs';
 import { addModel } from './addModel';
 import { createModel } from './createModel';
 import { chatModelId, modelLabel, type CheckpointNode, type LoadMoreNode, type ModelsNode, type TrainingModelNode } from './modelNodes';
@@ -11,7 +10,7 @@ import type { ModelsTreeProvider } from './modelsTree';
 import { nameModel, nameThenChat, openInChat } from './nameModel';
 
 /** Commands of the Models view: each takes the node it was invoked on, or asks. */
-export function registerModelCommands(services: Services, tree: ModelsTreeProvider, view: vscode.TreeView<ModelsNode>, prompts: Prompts): void {
+export function registerModelCommands(services: Services, tree: ModelsTreeProvider, view: vscode.TreeView<ModelsNode>, dialogs: Dialogs): void {
   const reveal = (modelId: string) => {
     // The row exists once the view has read the list again after the model was added: wait for
     // that read. A hidden view reads nothing, and is not opened for this.
@@ -21,20 +20,19 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     }).catch(() => undefined);
   };
 
-  services.registerCommand('rlStudio.createModel', async (given?: unknown) => {
-    // A filled-in form skips the questions, so only the tests may pass one.
-    const form = onlyFromTests(services, given);
-    const model = await createModel(services, prompts, isObject(form) ? form : {});
+  // Every field is asked (the tests answer through the dialogs service): no caller fills in the form.
+  services.registerCommand('rlStudio.createModel', async () => {
+    const model = await createModel(services, dialogs);
     if (model) {
       reveal(model.id);
-      prompts.info(`Created model ${model.name} (${model.entity}/${model.project}).`);
+      dialogs.info(`Created model ${model.name} (${model.entity}/${model.project}).`);
     }
     return model;
   });
 
   // (id, name) from a caller adds without a question; a person types an id or a name.
   services.registerCommand('rlStudio.addModel', async (id?: unknown, name?: unknown) => {
-    const model = await addModel(services, prompts, typeof id === 'string' ? id : undefined, typeof name === 'string' ? name : undefined);
+    const model = await addModel(services, dialogs, typeof id === 'string' ? id : undefined, typeof name === 'string' ? name : undefined);
     if (model) reveal(model.id);
     return model;
   });
@@ -44,10 +42,10 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
   });
 
   services.registerCommand('rlStudio.deleteModel', async (node?: ModelsNode) => {
-    const model = node?.kind === 'trainingModel' ? node.model : await pickTrainingModel(services, prompts, 'Delete Model');
+    const model = node?.kind === 'trainingModel' ? node.model : await pickTrainingModel(services, dialogs, 'Delete Model');
     if (!model) return undefined;
     const label = modelLabel(model);
-    const confirmed = await prompts.confirm(
+    const confirmed = await dialogs.confirm(
       `Delete the model "${label}" and all its checkpoints?`,
       `Model ${model.id}${model.entity ? ` (${model.entity}/${model.project}/${model.name})` : ''} will be deleted on ${services.settings.current.trainingApiUrl}, with every checkpoint and its run. This cannot be undone.`,
       'Delete Model',
@@ -57,13 +55,13 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     const result = await withNotification(`deleting model ${label}…`, () => client.training.deleteModel(model.id));
     await services.remembered.models.remove(model.id);
     tree.checkpoints.forget(model.id);
-    prompts.info(`Deleted model ${label}: ${result.deleted_checkpoints} checkpoint${result.deleted_checkpoints === 1 ? '' : 's'}${result.deleted_run ? ' and its run' : ''}.`);
+    dialogs.info(`Deleted model ${label}: ${result.deleted_checkpoints} checkpoint${result.deleted_checkpoints === 1 ? '' : 's'}${result.deleted_run ? ' and its run' : ''}.`);
     return result;
   });
 
   services.registerCommand('rlStudio.setModelName', async (node?: ModelsNode) => {
     if (node?.kind !== 'trainingModel' && node?.kind !== 'checkpoint') return undefined;
-    return nameModel(services, prompts, node.model);
+    return nameModel(services, dialogs, node.model);
   });
 
   services.registerCommand('rlStudio.copyModelId', async (node?: ModelsNode) => {
@@ -77,7 +75,7 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     if (node?.kind !== 'checkpoint' && node?.kind !== 'trainingModel') return;
     const id = chatModelId(node);
     if (!id) {
-      prompts.warn('This model was added by its id alone: without its entity/project/name, its checkpoints have no model id yet.', { title: 'Name Model…', run: () => vscode.commands.executeCommand('rlStudio.setModelName', node) });
+      dialogs.warn('This model was added by its id alone: without its entity/project/name, its checkpoints have no model id yet.', { title: 'Name Model…', run: () => vscode.commands.executeCommand('rlStudio.setModelName', node) });
       return;
     }
     await vscode.env.clipboard.writeText(id);
@@ -87,7 +85,7 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
   services.registerCommand('rlStudio.chatWithModel', async (node?: ModelsNode) => {
     const modelId = node ? chatModelId(node) : undefined;
     if (!modelId && (node?.kind === 'trainingModel' || node?.kind === 'checkpoint')) {
-      await nameThenChat(services, prompts, node.model, node.kind === 'checkpoint' ? node.checkpoint.step : undefined);
+      await nameThenChat(services, dialogs, node.model, node.kind === 'checkpoint' ? node.checkpoint.step : undefined);
       return;
     }
     await openInChat(modelId);
@@ -115,7 +113,7 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
       const steps = [...new Set(items.map((item) => item.checkpoint.step))].sort((a, b) => b - a);
       const label = modelLabel(model);
       const count = `${steps.length} checkpoint${steps.length === 1 ? '' : 's'}`;
-      const confirmed = await prompts.confirm(
+      const confirmed = await dialogs.confirm(
         `Delete ${count} of "${label}"?`,
         `Step${steps.length === 1 ? '' : 's'} ${listSteps(steps)} of model ${modelId} will be deleted on the training API. This cannot be undone.`,
         steps.length === 1 ? 'Delete Checkpoint' : 'Delete Checkpoints',
@@ -128,21 +126,21 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
       tree.redrawModel(modelId);
       const notFound = result.not_found_steps ?? [];
       const summary = `Deleted ${result.deleted_count} checkpoint${result.deleted_count === 1 ? '' : 's'} of ${label}.`;
-      if (notFound.length) prompts.warn(`${summary} Not found: step${notFound.length === 1 ? '' : 's'} ${listSteps(notFound)}.`);
-      else prompts.info(summary);
+      if (notFound.length) dialogs.warn(`${summary} Not found: step${notFound.length === 1 ? '' : 's'} ${listSteps(notFound)}.`);
+      else dialogs.info(summary);
       results.push(result);
     }
     return results;
   });
 }
 
-async function pickTrainingModel(services: Services, prompts: Prompts, title: string): Promise<RememberedModel | undefined> {
+async function pickTrainingModel(services: Services, dialogs: Dialogs, title: string): Promise<RememberedModel | undefined> {
   const models = services.remembered.models.list();
   if (models.length === 0) {
-    prompts.info('No training models yet: create one or add one by id.');
+    dialogs.info('No training models yet: create one or add one by id.');
     return undefined;
   }
-  const picked = await prompts.pick(models.map((model) => ({ label: modelLabel(model), description: model.id, model })), { title });
+  const picked = await dialogs.pick(models.map((model) => ({ label: modelLabel(model), description: model.id, model })), { title });
   return picked?.model;
 }
 
@@ -157,9 +155,5 @@ function trainingModelsOf(node: ModelsNode | undefined, selection: ModelsNode[] 
 function listSteps(steps: number[]): string {
   if (steps.length <= 12) return steps.join(', ');
   return `${steps.slice(0, 10).join(', ')} and ${steps.length - 10} more`;
-}
-
-function isObject(value: unknown): value is Record<string, never> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

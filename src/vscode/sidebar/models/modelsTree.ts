@@ -175,9 +175,10 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       }
     }
     const hasTrainingModels = settings.trainingApiUrl !== '' && this.trainingNodes.size > 0;
-    if (catalogueFailure && !hasTrainingModels) {
-      // Nothing else to list: the welcome view says what failed, with Retry, Configure and Show Log.
-      this.setStates({ unreachable: isConnectionFailure(catalogueFailure), rejected: false, empty: false, catalogueFailure, trainingFailure }, !isConnectionFailure(catalogueFailure));
+    if (catalogueFailure && isConnectionFailure(catalogueFailure) && !hasTrainingModels) {
+      // No answer and nothing else to list: the welcome view says so, with Retry, Configure and Show Log.
+      // Any other failure (a 429, a 5xx) is the catalogue's warning row, in describeFailure's words.
+      this.setStates({ unreachable: true, rejected: false, empty: false, catalogueFailure, trainingFailure });
       return [];
     }
     const empty = !hasCatalogue && !catalogueFailure && !hasTrainingModels;
@@ -232,8 +233,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       this.checkpoints.forget(node.model.id);
       this.failedModels.add(node.model.id);
       this.services.log.warn(`Models view: checkpoints of ${node.model.id}: ${failure.message} (${failure.detail ?? 'no request'})`);
-      const text = failure.kind === 'not-found' ? 'This model no longer exists on the training API.' : failure.message;
-      return [{ ...this.notice(node, text, 'warning', { command: 'rlStudio.refreshModel', title: 'Retry', arguments: [node] }), failure }];
+      return [{ ...this.notice(node, failure.message, 'warning', { command: 'rlStudio.refreshModel', title: 'Retry', arguments: [node] }), failure }];
     }
   }
 
@@ -341,11 +341,9 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     this.ticker = undefined;
   }
 
-  /** `catalogueFailing`: the view lists nothing because the catalogue fails for another reason than no connection. */
-  private setStates(states: ModelsViewState, catalogueFailing = false): void {
+  private setStates(states: ModelsViewState): void {
     this.states = states;
     setContext(ContextKeys.unreachable, states.unreachable);
-    setContext(ContextKeys.catalogueFailing, catalogueFailing);
     setContext(ContextKeys.keyRejected, states.rejected);
     setContext(ContextKeys.modelsEmpty, states.empty);
   }

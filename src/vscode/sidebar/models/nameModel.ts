@@ -3,7 +3,7 @@ import { checkpointModelId, type ModelCoordinates } from '../../../core/checkpoi
 import { describeReference, readModelReference, readProject } from '../../../core/modelReference';
 import type { Services } from '../../platform/services';
 import type { RememberedModel } from '../rememberedItems';
-import type { Prompts } from '../../platform/dialogs';
+import type { Dialogs } from '../../platform/dialogs';
 import { modelLabel } from './modelNodes';
 
 export const validationInfo = (message: string): vscode.InputBoxValidationMessage => ({ message, severity: vscode.InputBoxValidationSeverity.Info });
@@ -17,13 +17,13 @@ export const validationError = (message: string): vscode.InputBoxValidationMessa
  */
 export async function askModelName(
   services: Services,
-  prompts: Prompts,
+  dialogs: Dialogs,
   options: { title: string; required: boolean; current?: ModelCoordinates },
 ): Promise<ModelCoordinates | undefined> {
   const project = services.settings.current.project;
   const team = readProject(project);
   const current = options.current && checkpointModelId(options.current) ? `${options.current.entity}/${options.current.project}/${options.current.name}` : '';
-  const text = await prompts.input({
+  const text = await dialogs.input({
     title: options.title,
     prompt: `The model's entity/project/name as it was created${team ? `, or its name alone in ${project} (rlStudio.project)` : ''}. `
       + 'Its checkpoints are served to the chat as wandb-artifact:///entity/project/name:stepN. '
@@ -47,9 +47,9 @@ export async function askModelName(
 }
 
 /** Asks for the name of a model already in the list, and records it; the named model, or undefined when cancelled. */
-export async function nameModel(services: Services, prompts: Prompts, model: RememberedModel): Promise<RememberedModel | undefined> {
+export async function nameModel(services: Services, dialogs: Dialogs, model: RememberedModel): Promise<RememberedModel | undefined> {
   const latest = services.remembered.models.get(model.id) ?? model;
-  const coordinates = await askModelName(services, prompts, { title: `Model name of ${modelLabel(latest)}`, required: true, current: latest });
+  const coordinates = await askModelName(services, dialogs, { title: `Model name of ${modelLabel(latest)}`, required: true, current: latest });
   if (!coordinates) return undefined;
   const named: RememberedModel = { ...latest, ...coordinates };
   await services.remembered.models.add(named);
@@ -61,18 +61,18 @@ export async function nameModel(services: Services, prompts: Prompts, model: Rem
  * A checkpoint (or the latest one, without a step) of a model added by id alone has no model id to
  * chat with. Says why, offers to name the model, and then opens the chat on that checkpoint.
  */
-export async function nameThenChat(services: Services, prompts: Prompts, model: RememberedModel, step: number | undefined): Promise<void> {
+export async function nameThenChat(services: Services, dialogs: Dialogs, model: RememberedModel, step: number | undefined): Promise<void> {
   const label = modelLabel(model);
   const what = step === undefined ? `The latest checkpoint of model ${label}` : `Step ${step} of model ${label}`;
   const action = 'Name Model…';
-  const answer = await prompts.choose(`${what} cannot be opened in chat yet: RL Studio does not know the model's entity/project/name.`, {
+  const answer = await dialogs.choose(`${what} cannot be opened in chat yet: RL Studio does not know the model's entity/project/name.`, {
     modal: true,
     detail: `The platform serves a checkpoint under its model's name, as wandb-artifact:///entity/project/name${step === undefined ? '' : `:step${step}`}. `
       + 'This model was added by its id alone, and the training API does not tell a model\'s name. '
       + `Name the model as it was created, and the chat opens with ${step === undefined ? 'its latest checkpoint' : `step ${step}`}.`,
   }, action);
   if (answer !== action) return;
-  const named = await nameModel(services, prompts, model);
+  const named = await nameModel(services, dialogs, model);
   const modelId = named ? checkpointModelId(named, step) : undefined;
   if (modelId) await openInChat(modelId);
 }
