@@ -18,8 +18,6 @@ export const ContextKeys = {
    * Configure Endpoints and Show Log.
    */
   unreachable: 'rlStudio.unreachable',
-  /** The inference API answers, but with errors (5xx, 429, an unreadable answer), and nothing else is listed. */
-  catalogueFailing: 'rlStudio.catalogueFailing',
   /** The platform answered 401 to the stored key. */
   keyRejected: 'rlStudio.keyRejected',
   modelsEmpty: 'rlStudio.modelsEmpty',

@@ -51,7 +51,7 @@ describe('platform health fed by every call', () => {
     assert.equal(health.summary().level, 'degraded');
     assert.equal(health.summary().text, 'RL Studio: inference API rate limited');
     assert.equal(health.failure('inference')?.kind, 'rate-limited');
-    assert.match(health.summary().detail.join('\n'), /\*\*Inference API\*\*: Too many requests \(429\): the platform asked RL Studio to slow down\./);
+    assert.match(shownText(health.summary().detail), /\*\*Inference API\*\*: Too many requests \(429\): the platform asked RL Studio to slow down\./);
     health.noteCall({ api: 'inference', method: 'GET', path: '/models/x', status: 404, error: 'GET /models/x failed: 404 Not found', kind: 'http' });
     assert.equal(health.condition('inference').state, 'reachable');
     health.noteCall({ api: 'training', method: 'GET', path: '/x', error: 'GET /x was cancelled', kind: 'aborted' });
