@@ -30,7 +30,7 @@ export function registerChat(services: Services): void {
     editorTracking.dispose();
     return (require('./chatFeature') as typeof ChatFeature).startChat(commands.servicesForFeature(), lastEditor);
   });
-  const commands = new DeferredCommands(services, services.testMode ? [...chatCommands, ...chatTestCommands] : chatCommands, chat);
+  const commands: DeferredCommands = new DeferredCommands(services, services.testMode ? [...chatCommands, ...chatTestCommands] : chatCommands, chat);
 
   services.context.subscriptions.push(
     editorTracking,

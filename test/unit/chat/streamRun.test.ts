@@ -3,7 +3,7 @@ import type { ChatCompletionChunk } from '../../../src/api/types';
 import { runStream } from '../../../src/chat/streamRun';
 import { chunk, sleep, usageChunk } from './support';
 
-async function* fromArray(chunks: ChatCompletionChunk[], error?: unknown): AsyncGenerator<ChatCompletionChunk> {
+async function* fromArray(chunks: ChatCompletionChunk[], error?: Error): AsyncGenerator<ChatCompletionChunk> {
   for (const item of chunks) yield item;
   if (error) throw error;
 }
