@@ -96,7 +96,7 @@ export class SseParser {
       const line = this.takePartial('');
       this.takeLine(line, 0, line.length, events);
     }
-    if (this.failed) throw this.failed;
+    if (this.failure) throw this.failure;
     this.dispatch(events);
     this.afterCarriageReturn = false;
     return events;

@@ -12,7 +12,7 @@ const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
 function closeAll(...servers: (HostileServer | undefined)[]): Promise<void[]> {
-  return Promise.all(servers.map((server) => server?.close()));
+  return Promise.all(servers.map(async (server) => server?.close()));
 }
 
 describe('client faults: answers too large to hold', () => {

@@ -150,4 +150,4 @@ async function main(): Promise<number> {
   return total.failed === 0 && total.passed > 0 ? 0 : 1;
 }
 
-main().then((code) => process.exit(code));
+void main().then((code) => process.exit(code));

@@ -28,4 +28,4 @@ async function main(): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-main().then((code) => process.exit(code));
+void main().then((code) => process.exit(code));

@@ -93,5 +93,5 @@ function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; abort(
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
   const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: controller.signal, abort: () => controller.abort(), dispose: () => subscription.dispose() };
+  return { signal: controller.signal, abort: () => controller.abort(), dispose: () => void subscription.dispose() };
 }

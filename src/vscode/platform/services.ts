@@ -114,7 +114,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     project: current.project || undefined,
     timeoutMs: current.requestTimeoutMs,
     credentials: { getApiKey },
-    userAgent: `rl-studio-vscode/${context.extension.packageJSON.version as string} vscode/${vscode.version}`,
+    userAgent: `rl-studio-vscode/${(context.extension.packageJSON as { version: string }).version} vscode/${vscode.version}`,
     logger: (entry) => {
       const outcome = entry.error ? `failed: ${entry.error}` : String(entry.status);
       const retry = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';

@@ -85,7 +85,7 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
       const subscription = token.onCancellationRequested(() => controller.abort());
       // Cancelled by the user, or by the extension being turned off.
       return sendTest(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: AbortSignal.any([controller.signal, services.lifetime]) })
-        .finally(() => subscription.dispose());
+        .finally(() => void subscription.dispose());
     },
   );
 

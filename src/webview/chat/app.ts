@@ -159,7 +159,7 @@ export class ChatApp {
       case 'answerDelta': {
         if (event.conversationId !== this.currentId || this.stopping.has(event.messageId)) return;
         const view = this.transcript.answer(event.messageId);
-        if (view && !view.applyDelta(event.contentOffset, event.content, event.reasoningOffset, event.reasoning)) this.resynchronize();
+        if (view && !view.applyDelta(event.contentOffset, event.content, event.reasoningOffset, event.reasoning)) void this.resynchronize();
         return;
       }
       case 'answerUpdated':

@@ -5,7 +5,7 @@ import { runStream } from '../../../src/chat/streamRun';
 import { textReceiver } from './fixtures';
 import { chunk, until, usageChunk } from './support';
 
-async function* fromArray(chunks: ChatCompletionChunk[], error?: unknown): AsyncGenerator<ChatCompletionChunk> {
+async function* fromArray(chunks: ChatCompletionChunk[], error?: Error): AsyncGenerator<ChatCompletionChunk> {
   for (const item of chunks) yield item;
   if (error) throw error;
 }
