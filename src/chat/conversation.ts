@@ -54,11 +54,6 @@ export function streamingAnswers(conversation: Conversation): AnswerEntry[] {
   return conversation.messages.filter((entry): entry is AnswerEntry => isAnswer(entry) && entry.status === 'streaming');
 }
 
-export function findAnswer(conversation: Conversation, messageId: string): AnswerEntry | undefined {
-  const entry = conversation.messages.find((candidate) => candidate.id === messageId);
-  return entry && isAnswer(entry) ? entry : undefined;
-}
-
 function newAnswer(env: ConversationEnv, replyTo: string, column: AnswerColumn, model: string): AnswerEntry {
   return { id: env.newId(), role: 'assistant', replyTo, column, model, content: '', reasoning: '', status: 'streaming', createdAt: env.now() };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { adviceForFailure, adviceForStatus, signPayload } from '../../../src/webhook';
+import { adviceForFailure, adviceForStatus } from '../../../src/webhook/advice';
+import { signPayload } from '../../../src/webhook/signature';
 import { startReceiver, type LocalReceiver } from '../../../src/webhook/receiver';
 
 interface Answer {
