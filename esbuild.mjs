@@ -162,6 +162,10 @@ const webviewBuild = {
   outdir: 'media/dist',
 };
 
+// A full build starts out/ afresh: a transpiled file whose source was moved or deleted would
+// otherwise stay behind, and mocha would still run it.
+if (!transpileOnly) for (const dir of ['out/src', 'out/test']) rmSync(dir, { recursive: true, force: true });
+
 const builds = transpileOnly ? [transpile(transpileOnly)] : [
   hostBuild,
   ...(Object.keys(webviewEntries).length ? [webviewBuild] : []),
