@@ -1,5 +1,7 @@
 /** A tiny fetch wrapper for the emulator's own tests. */
+import assert from 'node:assert/strict';
 import type { Emulator } from '../../emulator/contract';
+import { trajectoryGroup as buildGroup } from '../../support/builders';
 
 export interface Answer {
   status: number;
@@ -50,17 +52,26 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
 }
 
+/** A trajectory group of one answered question, with `metadata` (the emulator reads its instructions there). */
 export function trajectoryGroup(metadata: Record<string, unknown> = {}) {
-  return {
-    trajectories: [
-      {
-        messages_and_choices: [
-          { role: 'user', content: 'What is 2 + 2?' },
-          { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '4' } },
-        ],
-        reward: 1,
-      },
-    ],
-    metadata,
-  };
+  return buildGroup({ metadata });
+}
+
+export interface JobEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** Every event of a job, oldest first, read page by page with `after`. */
+export async function allEvents(emulator: Emulator, jobId: string, limit = 100): Promise<JobEvent[]> {
+  const events: JobEvent[] = [];
+  let after = '';
+  for (;;) {
+    const answer = await call(emulator, 'training', 'GET', `/preview/training-jobs/${jobId}/events?limit=${limit}${after ? `&after=${after}` : ''}`);
+    assert.equal(answer.status, 200, answer.text);
+    events.push(...answer.json.data);
+    if (!answer.json.has_more) return events;
+    after = answer.json.last_id;
+  }
 }
