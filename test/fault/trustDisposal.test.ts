@@ -6,7 +6,7 @@
  * none was made since it was turned off.
  */
 import { strict as assert } from 'node:assert';
-import { untilNothingArmed, watchArmedTimers, watchRequestsTo } from '../support/afterTurningOff';
+import { untilNothingArmed, watchArmedTimers, watchRequestsTo, type ArmedTimers } from '../support/afterTurningOff';
 import { rememberedJob } from '../support/builders';
 import { ExtensionMode, FakeHost, extensionContext, loadExtension, manifestDefaults, turnOff, useHost, type ExtensionContextLike } from './support/trustHost';
 import { startRecordingServer, type RecordingServer } from './support/trustServer';
@@ -39,6 +39,26 @@ describe('trust: turned off in the middle of the work', function () {
     loadExtension().activate(context);
   }
 
+  /**
+   * Turns the extension off; `ended` waits for (and checks) what turning off must end. Then nothing
+   * follows: no timer of the extension is left armed, and no request was made or received since.
+   */
+  async function turnOffAndCheckNothingFollows(timers: ArmedTimers, ended: () => Promise<void>): Promise<void> {
+    const requests = watchRequestsTo(server.url);
+    try {
+      turnOff(context!);
+      context = undefined;
+      const callsAtTurnOff = server.calls.length;
+      await ended();
+      await untilNothingArmed(timers);
+      assert.deepEqual(requests.made, [], 'requests made after turning off');
+      assert.equal(server.calls.length, callsAtTurnOff, 'requests received after turning off');
+    } finally {
+      requests.stop();
+      timers.stop();
+    }
+  }
+
   it('turned off mid-poll of a running job: the poll in flight is aborted, every socket closes, no poll follows', async () => {
     const timers = watchArmedTimers();
     const jobId = 'job-disposal-1';
@@ -55,19 +75,7 @@ describe('trust: turned off in the middle of the work', function () {
     server.hold(/\/events$/);
     const before = polls().length;
     await server.waitFor('a poll held in flight', () => server.held > 0 && polls().length > before);
-    const requests = watchRequestsTo(server.url);
-    try {
-      turnOff(context);
-      context = undefined;
-      const callsAtTurnOff = server.calls.length;
-      await server.waitFor('every socket closed', () => server.sockets.open === 0);
-      await untilNothingArmed(timers);
-      assert.deepEqual(requests.made, [], 'requests made after turning off');
-      assert.equal(server.calls.length, callsAtTurnOff, 'requests received after turning off');
-    } finally {
-      requests.stop();
-      timers.stop();
-    }
+    await turnOffAndCheckNothingFollows(timers, () => server.waitFor('every socket closed', () => server.sockets.open === 0));
     assert.equal(server.held, 0, 'the held poll ended with its socket');
   });
 
@@ -78,21 +86,11 @@ describe('trust: turned off in the middle of the work', function () {
     // The first check runs 1.5 s after activation.
     await server.waitFor('both health requests in flight', () => server.held === 2);
     assert.equal(server.sockets.open, 2);
-    const requests = watchRequestsTo(server.url);
-    try {
-      turnOff(context!);
-      context = undefined;
-      const callsAtTurnOff = server.calls.length;
+    await turnOffAndCheckNothingFollows(timers, async () => {
       await server.waitFor('every socket closed', () => server.sockets.open === 0 && server.held === 0);
       assert.equal(host.statusItems[0]!.disposed, true, 'the status bar item is gone');
       // A check asked for now must not reach the server either.
       assert.equal(host.commands.has('rlStudio.checkHealth'), false, 'the commands are unregistered');
-      await untilNothingArmed(timers);
-      assert.deepEqual(requests.made, [], 'requests made after turning off');
-      assert.equal(server.calls.length, callsAtTurnOff, 'requests received after turning off');
-    } finally {
-      requests.stop();
-      timers.stop();
-    }
+    });
   });
 });

@@ -39,6 +39,27 @@ export async function call(emulator: Emulator, api: 'training' | 'inference' | '
   return { status: response.status, headers: response.headers, text, json };
 }
 
+/**
+ * Starts streaming a long answer (`/long 500`) once its headers arrived; `ending` tells how reading
+ * it ends: 'ended' when the whole answer arrived, 'dropped' when the connection was cut. Slow with
+ * a chunk delay set.
+ */
+export async function readLongStream(emulator: Emulator): Promise<{ ending: Promise<'ended' | 'dropped'> }> {
+  const response = await fetch(`${emulator.inferenceUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'OpenPipe/Qwen3-14B-Instruct', messages: [{ role: 'user', content: '/long 500' }], stream: true }),
+  });
+  assert.equal(response.status, 200);
+  // Wrapped: an async function returning the promise itself would wait for the whole answer.
+  return {
+    ending: response.text().then(
+      () => 'ended' as const,
+      () => 'dropped' as const,
+    ),
+  };
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */

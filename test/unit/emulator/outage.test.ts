@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../emulator';
 import { trajectoryGroups } from '../../support/builders';
-import { allEvents, call } from './client';
+import { allEvents, call, readLongStream } from './client';
 
 /** What a client sees: an answer's status, or the code of the connection error. */
 async function reach(url: string): Promise<number | string> {
@@ -41,12 +41,7 @@ describe('emulator: outages and pace', () => {
   it('drops connections that were open when it went down', async () => {
     const emulator = await startEmulator({ seed: false, streamChunkDelayMs: 200 });
     try {
-      const response = await fetch(`${emulator.inferenceUrl}/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'OpenPipe/Qwen3-14B-Instruct', messages: [{ role: 'user', content: '/long 500' }], stream: true }),
-      });
-      const reading = response.text().then(() => 'ended', () => 'dropped');
+      const { ending: reading } = await readLongStream(emulator);
       await emulator.setReachable(false);
       assert.equal(await reading, 'dropped');
     } finally {
