@@ -22,10 +22,10 @@ async function allPages(emulator: Emulator, modelId: string, order: 'asc' | 'des
     const page = answer.json as Page;
     pages++;
     steps.push(...page.data.map((checkpoint) => checkpoint.step));
-    if (page.data.length > 0) {
-      assert.equal(page.first_id, page.data[0]!.id);
-      assert.equal(page.last_id, page.data.at(-1)!.id);
-    }
+    // A model always has its step-0 checkpoint, so no page of it is empty.
+    assert.ok(page.data.length > 0, `page ${pages} is empty`);
+    assert.equal(page.first_id, page.data[0]!.id);
+    assert.equal(page.last_id, page.data.at(-1)!.id);
     if (!page.has_more) return { steps, pages };
     after = page.last_id;
   }
