@@ -73,7 +73,7 @@ describe('chat against hostile parties', function () {
     });
 
     it('javascript:, file:, command:, vscode:, data: and other links: none reaches the editor, each refused in the reply', async () => {
-      const hostile = [
+      const refusedUnopened = [
         'javascript:alert(1)',
         ' JaVaScRiPt:alert(1)',
         'java\nscript:alert(1)',
@@ -87,12 +87,14 @@ describe('chat against hostile parties', function () {
         'mailto:someone@example.com',
         '//evil.invalid/path',
         'https://user:password@example.com/',
-        `https://example.com/${'a'.repeat(10_000)}`,
       ];
-      for (const href of hostile) {
+      for (const href of refusedUnopened) {
         const reply = await chat.request('openLink', { href });
-        assert.ok(!reply.ok || (reply.result as { opened: boolean }).opened === false, href.slice(0, 40));
+        assert.deepEqual([reply.ok, reply.result], [true, { opened: false }], href);
       }
+      // Too long to be looked at: refused as a malformed request.
+      const long = await chat.request('openLink', { href: `https://example.com/${'a'.repeat(10_000)}` });
+      assert.deepEqual([long.ok, long.error?.code], [false, 'too-long']);
       assert.deepEqual(chat.ui.opened, []);
       const safe = await chat.request('openLink', { href: 'https://example.com/docs' });
       assert.deepEqual(safe.result, { opened: true });
@@ -132,7 +134,10 @@ describe('chat against hostile parties', function () {
       const refused = replies.filter((reply) => !reply.ok);
       assert.equal(accepted.length, 1);
       assert.equal(refused.length, 999);
-      for (const reply of refused) assert.ok(reply.error!.code === 'busy' || reply.error!.code === 'too-many-requests', JSON.stringify(reply.error));
+      // The channel lets 32 requests at once through to the chat, which takes the first and finds
+      // itself busy for the other 31; the channel refuses the rest before they reach the chat.
+      const codes = refused.map((reply) => reply.error!.code);
+      assert.deepEqual([codes.filter((code) => code === 'busy').length, codes.filter((code) => code === 'too-many-requests').length], [31, 968], JSON.stringify([...new Set(codes)]));
       await until(() => server.completions.length === 1, 5_000, 'the one request');
       const stop = await chat.request('stop', { conversationId, shown: [] });
       assert.equal(stop.ok, true);

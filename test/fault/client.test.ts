@@ -73,7 +73,7 @@ describe('client faults: answers too large to hold', () => {
 });
 
 describe('client faults: deadlines', () => {
-  it('JSON body dripping 1 byte every 250 ms with timeoutMs 1000: fails with a timeout within 1.5 s', async () => {
+  it('JSON body dripping 1 byte every 250 ms with timeoutMs 1000: fails with its 1 s timeout while the answer still arrives, socket closed', async () => {
     let closedAt: number | undefined;
     const server = await startServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -95,12 +95,10 @@ describe('client faults: deadlines', () => {
     });
     const client = faultClient(server.apiUrl, { timeoutMs: 1_000 });
     try {
-      const started = performance.now();
+      // The server ends the answer after 8 s: a client without the deadline would succeed instead.
       const error = await platformFailure(client.inference.listModels());
-      const elapsed = performance.now() - started;
       assert.equal(error.kind, 'timeout');
       assert.equal(error.message, 'GET /v1/models timed out after 1 s (the answer was still arriving)');
-      assert.ok(elapsed < 1_500, `failed after ${elapsed.toFixed(0)} ms`);
       await until(() => closedAt !== undefined, 2_000, 'the server to see the socket close');
     } finally {
       await client.close();
@@ -111,33 +109,38 @@ describe('client faults: deadlines', () => {
 
 describe('client faults: Retry-After', () => {
   const maxDelayMs = 300;
-  const cases: [string, () => string, 'capped' | 'short'][] = [
-    ['-5', () => '-5', 'short'],
-    ['0', () => '0', 'short'],
-    ['1e9', () => '1e9', 'short'],
-    ['a date in the past', () => new Date(Date.now() - 3_600_000).toUTCString(), 'short'],
-    ['a date an hour ahead', () => new Date(Date.now() + 3_600_000).toUTCString(), 'capped'],
-    ['a billion seconds', () => '1000000000', 'capped'],
-    ['garbage', () => 'soon, maybe; 12', 'short'],
-    ['a malformed date', () => 'Wed, 99 Foo 2025 25:61:61 GMT', 'short'],
+  /** How the client must read the value: as absent (the usual back-off), as "now", or as a wait past the cap. */
+  type Reading = 'absent' | 'now' | 'past the cap';
+  const cases: [string, () => string, Reading][] = [
+    ['-5', () => '-5', 'absent'],
+    ['0', () => '0', 'now'],
+    ['1e9', () => '1e9', 'absent'],
+    ['a date in the past', () => new Date(Date.now() - 3_600_000).toUTCString(), 'now'],
+    ['a date an hour ahead', () => new Date(Date.now() + 3_600_000).toUTCString(), 'past the cap'],
+    ['a billion seconds', () => '1000000000', 'past the cap'],
+    ['garbage', () => 'soon, maybe; 12', 'absent'],
+    ['a malformed date', () => 'Wed, 99 Foo 2025 25:61:61 GMT', 'absent'],
   ];
-  for (const [label, value, expected] of cases) {
-    it(`Retry-After ${label} on every 503: waits bounded by the maximum delay, four attempts in all`, async () => {
+  for (const [label, value, reading] of cases) {
+    it(`Retry-After ${label} on every 503: read as ${reading}, each wait at most the maximum delay, four attempts in all`, async () => {
       const server = await startServer((_request, response) => {
         response.writeHead(503, { 'content-type': 'application/json', 'retry-after': value() });
         response.end('{"detail":"busy"}');
       });
       const client = faultClient(server.apiUrl, { maxRetries: 3, retryBaseDelayMs: 20, retryMaxDelayMs: maxDelayMs });
       try {
+        // An uncapped wait would be an hour or more: the case would never end.
         const error = await platformFailure(client.inference.listModels());
         assert.equal(error.kind, 'http');
         assert.equal(error.status, 503);
-        assert.ok(error.retryAfterMs === undefined || (Number.isFinite(error.retryAfterMs) && error.retryAfterMs >= 0), `retryAfterMs ${error.retryAfterMs}`);
         assert.equal(server.received.length, 4, 'one attempt and three retries');
-        const gaps = server.received.slice(1).map((request, index) => request.at - server.received[index]!.at);
-        for (const gap of gaps) {
-          assert.ok(gap < maxDelayMs + 250, `a wait of ${gap.toFixed(0)} ms passed the ${maxDelayMs} ms cap`);
-          if (expected === 'capped') assert.ok(gap >= maxDelayMs - 20, `a wait of ${gap.toFixed(0)} ms: the server's long Retry-After should have been capped at ${maxDelayMs} ms, not ignored`);
+        if (reading === 'absent') assert.equal(error.retryAfterMs, undefined);
+        else if (reading === 'now') assert.equal(error.retryAfterMs, 0);
+        else {
+          assert.ok(error.retryAfterMs! > maxDelayMs, `retryAfterMs ${error.retryAfterMs}`);
+          // Waited the cap each time: the server's long Retry-After was capped, not ignored for the short back-off.
+          const gaps = server.received.slice(1).map((request, index) => request.at - server.received[index]!.at);
+          for (const gap of gaps) assert.ok(gap >= maxDelayMs - 20, `a wait of ${gap.toFixed(0)} ms, shorter than the ${maxDelayMs} ms cap`);
         }
       } finally {
         await client.close();
@@ -246,7 +249,6 @@ describe('client faults: plain http', () => {
   it('http:// to a non-loopback host (203.0.113.1, a documentation address): refused before any connection, with not-configured', async () => {
     const client = faultClient('http://203.0.113.1/v1');
     try {
-      const started = performance.now();
       const { result: errors, connects } = await countConnects(async () => [
         await platformFailure(client.inference.listModels()),
         await platformFailure(client.training.health()),
@@ -255,14 +257,12 @@ describe('client faults: plain http', () => {
           for await (const _chunk of client.inference.streamChatCompletion({ model: 'm', messages: [] }));
         }),
       ]);
-      const elapsed = performance.now() - started;
       for (const error of errors) {
         assert.equal(error.kind, 'not-configured');
         assert.match(error.message, /uses http:\/\/ for a host other than this computer; use https:\/\//);
       }
       assert.deepEqual(connects, [], 'no connection was started');
       assert.equal(client.log.length, 0, 'no attempt was made');
-      assert.ok(elapsed < 200, `took ${elapsed.toFixed(0)} ms`);
     } finally {
       await client.close();
     }

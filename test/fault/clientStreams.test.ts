@@ -22,7 +22,7 @@ function startStream(response: ServerResponse): void {
 }
 
 describe('client faults: hostile chat streams', () => {
-  it('a 100 MB SSE line: fails with the event-size error at 16 MiB, in linear time, bounded heap, socket closed', async () => {
+  it('a 100 MB SSE line: fails with the event-size error at 16 MiB, event loop and heap bounded, socket closed', async () => {
     let writer: WriteReport | undefined;
     const head = Buffer.from('data: {"id":"');
     const filler = repeated('abcdefghijklmnopqrstuvwxyz012345');
@@ -39,8 +39,7 @@ describe('client faults: hostile chat streams', () => {
       assert.equal(error.message, 'POST /v1/chat/completions: an event of the answer stream was larger than 16 MiB; the stream was stopped (0 chunks received)');
       await until(() => writer?.closedEarly === true, 5_000, 'the server to see the socket close');
       assert.ok(writer!.bytesWritten < 64 * MiB, `the server wrote ${mib(writer!.bytesWritten).toFixed(0)} MiB`);
-      // Linear: 16 MiB parsed in well under the seconds a quadratic parser needs.
-      assert.ok(measurement.elapsedMs < 5_000, `took ${measurement.elapsedMs.toFixed(0)} ms`);
+      // How long parsing takes is a bench figure (test/bench/suites/sseLongLines.ts); here, what it holds up and holds.
       assert.ok(measurement.maxEventLoopDelayMs < 250, `event loop stalled ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
       assert.ok(measurement.peakHeapGrowthMiB < 80, `heap grew ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
     } finally {
@@ -49,7 +48,7 @@ describe('client faults: hostile chat streams', () => {
     }
   });
 
-  it('a million `data:` lines without a blank line: fails with the same event-size error, linear time, bounded heap', async () => {
+  it('a million `data:` lines without a blank line: fails with the same event-size error, event loop and heap bounded', async () => {
     let writer: WriteReport | undefined;
     const line = 'data: {"i":"abcdefghijklmnopqrstuvwxyz0123"}\n';
     const lines = repeated(line);
@@ -67,7 +66,6 @@ describe('client faults: hostile chat streams', () => {
       assert.match(error.message, /an event of the answer stream was larger than 16 MiB; the stream was stopped/);
       await until(() => writer?.closedEarly === true, 5_000, 'the server to see the socket close');
       assert.ok(writer!.bytesWritten < total / 2, `the server wrote ${mib(writer!.bytesWritten).toFixed(0)} MiB of ${mib(total).toFixed(0)}`);
-      assert.ok(measurement.elapsedMs < 5_000, `took ${measurement.elapsedMs.toFixed(0)} ms`);
       assert.ok(measurement.maxEventLoopDelayMs < 250, `event loop stalled ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
       assert.ok(measurement.peakHeapGrowthMiB < 80, `heap grew ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
     } finally {
@@ -76,9 +74,9 @@ describe('client faults: hostile chat streams', () => {
     }
   });
 
-  it('keep-alive comments for 3 s (standing in for 10 minutes), past the idle timeout, then Stop: alive until Stop, ends at once, heap flat', async () => {
+  it('keep-alive comments for 3 s (standing in for 10 minutes), past the idle timeout, then Stop: alive until Stop, ends with it, socket closed, heap flat', async () => {
     let comments = 0;
-    let closedAt: number | undefined;
+    let closed = false;
     const server = await startServer((_request, response) => {
       startStream(response);
       response.write(chunkEvent('thinking'));
@@ -88,30 +86,27 @@ describe('client faults: hostile chat streams', () => {
       }, 50);
       response.once('close', () => {
         clearInterval(timer);
-        closedAt = performance.now();
+        closed = true;
       });
     });
     // Comments count as activity: a 500 ms idle timeout must not end a stream that sends them.
     const client = faultClient(server.apiUrl, { streamIdleTimeoutMs: 500 });
     const controller = new AbortController();
     let received = 0;
-    let stoppedAt = 0;
     try {
       const { result: error, measurement } = await measureBounded(() => platformFailure(async () => {
         const reading = (async () => {
           for await (const _chunk of client.inference.streamChatCompletion(question, { signal: controller.signal })) received++;
         })();
         await until(() => comments >= 60, 10_000, '3 s of comments');
-        stoppedAt = performance.now();
+        assert.equal(closed, false, 'the stream was still open before Stop');
         controller.abort();
         await reading;
       }));
-      const endedAfter = performance.now() - stoppedAt;
+      // The server never ends this answer: only Stop can have ended the stream and closed the socket.
       assert.equal(error.kind, 'aborted');
       assert.equal(received, 1);
-      assert.ok(endedAfter < 100, `the stream ended ${endedAfter.toFixed(0)} ms after Stop`);
-      await until(() => closedAt !== undefined, 2_000, 'the server to see the socket close');
-      assert.ok(closedAt! - stoppedAt < 200, 'the socket closed at Stop');
+      await until(() => closed, 2_000, 'the server to see the socket close');
       assert.ok(measurement.peakHeapGrowthMiB < 16, `heap grew ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
     } finally {
       await client.close();
@@ -141,7 +136,6 @@ describe('client faults: hostile chat streams', () => {
       assert.equal(writer!.finished, true);
       assert.equal(received, count);
       assert.equal(characters, count * 4000);
-      assert.ok(measurement.elapsedMs < 15_000, `took ${measurement.elapsedMs.toFixed(0)} ms`);
       assert.ok(measurement.peakArrayBufferGrowthMiB < 32, `buffers grew ${measurement.peakArrayBufferGrowthMiB.toFixed(1)} MiB`);
     } finally {
       await client.close();
@@ -150,24 +144,23 @@ describe('client faults: hostile chat streams', () => {
   });
 
   it('a stream that goes silent after one chunk: fails with a timeout after the idle timeout, keeping the chunk', async () => {
-    let closedAt: number | undefined;
+    let closed = false;
     const server = await startServer((_request, response) => {
       startStream(response);
       response.write(chunkEvent('only'));
-      response.once('close', () => (closedAt = performance.now()));
+      response.once('close', () => (closed = true));
     });
     const client = faultClient(server.apiUrl, { streamIdleTimeoutMs: 300 });
     const contents: string[] = [];
     try {
-      const started = performance.now();
+      // The server neither writes nor ends: only the idle timeout can end the stream.
       const error = await platformFailure(async () => {
         for await (const chunk of client.inference.streamChatCompletion(question)) contents.push(chunk.choices[0]?.delta.content ?? '');
       });
       assert.equal(error.kind, 'timeout');
       assert.equal(error.message, 'POST /v1/chat/completions timed out after 0.3 s without any part of the answer stream arriving (1 chunk received)');
       assert.deepEqual(contents, ['only']);
-      assert.ok(performance.now() - started < 2_000);
-      await until(() => closedAt !== undefined, 2_000, 'the server to see the socket close');
+      await until(() => closed, 2_000, 'the server to see the socket close');
     } finally {
       await client.close();
       await server.close();

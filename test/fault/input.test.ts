@@ -106,10 +106,8 @@ describe('fault: hostile input files', () => {
       text = '';
     });
 
-    it('a 60 MB .jsonl file: the first 16 MB checked in slices, the line where checking stopped named, nothing kept to send; stall < 250 ms, heap < 100 MiB, time < 10 s', async () => {
-      const started = Date.now();
+    it('a 60 MB .jsonl file: the first 16 MB checked in slices, the line where checking stopped named, nothing kept to send; stall < 250 ms, heap < 100 MiB', async () => {
       const { result, measurement } = await measured(() => checkTrajectoryFile(text, 'jsonl'));
-      const seconds = (Date.now() - started) / 1000;
       assert.equal(result.ok, false);
       assert.deepEqual(result.groups, [], 'a file that cannot be sent keeps no groups in memory');
       assert.equal(result.problems.length, 1);
@@ -117,7 +115,6 @@ describe('fault: hostile input files', () => {
       const firstUnchecked = text.slice(0, maxTrajectoryFileSize).split('\n').length - 1;
       assert.equal(problem!.line, firstUnchecked);
       assert.equal(problem!.message, `this file is larger than 16 MB, the most RL Studio sends in one request: lines ${firstUnchecked + 1} onward were not checked and nothing will be sent; split the file into smaller ones`);
-      assert.ok(seconds < 10, `took ${seconds} s`);
       assertBounded(measurement, 250, 100);
     });
 

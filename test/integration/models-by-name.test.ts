@@ -4,6 +4,7 @@ import type { WebviewReport } from '../../src/webview/chat/protocol';
 import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
 import type { RememberedModel } from '../../src/vscode/sidebar/rememberedItems';
 import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
+import { checkpointNode as checkpointNodeOf, seededIds, trainingModelNode as trainingModelNodeOf } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
@@ -35,28 +36,21 @@ describe('Models: adding by id or by name', function () {
     return (await views.models.getChildren(parent)) ?? [];
   }
 
-  async function trainingModelNode(modelId: string): Promise<ModelsNode> {
-    return waitUntil(`training model ${modelId} in the Models view`, async () => {
-      const training = (await children()).find((node) => node.kind === 'group' && node.group === 'training');
-      return training ? (await children(training)).find((node) => node.kind === 'trainingModel' && node.model.id === modelId) : undefined;
-    }, (node) => node !== undefined) as Promise<ModelsNode>;
-  }
-
-  async function checkpointNode(modelId: string, step: number): Promise<ModelsNode> {
-    return waitUntil(`step ${step} of ${modelId}`, async () => (await children(await trainingModelNode(modelId))).find((node) => node.kind === 'checkpoint' && node.checkpoint.step === step), (node) => node !== undefined) as Promise<ModelsNode>;
-  }
+  const trainingModelNode = (modelId: string) => trainingModelNodeOf(views.models, modelId);
+  const checkpointNode = (modelId: string, step: number) => checkpointNodeOf(views.models, modelId, step);
 
   const lastQuestion = (kind: string) => [...platform.api.dialogs.asked].reverse().find((question) => question.kind === kind);
 
   it('a name alone joins rlStudio.project, and the model is added with the id typed next', async () => {
-    const ids = platform.emulator.seeded!;
+    const ids = seededIds(platform);
     await useProject(`${ids.trainedModelEntity}/${ids.trainedModelProject}`);
+    const askedBefore = platform.api.dialogs.asked.length;
     platform.api.dialogs.answerNext(ids.trainedModelName, 'enterId', ids.trainedModelId);
     const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.addModel');
     assert.deepEqual(model && { id: model.id, entity: model.entity, project: model.project, name: model.name }, {
       id: ids.trainedModelId, entity: ids.trainedModelEntity, project: ids.trainedModelProject, name: ids.trainedModelName,
     });
-    const first = platform.api.dialogs.asked.find((question) => question.kind === 'input' && question.message === 'Add Model by ID or Name');
+    const first = platform.api.dialogs.asked.slice(askedBefore).find((question) => question.kind === 'input' && question.message === 'Add Model by ID or Name');
     assert.match(first?.detail ?? '', /wandb-artifact:\/\/\/entity\/project\/name/);
     assert.match(first?.detail ?? '', new RegExp(`name alone, in ${ids.trainedModelEntity}/${ids.trainedModelProject} \\(rlStudio\\.project\\)`));
     assert.match(first?.detail ?? '', /finds models only by id/);
@@ -66,7 +60,7 @@ describe('Models: adding by id or by name', function () {
   });
 
   it('a checkpoint model id is found by name through the training API, with no id typed', async () => {
-    const ids = platform.emulator.seeded!;
+    const ids = seededIds(platform);
     const modelId = await platform.emulator.createModelWithCheckpoints('found-by-name', 3);
     platform.api.dialogs.answerNext('wandb-artifact:///emulator-entity/emulator-project/found-by-name:step2', 'findByName', ids.baseModels[0]);
     const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.addModel');
@@ -99,11 +93,13 @@ describe('Models: adding by id or by name', function () {
       const training = (await children()).find((node) => node.kind === 'group' && node.group === 'training');
       return training ? (await children(training)).filter((node) => node.kind === 'trainingModel').length : 0;
     };
+    const refusals = () => platform.api.recentLogLines().filter((line) => line.includes('"." and ".." cannot be part of a model id or name')).length;
     const before = await listed();
+    const refusedBefore = refusals();
     platform.api.dialogs.answerNext('emulator-entity/../found-by-name');
     const model = await vscode.commands.executeCommand('rlStudio.addModel');
     assert.equal(model, undefined);
-    assert.ok(platform.api.recentLogLines().some((line) => line.includes('"." and ".." cannot be part of a model id or name')), 'the refusal is said');
+    assert.ok(refusals() > refusedBefore, 'the refusal is said');
     assert.equal(await listed(), before, 'nothing was added');
   });
 });

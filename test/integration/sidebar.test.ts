@@ -4,7 +4,9 @@ import * as vscode from 'vscode';
 import type { JobsNode } from '../../src/vscode/sidebar/jobs/jobNodes';
 import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
 import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
+import { seededIds, trainedModelListed, trainingModelNode as trainingModelNodeOf } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
+import { itemDescription, itemLabel } from './helpers/tree';
 import { waitUntil } from './helpers/waitUntil';
 
 const fixtures = join(__dirname, '../../../test/fixtures/jobs');
@@ -26,26 +28,15 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     await platform?.disconnect();
   });
 
-  const seeded = () => {
-    const ids = platform.emulator.seeded;
-    assert.ok(ids, 'the emulator was seeded');
-    return ids;
-  };
-  const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
-  const description = (item: vscode.TreeItem) => (typeof item.description === 'string' ? item.description : '');
+  const seeded = () => seededIds(platform);
+  const label = itemLabel;
+  const description = itemDescription;
 
   async function modelChildren(parent?: ModelsNode): Promise<ModelsNode[]> {
     return (await views.models.getChildren(parent)) ?? [];
   }
 
-  async function trainingModelNode(modelId: string): Promise<ModelsNode> {
-    return waitUntil(`training model ${modelId} in the Models view`, async () => {
-      const groups = await modelChildren();
-      const training = groups.find((node) => node.kind === 'group' && node.group === 'training');
-      if (!training) return undefined;
-      return (await modelChildren(training)).find((node) => node.kind === 'trainingModel' && node.model.id === modelId);
-    }, (node) => node !== undefined) as Promise<ModelsNode>;
-  }
+  const trainingModelNode = (modelId: string) => trainingModelNodeOf(views.models, modelId);
 
   async function checkpointSteps(model: ModelsNode): Promise<{ steps: number[]; loadMore?: ModelsNode }> {
     const children = await modelChildren(model);
@@ -115,6 +106,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('deletes a checkpoint only after the confirmation, and reports the result', async () => {
     const ids = seeded();
+    await trainedModelListed(platform);
     const model = await trainingModelNode(ids.trainedModelId);
     const target = (await modelChildren(model)).find((node) => node.kind === 'checkpoint' && node.checkpoint.step > 0)!;
     assert.ok(target && target.kind === 'checkpoint');
@@ -143,6 +135,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('creates a training job from a .jsonl file and follows it to succeeded without any refresh', async () => {
     const ids = seeded();
+    await trainedModelListed(platform);
     const before = platform.emulator.requests.length;
     platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('groups.jsonl'))) as { id: string } | undefined;
@@ -171,6 +164,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('shows the error message of a failed job', async () => {
     const ids = seeded();
+    await trainedModelListed(platform);
     platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('failing.jsonl'))) as { id: string };
     const node = await jobNode(created.id);
@@ -223,6 +217,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('resumes following a job from the last event seen after server errors', async () => {
     const ids = seeded();
+    await trainedModelListed(platform);
     platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('long.jsonl'))) as { id: string };
     const node = await jobNode(created.id);
@@ -247,6 +242,8 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
   });
 
   it('shows one warning row for an unreachable catalogue, not an error per node, and keeps the training models', async () => {
+    await trainedModelListed(platform);
+    await trainingModelNode(seeded().trainedModelId);
     const config = vscode.workspace.getConfiguration('rlStudio');
     const inference = config.get<string>('inferenceApiUrl');
     try {

@@ -11,6 +11,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import * as vscode from 'vscode';
 import MarkdownIt from 'markdown-it';
 import { startRecordingServer, type RecordingServer } from '../fault/support/trustServer';
+import { untilNothingArmed, watchArmedTimers, watchRequestsTo } from '../support/afterTurningOff';
 import { activateExtension, type RlStudioApi } from './helpers/extension';
 import { uniqueApiKey } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
@@ -136,26 +137,37 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
 
   // Last: the extension stays off afterwards.
   it('turned off while it polls a job and checks health against a slow server: requests in flight end, sockets close, nothing follows', async () => {
-    const key = uniqueApiKey();
-    await signIn(key);
-    await setLayer(vscode.ConfigurationTarget.Global, { trainingApiUrl: server.trainingUrl, inferenceApiUrl: server.inferenceUrl, pollingIntervalSeconds: 0.5 });
-    await waitUntil('the server in use', () => api.settingsInUse().settings.trainingApiUrl, (url) => url === server.trainingUrl);
-    await vscode.commands.executeCommand('rlStudio.jobs.focus');
-    await vscode.commands.executeCommand('rlStudio.addJob', 'trust-job-1');
-    await api.views.jobs.getChildren();
-    const polls = () => server.calls.filter((call) => call.path.endsWith('/training-jobs/trust-job-1/events'));
-    await server.waitFor('three polls at the regular cadence', () => polls().length >= 3, 30_000);
-    const cadenceMs = Math.max(...polls().slice(1).map((call, index) => call.at - polls()[index]!.at));
+    const timers = watchArmedTimers();
+    try {
+      const key = uniqueApiKey();
+      await signIn(key);
+      await setLayer(vscode.ConfigurationTarget.Global, { trainingApiUrl: server.trainingUrl, inferenceApiUrl: server.inferenceUrl, pollingIntervalSeconds: 0.5 });
+      await waitUntil('the server in use', () => api.settingsInUse().settings.trainingApiUrl, (url) => url === server.trainingUrl);
+      await vscode.commands.executeCommand('rlStudio.jobs.focus');
+      await vscode.commands.executeCommand('rlStudio.addJob', 'trust-job-1');
+      await api.views.jobs.getChildren();
+      const polls = () => server.calls.filter((call) => call.path.endsWith('/training-jobs/trust-job-1/events'));
+      await server.waitFor('three polls at the regular cadence', () => polls().length >= 3, 30_000);
 
-    server.hold(/\/(events|system-check|models)$/);
-    const before = polls().length;
-    void vscode.commands.executeCommand('rlStudio.checkHealth');
-    await server.waitFor('a poll and the health check held in flight', () => polls().length > before && server.calls.some((call) => call.path.endsWith('/system-check') && server.held >= 2));
+      server.hold(/\/(events|system-check|models)$/);
+      const before = polls().length;
+      void vscode.commands.executeCommand('rlStudio.checkHealth');
+      await server.waitFor('a poll and the health check held in flight', () => polls().length > before && server.calls.some((call) => call.path.endsWith('/system-check') && server.held >= 2));
 
-    api.disposeAll();
-    await server.waitFor('every socket closed', () => server.sockets.open === 0);
-    const callsAtClose = server.calls.length;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(3 * cadenceMs, 2000)));
-    assert.deepEqual(server.calls.slice(callsAtClose).map((call) => `${call.method} ${call.path}`), [], `requests after turning off (cadence was ${cadenceMs} ms)`);
+      // Nothing follows: once no timer of the extension is armed, nothing is left that could send.
+      const requests = watchRequestsTo(server.url);
+      try {
+        api.disposeAll();
+        await server.waitFor('every socket closed', () => server.sockets.open === 0);
+        const callsAtClose = server.calls.length;
+        await untilNothingArmed(timers);
+        assert.deepEqual(requests.made, [], 'requests made after turning off');
+        assert.deepEqual(server.calls.slice(callsAtClose).map((call) => `${call.method} ${call.path}`), [], 'requests received after turning off');
+      } finally {
+        requests.stop();
+      }
+    } finally {
+      timers.stop();
+    }
   });
 });

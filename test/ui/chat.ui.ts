@@ -2,12 +2,13 @@
  * The chat panel as a user sees it in the real workbench: open it from the palette, ask a question
  * and watch the answer stream from the emulator, press Stop in the middle of a long answer and see
  * that nothing more arrives, export the conversation as Markdown, render hostile answers inertly,
- * and find the panel restored after a reload. Screenshots of each step are kept.
+ * and find the panel restored after a reload. Screenshots of each step are kept. A step that needs
+ * the panel, or an answered conversation, opens or asks for one when it is not there.
  */
 import * as assert from 'node:assert/strict';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 import type { UiTestContext } from './context';
-import { openViewContainer, runCommand, signInThroughThePalette, waitForText } from './workbench';
+import { ensureSignedIn, openViewContainer, runCommand, signInThroughThePalette, waitForText } from './workbench';
 
 /** The chat webview's document: VS Code nests the content in an iframe inside the webview's iframe. */
 function chatFrame(page: Page): FrameLocator {
@@ -40,12 +41,46 @@ async function waitForAnswers(page: Page, count: number, timeoutMs = 60_000): Pr
   await waitForText(async () => String(await answerCount(page)), new RegExp(`^(${count}|[1-9]\\d{${String(count).length},})$`), timeoutMs);
 }
 
+const firstQuestion = 'How should I choose a learning rate?';
+
+/** The chat panel shown, signed in: opened from the palette unless its tab is there. */
+async function chatShown({ page, emulator }: UiTestContext): Promise<FrameLocator> {
+  await ensureSignedIn(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
+  const tab = page.locator('.tab').filter({ hasText: 'RL Studio Chat' }).first();
+  if ((await tab.count()) === 0) await runCommand(page, 'RL Studio: Open Chat');
+  else await tab.click();
+  const frame = chatFrame(page);
+  await frame.locator('.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
+  return frame;
+}
+
+/**
+ * The chat panel on a conversation that `question` began and that has an answer: a new one is
+ * started and the question asked unless the panel shows such a conversation already.
+ */
+async function conversationBegunWith(context: UiTestContext, question: string): Promise<FrameLocator> {
+  const { page } = context;
+  const frame = await chatShown(context);
+  const opening = frame.locator('article.message.user').first();
+  const begun = (await opening.count()) > 0 && (await opening.innerText()).includes(question);
+  if (!begun || (await frame.locator('article.answer').count()) === 0) {
+    if ((await frame.locator('article.message').count()) > 0) {
+      await frame.locator('button.new-conversation').click();
+      await waitForText(async () => String(await frame.locator('article.message').count()), /^0$/, 10_000);
+    }
+    await ask(page, question);
+    await waitForAnswers(page, 1);
+  }
+  return frame;
+}
+
 export async function signsInForChat({ page, emulator }: UiTestContext): Promise<void> {
   await openViewContainer(page, 'RL Studio');
   await signInThroughThePalette(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
 }
 
 export async function opensTheChatFromThePalette({ page, emulator, screenshot }: UiTestContext): Promise<void> {
+  await ensureSignedIn(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
   await runCommand(page, 'RL Studio: Open Chat');
   const frame = chatFrame(page);
   await frame.locator('.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
@@ -56,9 +91,12 @@ export async function opensTheChatFromThePalette({ page, emulator, screenshot }:
   await screenshot('chat-opened');
 }
 
-export async function typesQuestionAndSeesTheStreamedAnswer({ page, screenshot }: UiTestContext): Promise<void> {
-  await ask(page, 'How should I choose a learning rate?');
-  await waitForAnswers(page, 1);
+export async function typesQuestionAndSeesTheStreamedAnswer(context: UiTestContext): Promise<void> {
+  const { page, screenshot } = context;
+  await chatShown(context);
+  const before = await answerCount(page);
+  await ask(page, firstQuestion);
+  await waitForAnswers(page, before + 1);
   const answer = chatFrame(page).locator('article.answer').last();
   assert.match(await answer.locator('.message-body').innerText(), /learning/i);
   assert.equal(await answer.locator('.code-block button[data-action="copy"]').count() > 0, true, 'code blocks have Copy');
@@ -66,8 +104,9 @@ export async function typesQuestionAndSeesTheStreamedAnswer({ page, screenshot }
   await screenshot('answer-streamed');
 }
 
-export async function stopsLongAnswerMidStreamAndNoMoreTextArrives({ page, emulator, screenshot }: UiTestContext): Promise<void> {
-  const frame = chatFrame(page);
+export async function stopsLongAnswerMidStreamAndNoMoreTextArrives(context: UiTestContext): Promise<void> {
+  const { page, emulator, screenshot } = context;
+  const frame = await chatShown(context);
   const before = await frame.locator('article.answer').count();
   const closedBefore = emulator.streamStats().closedByClient;
   // Slow the stream down (2,000 tokens at 20 ms a chunk take well over a minute), so Stop surely
@@ -82,20 +121,28 @@ export async function stopsLongAnswerMidStreamAndNoMoreTextArrives({ page, emula
     await stop.click();
     await frame.locator('article.answer[data-status="stopped"]').last().waitFor({ timeout: 15_000 });
     const atStop = await body.textContent();
-    await page.waitForTimeout(1500);
+    // The server saw the request closed: it sends nothing more.
+    await waitForText(async () => String(emulator.streamStats().closedByClient - closedBefore), /^[1-9]/, 10_000);
+    assert.equal(await frame.locator('button.send').isVisible(), true, 'Send is back');
+    // What the extension had already sent reaches the webview before anything sent later: once a
+    // later answer shows, any text left over for the stopped one would have shown too.
+    emulator.setStreamChunkDelay(0);
+    const answers = await answerCount(page);
+    await ask(page, '/echo after stop');
+    await waitForAnswers(page, answers + 1);
     const later = await body.textContent();
     assert.equal(later, atStop, 'no text appeared after Stop');
-    await waitForText(async () => String(emulator.streamStats().closedByClient - closedBefore), /^[1-9]/, 10_000);
     assert.ok((later ?? '').split(/\s+/).length < 2000, 'the answer was cut short');
-    assert.equal(await frame.locator('button.send').isVisible(), true, 'Send is back');
     await screenshot('answer-stopped');
   } finally {
     emulator.setStreamChunkDelay(0);
   }
 }
 
-export async function exportsTheConversationAsMarkdown({ page, screenshot }: UiTestContext): Promise<void> {
-  await chatFrame(page).locator('button.export-markdown').click();
+export async function exportsTheConversationAsMarkdown(context: UiTestContext): Promise<void> {
+  const { page, screenshot } = context;
+  const frame = await conversationBegunWith(context, firstQuestion);
+  await frame.locator('button.export-markdown').click();
   const editor = page.locator('.editor-instance .monaco-editor .view-lines').last();
   const text = await waitForText(async () => (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' '), /## User/, 30_000);
   assert.match(text, /^# How should I choose a learning rate\?/m);
@@ -104,8 +151,9 @@ export async function exportsTheConversationAsMarkdown({ page, screenshot }: UiT
   await screenshot('exported-markdown');
 }
 
-export async function rendersHostileAnswersWithoutRunningThem({ page, screenshot }: UiTestContext): Promise<void> {
-  await page.locator('.tab').filter({ hasText: 'RL Studio Chat' }).first().click();
+export async function rendersHostileAnswersWithoutRunningThem(context: UiTestContext): Promise<void> {
+  const { page, screenshot } = context;
+  await chatShown(context);
   const webview = await chatDocument(page);
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
@@ -139,8 +187,9 @@ export async function rendersHostileAnswersWithoutRunningThem({ page, screenshot
   await screenshot('hostile-answers-inert');
 }
 
-export async function restoresThePanelAfterReloadingTheWindow({ page, screenshot }: UiTestContext): Promise<void> {
-  const frame = chatFrame(page);
+export async function restoresThePanelAfterReloadingTheWindow(context: UiTestContext): Promise<void> {
+  const { page, screenshot } = context;
+  const frame = await conversationBegunWith(context, firstQuestion);
   const messages = await frame.locator('article.message').count();
   assert.ok(messages > 0);
   await page.reload();
@@ -153,7 +202,9 @@ export async function restoresThePanelAfterReloadingTheWindow({ page, screenshot
   await screenshot('restored-after-reload');
 }
 
-export async function closesThePanelAndTheExportLeavingNothingToRestore({ page, screenshot }: UiTestContext): Promise<void> {
+export async function closesThePanelAndTheExportLeavingNothingToRestore(context: UiTestContext): Promise<void> {
+  const { page, screenshot } = context;
+  await chatShown(context);
   const exported = page.locator('.tab').filter({ hasText: /\.md/ }).first();
   if (await exported.count()) {
     await exported.click();

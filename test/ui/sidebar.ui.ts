@@ -3,35 +3,8 @@
  * their live status, and a job's details page with its charts. Screenshots of each step are kept.
  */
 import * as assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
 import type { UiTestContext } from './context';
-import { openViewContainer, runCommand, signInThroughThePalette, viewPane, waitForViewRows } from './workbench';
-
-/**
- * Types into the input box a command opened, once its title shows: the command palette's own input
- * is the same element, and typing before the title appears would type into the palette.
- */
-async function typeInto(page: Page, title: string, text: string): Promise<void> {
-  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  const input = page.locator('.quick-input-widget input').first();
-  await input.fill(text);
-  await input.press('Enter');
-  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor({ state: 'hidden', timeout: 10_000 });
-}
-
-async function pickInQuickInput(page: Page, text: string): Promise<void> {
-  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: text }).first();
-  await row.waitFor({ state: 'visible', timeout: 10_000 });
-  await row.click();
-}
-
-/** Collapses a view of the container (when it is there and open), to give the others room. */
-async function collapseView(page: Page, name: string): Promise<void> {
-  const header = viewPane(page, name).locator('.pane-header').first();
-  if ((await header.count()) === 0) return;
-  // Click the title, not the header's middle, where the view's actions are.
-  if ((await header.getAttribute('aria-expanded')) === 'true') await header.locator('.title').first().click();
-}
+import { addModelByIdAndName, collapseView, ensureSignedIn, openViewContainer, pickInQuickInput, runCommand, signInThroughThePalette, typeInto, viewPane, viewRows, waitForViewRows } from './workbench';
 
 function seededIds(context: UiTestContext) {
   const ids = context.emulator.seeded;
@@ -44,12 +17,13 @@ export async function signsIn({ page, emulator }: UiTestContext): Promise<void> 
   await signInThroughThePalette(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
 }
 
+const jobRowName = (jobId: string) => `Job ${jobId.slice(0, 8)}`;
+
 export async function expandsATrainingModelToItsCheckpoints(context: UiTestContext): Promise<void> {
-  const { page, screenshot } = context;
+  const { page, emulator, screenshot } = context;
   const ids = seededIds(context);
-  await runCommand(page, 'RL Studio: Add Model by ID…');
-  await typeInto(page, 'Add Model by ID', ids.trainedModelId);
-  await typeInto(page, 'Model name', `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
+  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
+  await addModelByIdAndName(page, ids.trainedModelId, `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
   await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(ids.trainedModelName)));
   await viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: ids.trainedModelName }).first().click();
   for (const other of ['Training Jobs', 'Webhooks']) await collapseView(page, other);
@@ -60,15 +34,16 @@ export async function expandsATrainingModelToItsCheckpoints(context: UiTestConte
 }
 
 export async function followsTrainingJobsLive(context: UiTestContext): Promise<void> {
-  const { page, screenshot } = context;
+  const { page, emulator, screenshot } = context;
   const ids = seededIds(context);
+  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
   await collapseView(page, 'Models');
   const jobIds = [ids.succeededJobId, ids.failedJobId, ids.runningJobId];
   for (const jobId of jobIds) {
     await runCommand(page, 'RL Studio: Add Training Job by ID…');
     await typeInto(page, 'Add Training Job by ID', jobId);
   }
-  const short = (id: string) => `Job ${id.slice(0, 8)}`;
+  const short = jobRowName;
   const rows = await waitForViewRows(page, 'Training Jobs', (shown) =>
     jobIds.every((id) => shown.some((row) => row.startsWith(short(id)) && !row.includes('loading…'))) &&
     shown.some((row) => row.startsWith(`${short(ids.failedJobId)} failed · `)) &&
@@ -84,8 +59,15 @@ export async function followsTrainingJobsLive(context: UiTestContext): Promise<v
 }
 
 export async function showsTheJobDetailsWithLiveCharts(context: UiTestContext): Promise<void> {
-  const { page, screenshot } = context;
+  const { page, emulator, screenshot } = context;
   const ids = seededIds(context);
+  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
+  // The details page offers the jobs the view follows: the succeeded one, followed here unless it is already.
+  if (!(await viewRows(page, 'Training Jobs')).some((row) => row.startsWith(jobRowName(ids.succeededJobId)))) {
+    await runCommand(page, 'RL Studio: Add Training Job by ID…');
+    await typeInto(page, 'Add Training Job by ID', ids.succeededJobId);
+    await waitForViewRows(page, 'Training Jobs', (rows) => rows.some((row) => row.startsWith(jobRowName(ids.succeededJobId))));
+  }
   await runCommand(page, 'RL Studio: Open Job Details');
   await pickInQuickInput(page, ids.succeededJobId);
   const webview = page.frameLocator('iframe.webview').last().frameLocator('iframe').first();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startRecordingServer, type RecordingServer } from '../fault/support/trustServer';
 import type { UiTestContext } from './context';
-import { notificationMessages, openViewContainer, runCommand, signInThroughThePalette, waitForText, waitForViewRows } from './workbench';
+import { ensureSignedIn, notificationMessages, openViewContainer, runCommand, waitForText, waitForViewRows } from './workbench';
 
 let server: RecordingServer | undefined;
 
@@ -24,28 +24,41 @@ async function notificationTexts(page: Page): Promise<string> {
   return (await notificationMessages(page)).join('\n');
 }
 
-export async function asksBeforeUsingTheAddressesTheRepositorySets({ page, workspace, screenshot }: UiTestContext): Promise<void> {
-  server = await startRecordingServer();
-  mkdirSync(join(workspace, '.vscode'), { recursive: true });
-  writeFileSync(settingsFile(workspace), JSON.stringify({ 'rlStudio.trainingApiUrl': server.trainingUrl, 'rlStudio.inferenceApiUrl': server.inferenceUrl }, null, 2));
+/**
+ * The repository's settings naming its own server, and RL Studio's question about it shown: made
+ * unless an earlier step made them already.
+ */
+async function repositoryAddressesAsked({ page, workspace }: UiTestContext): Promise<RecordingServer> {
+  if (!server) {
+    server = await startRecordingServer();
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(settingsFile(workspace), JSON.stringify({ 'rlStudio.trainingApiUrl': server.trainingUrl, 'rlStudio.inferenceApiUrl': server.inferenceUrl }, null, 2));
+  }
   await openViewContainer(page, 'RL Studio');
   const question = questionOf(server.url);
   await waitForText(() => notificationTexts(page), new RegExp(question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 30_000);
-  await screenshot('workspace-addresses-question');
-  assert.deepEqual(server.calls, [], 'requests to the repository\'s server before any answer');
+  return server;
 }
 
-export async function keepsUsingTheUsersOwnServerMeanwhile({ page, emulator, screenshot }: UiTestContext): Promise<void> {
-  assert.ok(server, 'the repository\'s server runs');
-  await signInThroughThePalette(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
+export async function asksBeforeUsingTheAddressesTheRepositorySets(context: UiTestContext): Promise<void> {
+  const repository = await repositoryAddressesAsked(context);
+  await context.screenshot('workspace-addresses-question');
+  assert.deepEqual(repository.calls, [], 'requests to the repository\'s server before any answer');
+}
+
+export async function keepsUsingTheUsersOwnServerMeanwhile(context: UiTestContext): Promise<void> {
+  const { page, emulator, screenshot } = context;
+  const repository = await repositoryAddressesAsked(context);
+  await ensureSignedIn(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
   await screenshot('own-server-in-use');
-  assert.deepEqual(server.calls.map((call) => `${call.method} ${call.path}`), [], 'requests to the repository\'s server before it was allowed');
-  assert.equal(server.sockets.opened, 0);
+  assert.deepEqual(repository.calls.map((call) => `${call.method} ${call.path}`), [], 'requests to the repository\'s server before it was allowed');
+  assert.equal(repository.sockets.opened, 0);
 }
 
-export async function sendsTheKeyThereOnceAllowed({ page, emulator, screenshot }: UiTestContext): Promise<void> {
-  const repository = server;
-  assert.ok(repository, 'the repository\'s server runs');
+export async function sendsTheKeyThereOnceAllowed(context: UiTestContext): Promise<void> {
+  const { page, emulator, screenshot } = context;
+  const repository = await repositoryAddressesAsked(context);
+  await ensureSignedIn(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
   await runCommand(page, 'Notifications: Show Notifications');
   const item = page.locator('.notifications-center .notification-list-item').filter({ hasText: 'Send your RL Studio API key there?' }).first();
   await item.locator('.monaco-button').filter({ hasText: /^Allow$/ }).first().click();

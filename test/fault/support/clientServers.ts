@@ -118,24 +118,19 @@ export interface BoundedMeasurement extends Measurement {
    * heapUsed counts), from the start to the highest sample, in MiB.
    */
   peakArrayBufferGrowthMiB: number;
-  elapsedMs: number;
 }
 
-/** measure() plus the ArrayBuffer memory and the wall time, which big answers need too. */
+/** measure() plus the ArrayBuffer memory, which big answers need too. */
 export async function measureBounded<T>(work: () => Promise<T>): Promise<{ result: T; measurement: BoundedMeasurement }> {
   const startBuffers = process.memoryUsage().arrayBuffers;
   let peakBuffers = startBuffers;
   const sampler = setInterval(() => {
     peakBuffers = Math.max(peakBuffers, process.memoryUsage().arrayBuffers);
   }, 20);
-  const started = performance.now();
   try {
     const { result, measurement } = await measure(work);
     peakBuffers = Math.max(peakBuffers, process.memoryUsage().arrayBuffers);
-    return {
-      result,
-      measurement: { ...measurement, peakArrayBufferGrowthMiB: (peakBuffers - startBuffers) / 2 ** 20, elapsedMs: performance.now() - started },
-    };
+    return { result, measurement: { ...measurement, peakArrayBufferGrowthMiB: (peakBuffers - startBuffers) / 2 ** 20 } };
   } finally {
     clearInterval(sampler);
   }

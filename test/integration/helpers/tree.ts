@@ -14,6 +14,16 @@ function labelText(label: string | vscode.TreeItemLabel | undefined): string {
   return typeof label === 'string' ? label : label.label;
 }
 
+/** A tree item's label as the view shows it. */
+export function itemLabel(item: vscode.TreeItem): string {
+  return labelText(item.label);
+}
+
+/** A tree item's description, '' when it has none or a boolean one. */
+export function itemDescription(item: vscode.TreeItem): string {
+  return typeof item.description === 'string' ? item.description : '';
+}
+
 /**
  * Every row down to `maxDepth` levels, parents before children. Rows are expanded whatever their
  * collapsible state, since a test wants to see what a user could open.
@@ -27,7 +37,7 @@ export async function treeRows(provider: vscode.TreeDataProvider<unknown>, maxDe
       const expandable = (item.collapsibleState ?? vscode.TreeItemCollapsibleState.None) !== vscode.TreeItemCollapsibleState.None;
       rows.push({
         label: labelText(item.label),
-        description: typeof item.description === 'string' ? item.description : '',
+        description: itemDescription(item),
         depth,
         expandable,
       });

@@ -19,6 +19,7 @@ import { CredentialStore } from '../../../src/vscode/platform/credentials';
 import { RedactingLog } from '../../../src/vscode/platform/log';
 import type { SettingsStore } from '../../../src/vscode/platform/settings';
 import { RememberedList, type RememberedJob, type RememberedModel } from '../../../src/vscode/sidebar/rememberedItems';
+import { rememberedJob, trainingModel } from '../../support/builders';
 
 const trainingUrl = 'http://127.0.0.1:8787/training/v1';
 const inferenceUrl = 'http://127.0.0.1:8787/inference/v1';
@@ -32,8 +33,8 @@ function seed(overrides: Partial<DevelopmentSeed> = {}): DevelopmentSeed {
     inferenceApiUrl: inferenceUrl,
     apiKey,
     models: [
-      { id: 'model-a', entity: 'emulator-entity', project: 'demo-project', name: 'agent-001', base_model: 'base-1' },
-      { id: 'model-b', entity: 'emulator-entity', project: 'demo-project', name: 'agent-002', base_model: 'base-1' },
+      trainingModel({ id: 'model-a', name: 'agent-001', base_model: 'base-1' }),
+      trainingModel({ id: 'model-b', name: 'agent-002', base_model: 'base-1' }),
     ],
     jobs: [
       { id: 'job-running', modelId: 'model-a', kind: 'rl', label: 'long run → agent-001' },
@@ -134,9 +135,9 @@ describe('development seed', () => {
 
   it('a new run replaces what the profile remembered for that address from an earlier run, and only for it', async () => {
     const { services, globalState } = setUp(vscode.ExtensionMode.Development);
-    await services.remembered.jobs.add({ id: 'job-from-last-run', addedAt: new Date(0).toISOString() });
+    await services.remembered.jobs.add(rememberedJob('job-from-last-run'));
     await services.remembered.models.add({ id: 'model-from-last-run', entity: '', project: '', name: '', base_model: '' });
-    await globalState.update('rlStudio.jobs:https://training.example.com/v1', [{ id: 'elsewhere', addedAt: new Date(0).toISOString() }]);
+    await globalState.update('rlStudio.jobs:https://training.example.com/v1', [rememberedJob('elsewhere')]);
     writeSeed(seed({ runId: 'run-2' }));
     assert.equal((await applyDevelopmentSeed(services, dependencies())).status, 'applied');
     assert.deepEqual(services.remembered.jobs.list().map((job) => job.id), ['job-running', 'job-failed', 'job-succeeded']);

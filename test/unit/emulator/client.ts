@@ -1,5 +1,7 @@
 /** A tiny fetch wrapper for the emulator's own tests. */
+import assert from 'node:assert/strict';
 import type { Emulator } from '../../emulator/contract';
+import { trajectoryGroup as buildGroup } from '../../support/builders';
 
 export interface Answer {
   status: number;
@@ -37,6 +39,27 @@ export async function call(emulator: Emulator, api: 'training' | 'inference' | '
   return { status: response.status, headers: response.headers, text, json };
 }
 
+/**
+ * Starts streaming a long answer (`/long 500`) once its headers arrived; `ending` tells how reading
+ * it ends: 'ended' when the whole answer arrived, 'dropped' when the connection was cut. Slow with
+ * a chunk delay set.
+ */
+export async function readLongStream(emulator: Emulator): Promise<{ ending: Promise<'ended' | 'dropped'> }> {
+  const response = await fetch(`${emulator.inferenceUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'OpenPipe/Qwen3-14B-Instruct', messages: [{ role: 'user', content: '/long 500' }], stream: true }),
+  });
+  assert.equal(response.status, 200);
+  // Wrapped: an async function returning the promise itself would wait for the whole answer.
+  return {
+    ending: response.text().then(
+      () => 'ended' as const,
+      () => 'dropped' as const,
+    ),
+  };
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
@@ -50,17 +73,26 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
 }
 
+/** A trajectory group of one answered question, with `metadata` (the emulator reads its instructions there). */
 export function trajectoryGroup(metadata: Record<string, unknown> = {}) {
-  return {
-    trajectories: [
-      {
-        messages_and_choices: [
-          { role: 'user', content: 'What is 2 + 2?' },
-          { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '4' } },
-        ],
-        reward: 1,
-      },
-    ],
-    metadata,
-  };
+  return buildGroup({ metadata });
+}
+
+export interface JobEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** Every event of a job, oldest first, read page by page with `after`. */
+export async function allEvents(emulator: Emulator, jobId: string, limit = 100): Promise<JobEvent[]> {
+  const events: JobEvent[] = [];
+  let after = '';
+  for (;;) {
+    const answer = await call(emulator, 'training', 'GET', `/preview/training-jobs/${jobId}/events?limit=${limit}${after ? `&after=${after}` : ''}`);
+    assert.equal(answer.status, 200, answer.text);
+    events.push(...answer.json.data);
+    if (!answer.json.has_more) return events;
+    after = answer.json.last_id;
+  }
 }

@@ -1,25 +1,7 @@
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../emulator';
 import type { Emulator } from '../../emulator/contract';
-import { call, eventually, trajectoryGroup } from './client';
-
-interface JobEvent {
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-}
-
-async function allEvents(emulator: Emulator, jobId: string, limit = 100): Promise<JobEvent[]> {
-  const events: JobEvent[] = [];
-  let after = '';
-  for (;;) {
-    const answer = await call(emulator, 'training', 'GET', `/preview/training-jobs/${jobId}/events?limit=${limit}${after ? `&after=${after}` : ''}`);
-    assert.equal(answer.status, 200, answer.text);
-    events.push(...answer.json.data);
-    if (!answer.json.has_more) return events;
-    after = answer.json.last_id;
-  }
-}
+import { allEvents, call, eventually, trajectoryGroup, type JobEvent } from './client';
 
 async function finished(emulator: Emulator, jobId: string): Promise<JobEvent[]> {
   return eventually(async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../emulator';
 import type { Emulator } from '../../emulator/contract';
+import { trajectoryGroup } from '../../support/builders';
 import { call } from './client';
 
 const BASE = 'OpenPipe/Qwen3-14B-Instruct';
@@ -51,7 +52,7 @@ describe('emulator: models', () => {
 
   it('keeps logged trajectory groups', async () => {
     const id = await emulator.createModelWithCheckpoints('logged', 1);
-    const group = { trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hi' }], reward: 0.5 }] };
+    const group = trajectoryGroup({ question: 'hi', withAnswer: false, reward: 0.5 });
     const answer = await call(emulator, 'training', 'POST', `/preview/models/${id}/log`, { body: { split: 'val', trajectory_groups: [group, group] } });
     assert.equal(answer.status, 200);
     assert.deepEqual(answer.json, {});

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../emulator';
-import { call } from './client';
+import { trajectoryGroups } from '../../support/builders';
+import { allEvents, call, readLongStream } from './client';
 
 /** What a client sees: an answer's status, or the code of the connection error. */
 async function reach(url: string): Promise<number | string> {
@@ -40,12 +41,7 @@ describe('emulator: outages and pace', () => {
   it('drops connections that were open when it went down', async () => {
     const emulator = await startEmulator({ seed: false, streamChunkDelayMs: 200 });
     try {
-      const response = await fetch(`${emulator.inferenceUrl}/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${emulator.apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'OpenPipe/Qwen3-14B-Instruct', messages: [{ role: 'user', content: '/long 500' }], stream: true }),
-      });
-      const reading = response.text().then(() => 'ended', () => 'dropped');
+      const { ending: reading } = await readLongStream(emulator);
       await emulator.setReachable(false);
       assert.equal(await reading, 'dropped');
     } finally {
@@ -68,29 +64,37 @@ describe('emulator: outages and pace', () => {
 
   it('closes while down, and nothing comes back after close', async () => {
     const emulator = await startEmulator({ seed: false });
-    await call(emulator, 'control', 'POST', '/outage', { body: { seconds: 0.2 } });
-    await until('the outage', async () => !emulator.reachable);
-    await emulator.close();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.equal(await reach(`${emulator.trainingUrl}/health`), 'ECONNREFUSED');
+    // A witness asked for the same outage afterwards: once it is back, the closed one's outage would have ended too.
+    const witness = await startEmulator({ seed: false });
+    try {
+      await call(emulator, 'control', 'POST', '/outage', { body: { seconds: 0.2 } });
+      await until('the outage', async () => !emulator.reachable);
+      await emulator.close();
+      await call(witness, 'control', 'POST', '/outage', { body: { seconds: 0.2 } });
+      await until('the witness down', async () => !witness.reachable);
+      await until('the witness back', async () => (await reach(`${witness.trainingUrl}/health`)) === 200);
+      assert.equal(await reach(`${emulator.trainingUrl}/health`), 'ECONNREFUSED');
+    } finally {
+      await witness.close();
+    }
   });
 
   it('slows the jobs created afterwards, and leaves the pace of running ones alone', async () => {
     const emulator = await startEmulator({ secondsPerStep: 0.05 });
     try {
       const ids = emulator.seeded!;
-      const before = (await call(emulator, 'training', 'GET', `/preview/training-jobs/${ids.runningJobId}/events?limit=100`)).json.data.length;
+      const eventsOf = async (jobId: string) => (await allEvents(emulator, jobId)).length;
+      const before = await eventsOf(ids.runningJobId);
       emulator.setSecondsPerStep(60);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const after = (await call(emulator, 'training', 'GET', `/preview/training-jobs/${ids.runningJobId}/events?limit=100`)).json.data.length;
-      assert.ok(after > before, 'the seeded job goes on at its own pace');
+      await until('the seeded job to go on at its own pace', async () => (await eventsOf(ids.runningJobId)) > before);
       const created = await call(emulator, 'training', 'POST', '/preview/training-jobs', {
-        body: { model_id: ids.trainedModelId, trajectory_groups: Array.from({ length: 5 }, () => ({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hi' }], reward: 1 }] })) },
+        body: { model_id: ids.trainedModelId, trajectory_groups: trajectoryGroups(5) },
       });
       assert.equal(created.status, 200, created.text);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const slow = await call(emulator, 'training', 'GET', `/preview/training-jobs/${created.json.id}/events?limit=100`);
-      assert.equal(slow.json.data.length, 0, 'one step takes a minute now');
+      // Three more steps of the seeded job at 0.05 s: a new job at that pace would have started by then.
+      const seededThen = await eventsOf(ids.runningJobId);
+      await until('three more steps of the seeded job', async () => (await eventsOf(ids.runningJobId)) >= seededThen + 3);
+      assert.equal(await eventsOf(created.json.id), 0, 'one step takes a minute now');
       assert.equal((await call(emulator, 'control', 'POST', '/pace', { body: { secondsPerStep: 0 } })).status, 400);
     } finally {
       await emulator.close();
