@@ -24,7 +24,6 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 export const str = typeCheck('string_type', 'Input should be a valid string', (value) => typeof value === 'string');
 export const bool = typeCheck('bool_type', 'Input should be a valid boolean', (value) => typeof value === 'boolean');
 export const num = typeCheck('float_type', 'Input should be a valid number', (value) => typeof value === 'number' && Number.isFinite(value));
-export const anyValue: Schema = () => undefined;
 export const dict = typeCheck('dict_type', 'Input should be a valid dictionary', isPlainObject);
 export const anyList = typeCheck('list_type', 'Input should be a valid list', Array.isArray);
 

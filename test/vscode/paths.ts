@@ -2,7 +2,6 @@
  * Where the repository and the installed test tools are. The tools live in a cache folder outside the
  * repository (see install.sh), shared by every checkout on the machine.
  */
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -22,12 +21,7 @@ export const chromiumPath = process.env.RL_STUDIO_CHROMIUM || '/usr/bin/chromium
 /** Built artifacts the runners need. */
 export const integrationEntry = join(repoRoot, 'out', 'test', 'integration', 'index.js');
 export const uiTestsDir = join(repoRoot, 'out', 'test', 'ui');
-export const emulatorEntry = join(repoRoot, 'out', 'test', 'emulator', 'index.js');
-export const packagedExtension = join(repoRoot, 'rl-studio.vsix');
 
 /** Screenshots, logs and other artifacts of test runs (ignored by git). */
 export const resultsDir = join(repoRoot, 'test-results');
 
-export function codeServerInstalled(): boolean {
-  return existsSync(codeServerBin) && existsSync(join(node24Bin, 'node'));
-}
