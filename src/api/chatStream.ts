@@ -99,15 +99,17 @@ async function* readChatStream(source: ChatStreamSource): AsyncGenerator<ChatCom
   try {
     const parser = new SseParser({ maxEventSize: options.maxStreamEventSize });
     const decoder = new ChatChunkDecoder(context);
+    /** The chunk an event carries, or null at [DONE]; a caller who stopped gets no more chunks. */
+    const nextChunk = (data: string): ChatCompletionChunk | null => {
+      const chunk = decoder.decode(data);
+      if (chunk !== null && signal?.aborted) throw abortedError();
+      return chunk;
+    };
     for (let batch = await reads.next(); batch !== null; batch = await reads.next()) {
       for (const read of batch) {
         for (const data of parser.feed(read)) {
-          const chunk = decoder.decode(data);
-          if (chunk === null) {
-            completed = true;
-            return;
-          }
-          if (signal?.aborted) throw abortedError();
+          const chunk = nextChunk(data);
+          if (chunk === null) return void (completed = true);
           received++;
           yield chunk;
         }
@@ -118,17 +120,13 @@ async function* readChatStream(source: ChatStreamSource): AsyncGenerator<ChatCom
     for (const data of parser.end()) {
       let chunk: ChatCompletionChunk | null;
       try {
-        chunk = decoder.decode(data);
+        chunk = nextChunk(data);
       } catch (error) {
         // A last event cut in the middle of its JSON is the cut itself, not a malformed answer.
         if (isPlatformError(error) && error.kind === 'invalid-response') break;
         throw error;
       }
-      if (chunk === null) {
-        completed = true;
-        return;
-      }
-      if (signal?.aborted) throw abortedError();
+      if (chunk === null) return void (completed = true);
       received++;
       yield chunk;
     }

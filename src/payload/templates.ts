@@ -12,6 +12,13 @@ export interface PayloadTemplate {
   build(category: 'artifact' | 'run'): unknown;
 }
 
+/** Every variable an event of the category has, each as its own field. */
+function eventVariables(category: 'artifact' | 'run'): Record<string, string> {
+  const shared = { event_type: '${event_type}', event_author: '${event_author}', entity_name: '${entity_name}', project_name: '${project_name}' };
+  if (category === 'run') return shared;
+  return { ...shared, artifact_collection_name: '${artifact_collection_name}', artifact_version: '${artifact_version}', artifact_version_string: '${artifact_version_string}' };
+}
+
 export const payloadTemplates: readonly PayloadTemplate[] = [
   {
     id: 'repository-dispatch',
@@ -19,19 +26,7 @@ export const payloadTemplates: readonly PayloadTemplate[] = [
     description: 'Starts a workflow: event_type must equal a type the receiving workflow lists; client_payload carries the variables.',
     build: (category) => ({
       event_type: 'BUILD_AND_DEPLOY',
-      client_payload: {
-        event_type: '${event_type}',
-        event_author: '${event_author}',
-        entity_name: '${entity_name}',
-        project_name: '${project_name}',
-        ...(category === 'artifact'
-          ? {
-              artifact_version: '${artifact_version}',
-              artifact_version_string: '${artifact_version_string}',
-              artifact_collection_name: '${artifact_collection_name}',
-            }
-          : {}),
-      },
+      client_payload: eventVariables(category),
     }),
   },
   {
@@ -81,19 +76,7 @@ export const payloadTemplates: readonly PayloadTemplate[] = [
     id: 'generic',
     label: 'Generic',
     description: 'A flat object with every variable that applies, for your own endpoint.',
-    build: (category) => ({
-      event_type: '${event_type}',
-      event_author: '${event_author}',
-      entity_name: '${entity_name}',
-      project_name: '${project_name}',
-      ...(category === 'artifact'
-        ? {
-            artifact_collection_name: '${artifact_collection_name}',
-            artifact_version: '${artifact_version}',
-            artifact_version_string: '${artifact_version_string}',
-          }
-        : {}),
-    }),
+    build: eventVariables,
   },
 ];
 

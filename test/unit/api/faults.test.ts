@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startEmulator, type Emulator } from '../../emulator';
-import { clientFor, failure, testApiKey } from './support/harness';
+import type { Emulator } from '../../emulator';
+import { clientFor, failure, testApiKey, useEmulatorClient } from './support/harness';
 
 /** A port that was just free and is now closed: connecting to it is refused. */
 async function closedPort(): Promise<number> {
@@ -17,14 +17,9 @@ describe('faults', () => {
   let emulator: Emulator;
   let client: ReturnType<typeof clientFor>;
 
-  before(async () => {
-    emulator = await startEmulator({ apiKey: testApiKey });
-    client = clientFor(emulator);
-  });
-  afterEach(() => emulator.clearFaults());
-  after(async () => {
-    await client.close();
-    await emulator.close();
+  useEmulatorClient((started, startedClient) => {
+    emulator = started;
+    client = startedClient;
   });
 
   const countRequests = (path: string, since: number) => emulator.requests.slice(since).filter((request) => request.path.endsWith(path)).length;

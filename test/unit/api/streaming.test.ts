@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { PlatformClient } from '../../../src/api';
 import { startEmulator, type Emulator } from '../../emulator';
-import { answerOf, clientFor, drain, failure, observed, testApiKey } from './support/harness';
+import { answerOf, clientFor, drain, failure, observed, testApiKey, useEmulatorClient } from './support/harness';
 
 const question = { messages: [{ role: 'user' as const, content: 'Write a long story about a lighthouse keeper.' }], seed: 11 };
 
@@ -45,14 +45,9 @@ describe('chat streams', () => {
   let emulator: Emulator;
   let client: ReturnType<typeof clientFor>;
 
-  before(async () => {
-    emulator = await startEmulator({ apiKey: testApiKey });
-    client = clientFor(emulator);
-  });
-  afterEach(() => emulator.clearFaults());
-  after(async () => {
-    await client.close();
-    await emulator.close();
+  useEmulatorClient((started, startedClient) => {
+    emulator = started;
+    client = startedClient;
   });
 
   for (const api of ['inference', 'training'] as const) {

@@ -1,22 +1,15 @@
-import { PlatformClient } from '../../../src/api';
 import { ChatController } from '../../../src/chat/chatController';
 import { ConversationStore } from '../../../src/chat/conversationStore';
 import { createPlatformBackend } from '../../../src/chat/platformBackend';
 import type { WireMessage } from '../../../src/webview/common/wire';
 import type { Emulator } from '../../emulator';
+import { clientFor } from '../api/support/harness';
 import { FakeUi } from './controllerHarness';
 import { MemoryStorage } from './support';
 
 /** A ChatController on the real platform client, pointed at the emulator, remembering its seeded model. */
 export function createEmulatorController(emulator: Emulator, post: (message: WireMessage) => void, options: { storage?: MemoryStorage; ui?: FakeUi } = {}) {
-  const client = new PlatformClient({
-    trainingUrl: emulator.trainingUrl,
-    inferenceUrl: emulator.inferenceUrl,
-    credentials: { getApiKey: async () => emulator.apiKey },
-    retryBaseDelayMs: 5,
-    retryMaxDelayMs: 20,
-    timeoutMs: 10_000,
-  });
+  const client = clientFor(emulator, { retryMaxDelayMs: 20, timeoutMs: 10_000 });
   const seeded = emulator.seeded!;
   const ui = options.ui ?? new FakeUi();
   const storage = options.storage ?? new MemoryStorage();

@@ -67,6 +67,24 @@ async function inspectTranscript(view: WebviewPage) {
   });
 }
 
+/**
+ * Asserts the transcript is inert after hostile answers: nothing forbidden or foreign was rendered,
+ * no handler or style attribute, only http(s) links, no script ran, no dialog opened, nothing tried
+ * to load, and the page stayed where it was. Returns what was seen, for the case's own checks.
+ */
+async function assertInert(s: { view: WebviewPage }, onPage: string) {
+  const seen = await inspectTranscript(s.view);
+  assert.deepEqual(seen.forbidden, [], 'forbidden or foreign-namespace elements');
+  assert.deepEqual(seen.badAttributes, [], 'event handlers, styles or namespaced attributes');
+  for (const href of seen.hrefs) assert.match(href, /^https?:\/\//, href);
+  assert.equal(seen.pwned, undefined, 'a script ran');
+  assert.deepEqual(s.view.dialogs, [], 'a dialog opened');
+  assert.deepEqual(seen.cspViolations, [], 'something tried to load or run');
+  assert.deepEqual(s.view.problems, []);
+  assert.equal(s.view.page.url(), onPage);
+  return seen;
+}
+
 describe('chat webview in a real browser', function () {
   this.timeout(120_000);
   let browser: Browser;
@@ -183,15 +201,7 @@ describe('chat webview in a real browser', function () {
         await s.answersDone(2 + index);
       }
       await s.settled();
-      const seen = await inspectTranscript(s.view);
-      assert.deepEqual(seen.forbidden, [], 'forbidden elements');
-      assert.deepEqual(seen.badAttributes, [], 'event handlers, styles or namespaced attributes');
-      for (const href of seen.hrefs) assert.match(href, /^https?:\/\//, href);
-      assert.equal(seen.pwned, undefined, 'a script ran');
-      assert.deepEqual(s.view.dialogs, [], 'a dialog opened');
-      assert.deepEqual(seen.cspViolations, [], 'something tried to load or run');
-      assert.deepEqual(s.view.problems, []);
-      assert.equal(s.view.page.url(), onPage);
+      const seen = await assertInert(s, onPage);
       assert.ok(seen.text.includes("<script>window.top.__pwned='script';alert('script')</script>"), 'a script tag is shown as text');
       assert.ok(!s.requests.some((url) => url.includes('tracker.invalid') || url.includes('evil.invalid')), 'a remote resource was requested');
       assert.ok(await s.view.page.locator('.transcript th.align-right').count() > 0, 'table alignment survives as a class');
@@ -231,15 +241,7 @@ describe('chat webview in a real browser', function () {
         await s.answersDone(index + 1);
       }
       await s.settled();
-      const seen = await inspectTranscript(s.view);
-      assert.deepEqual(seen.forbidden, [], 'forbidden or foreign-namespace elements');
-      assert.deepEqual(seen.badAttributes, [], 'event handlers, styles or namespaced attributes');
-      for (const href of seen.hrefs) assert.match(href, /^https?:\/\//, href);
-      assert.equal(seen.pwned, undefined, 'a script ran');
-      assert.deepEqual(s.view.dialogs, [], 'a dialog opened');
-      assert.deepEqual(seen.cspViolations, [], 'something tried to load or run');
-      assert.deepEqual(s.view.problems, []);
-      assert.equal(s.view.page.url(), onPage);
+      const seen = await assertInert(s, onPage);
       assert.ok(seen.text.includes("<svg><script>window.top.__pwned='svg-script'</script></svg>"), 'raw markup is shown as text');
       assert.ok(!s.requests.some((url) => url.includes('evil.invalid')), 'a remote resource was requested');
     });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { sourcesUnder } from './sources';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const metafilePath = join(root, 'out', 'bundles.meta.json');
@@ -35,19 +36,6 @@ const packagesByBundle: Record<string, string[]> = {
   undici: ['network.js'],
   'jsonc-parser': ['payloadCore.js', 'sidebar.js'],
 };
-
-function sourcesUnder(folder: string): Map<string, string> {
-  const sources = new Map<string, string>();
-  const visit = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) visit(path);
-      else if (name.endsWith('.ts')) sources.set(relative(root, path).replace(/\\/g, '/'), readFileSync(path, 'utf8'));
-    }
-  };
-  visit(folder);
-  return sources;
-}
 
 /** The source file a relative import or require names, as esbuild resolves it. */
 function resolveSource(file: string, specifier: string): string | undefined {

@@ -1,26 +1,14 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { commandOwners, testOnlyCommands, type CommandOwner } from '../../../src/vscode/platform/lazy/featureCommands';
+import { sourcesUnder } from './sources';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
 function declaredCommands(): string[] {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
   return manifest.contributes.commands.map((entry) => entry.command);
-}
-
-function sourcesUnder(folder: string): Map<string, string> {
-  const sources = new Map<string, string>();
-  const visit = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) visit(path);
-      else if (name.endsWith('.ts')) sources.set(relative(root, path).replace(/\\/g, '/'), readFileSync(path, 'utf8'));
-    }
-  };
-  visit(folder);
-  return sources;
 }
 
 /**

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { ChatChunkDecoder, isPlatformError, PlatformClient, SseParser, type ClientOptions, type PlatformError, type RequestLogEntry } from '../../../../src/api';
 import type { ChatCompletionChunk, Usage } from '../../../../src/api/types';
 import { runStream } from '../../../../src/chat/streamRun';
-import type { Emulator } from '../../../emulator';
+import { startEmulator, type Emulator } from '../../../emulator';
 
 /** Distinctive, so a leak anywhere can be found by plain search. */
 export const testApiKey = 'sk-rlstudio-test-7Qz9X2vLk4Pw8Nn3';
@@ -35,6 +35,24 @@ export function clientFor(emulator: Emulator, overrides: Partial<ClientOptions> 
     },
   });
   return Object.assign(client, { log });
+}
+
+/**
+ * An emulator and a client of it for the cases of one describe block: started before them, faults
+ * cleared after each, both closed after them. `started` receives the two once they are up.
+ */
+export function useEmulatorClient(started: (emulator: Emulator, client: ReturnType<typeof clientFor>) => void): void {
+  let running: { emulator: Emulator; client: ReturnType<typeof clientFor> } | undefined;
+  before(async () => {
+    const emulator = await startEmulator({ apiKey: testApiKey });
+    running = { emulator, client: clientFor(emulator) };
+    started(running.emulator, running.client);
+  });
+  afterEach(() => running?.emulator.clearFaults());
+  after(async () => {
+    await running?.client.close();
+    await running?.emulator.close();
+  });
 }
 
 /** Awaits a rejection that must be a PlatformError, and keeps it for the leak check. */
