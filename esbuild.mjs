@@ -25,9 +25,7 @@ function filesUnder(dir, accept) {
 }
 
 const webviewEntries = Object.fromEntries(
-  (existsSync('src/webview') ? readdirSync('src/webview') : [])
-    .filter((name) => existsSync(join('src/webview', name, 'main.ts')))
-    .map((name) => [name, join('src/webview', name, 'main.ts')]),
+  (existsSync('src/webview') ? readdirSync('src/webview') : []).filter((name) => existsSync(join('src/webview', name, 'main.ts'))).map((name) => [name, join('src/webview', name, 'main.ts')]),
 );
 
 // Every `import * as vscode from 'vscode'` in a CommonJS bundle would copy the whole API object into
@@ -36,9 +34,7 @@ const webviewEntries = Object.fromEntries(
 const shareVscodeNamespace = {
   name: 'share-vscode-namespace',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-shared' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-shared' },
-    );
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-shared' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-shared' }));
     build.onLoad({ filter: /.*/, namespace: 'vscode-shared' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };
@@ -166,11 +162,7 @@ const webviewBuild = {
 // otherwise stay behind, and mocha would still run it.
 if (!transpileOnly) for (const dir of ['out/src', 'out/test']) rmSync(dir, { recursive: true, force: true });
 
-const builds = transpileOnly ? [transpile(transpileOnly)] : [
-  hostBuild,
-  ...(Object.keys(webviewEntries).length ? [webviewBuild] : []),
-  transpile(['src', 'test']),
-];
+const builds = transpileOnly ? [transpile(transpileOnly)] : [hostBuild, ...(Object.keys(webviewEntries).length ? [webviewBuild] : []), transpile(['src', 'test'])];
 
 if (watch) {
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));

@@ -85,8 +85,7 @@ export class ApiCaller {
     const fullPath = prefix + (filled.ok ? filled.path : spec.path) + query;
     // Every error leaves through redactError, the key's removal coming last.
     let secrets: string[] = [];
-    const fail = (kind: PlatformError['kind'], message: string) =>
-      redactError(new PlatformError({ kind, message, api: this.api, method, path: fullPath }), secrets);
+    const fail = (kind: PlatformError['kind'], message: string) => redactError(new PlatformError({ kind, message, api: this.api, method, path: fullPath }), secrets);
 
     if (!filled.ok) throw fail('invalid-input', `${method} ${fullPath}: ${filled.problem}`);
     if (!this.base.ok) throw fail('not-configured', this.base.problem);

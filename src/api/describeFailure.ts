@@ -87,7 +87,17 @@ export interface FailureFacts {
 export function describeFailure(error: unknown, context: FailureContext = {}): Failure {
   if (isPlatformError(error)) {
     return describeFacts(
-      { kind: error.kind, api: error.api, method: error.method, path: error.path, status: error.status, retryAfterMs: error.retryAfterMs, message: error.message, details: error.details, connection: error.connection },
+      {
+        kind: error.kind,
+        api: error.api,
+        method: error.method,
+        path: error.path,
+        status: error.status,
+        retryAfterMs: error.retryAfterMs,
+        message: error.message,
+        details: error.details,
+        connection: error.connection,
+      },
       context,
     );
   }
@@ -120,7 +130,13 @@ export function describeFacts(facts: FailureFacts, context: FailureContext = {})
     case 'too-large':
       return { ...base, kind: 'too-large', message: `The ${name} sent an answer larger than RL Studio reads, so it was not read.`, action: 'show-log', retryable: false };
     case 'invalid-response':
-      return { ...base, kind: 'bad-answer', message: `The ${name}${at} sent an answer RL Studio cannot read${facts.status ? ` (${facts.status})` : ''}; a proxy may be in the way.`, action: 'show-log', retryable: true };
+      return {
+        ...base,
+        kind: 'bad-answer',
+        message: `The ${name}${at} sent an answer RL Studio cannot read${facts.status ? ` (${facts.status})` : ''}; a proxy may be in the way.`,
+        action: 'show-log',
+        retryable: true,
+      };
     case 'http':
       return describeStatus(facts, name, base);
   }
@@ -137,8 +153,10 @@ function describeStatus(facts: FailureFacts, name: string, base: Pick<Failure, '
   const timing = wait === undefined ? {} : { retryInMs: wait };
   const reason = serverReason(facts);
   if (status === 401) return { ...base, kind: 'rejected', message: 'The platform rejected the API key (401).', action: 'sign-in', retryable: false };
-  if (status === 402) return { ...base, kind: 'quota-exceeded', message: "The platform's quota for this account is used up (402): add credit or wait for it to renew.", action: 'show-log', retryable: false };
-  if (status === 403) return { ...base, kind: 'forbidden', message: `The ${name} refused this request (403): ${reason ?? 'the API key may not do it, or not from this region.'}`, action: 'show-log', retryable: false };
+  if (status === 402)
+    return { ...base, kind: 'quota-exceeded', message: "The platform's quota for this account is used up (402): add credit or wait for it to renew.", action: 'show-log', retryable: false };
+  if (status === 403)
+    return { ...base, kind: 'forbidden', message: `The ${name} refused this request (403): ${reason ?? 'the API key may not do it, or not from this region.'}`, action: 'show-log', retryable: false };
   if (status === 404) return { ...base, kind: 'not-found', message: `The ${name} has no such ${itemOf(facts)} (404).`, retryable: false };
   if (status === 429) return { ...base, ...timing, kind: 'rate-limited', message: 'Too many requests (429): the platform asked RL Studio to slow down.', action: 'retry', retryable: true };
   if (status === 503) return { ...base, ...timing, kind: 'unavailable', message: `The ${name} is temporarily unavailable (503).`, action: 'retry', retryable: true };

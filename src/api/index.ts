@@ -9,7 +9,20 @@ export type { InferenceApi } from './inferenceApi';
 export type { ChatStream } from './chatStream';
 export type { CallOptions, ClientOptions, CredentialsProvider, RequestLogEntry, RequestLogger } from './options';
 export { PlatformError, isPlatformError, type PlatformErrorKind, type ApiName } from './errors';
-export { describeFailure, describeFacts, failureLabel, withNextStep, withRetryAdvice, retryingIn, isConnectionFailure, type Failure, type FailureKind, type FailureAction, type FailureContext, type FailureFacts } from './describeFailure';
+export {
+  describeFailure,
+  describeFacts,
+  failureLabel,
+  withNextStep,
+  withRetryAdvice,
+  retryingIn,
+  isConnectionFailure,
+  type Failure,
+  type FailureKind,
+  type FailureAction,
+  type FailureContext,
+  type FailureFacts,
+} from './describeFailure';
 export { errorMessage } from './errorMessage';
 export { redactSecrets } from './redact';
 export { SseParser, SseEventTooLargeError, type SseParserOptions } from './sse';

@@ -46,7 +46,10 @@ export function fillPath(template: string, ids: Record<string, string> | undefin
 
 /** modelId → "model id". */
 function describeName(name: string): string {
-  return name.replace(/Id$/, ' id').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return name
+    .replace(/Id$/, ' id')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 }
 
 /** The id as a short, printable quotation: control characters escaped, long ids cut. */

@@ -303,15 +303,7 @@ function maskSecretValues(text: string, plan: Plan): string {
 
 /** Letters, digits, `-`, `_`, `~`, `+`: what keys are made of, and what ends at spaces, quotes and punctuation. */
 function isKeyCharacter(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x61 && code <= 0x7a) ||
-    code === 0x2d ||
-    code === 0x5f ||
-    code === 0x7e ||
-    code === 0x2b
-  );
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x2d || code === 0x5f || code === 0x7e || code === 0x2b;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -100,18 +100,11 @@ export async function errorFromResponse(response: TransportResponse, context: An
   return httpError(response.statusCode, body, response.headers, context);
 }
 
-export function httpError(
-  status: number,
-  body: string,
-  headers: Record<string, string | string[] | undefined>,
-  context: AnswerContext,
-): PlatformError {
+export function httpError(status: number, body: string, headers: Record<string, string | string[] | undefined>, context: AnswerContext): PlatformError {
   const { method, path } = context;
   const contentType = first(headers['content-type']);
   const summary = summarizeErrorBody(body, contentType);
-  const message = summary.html
-    ? `${method} ${path}: the server answered ${status} with an HTML page`
-    : `${method} ${path} failed: ${status} ${summary.text ?? statusText(status)}`;
+  const message = summary.html ? `${method} ${path}: the server answered ${status} with an HTML page` : `${method} ${path} failed: ${status} ${summary.text ?? statusText(status)}`;
   const retryAfterMs = honoursRetryAfter(status) ? parseRetryAfter(headers['retry-after']) : undefined;
   return new PlatformError({
     kind: 'http',

@@ -1,15 +1,5 @@
 import { systemClock, type Clock } from '../core/clock';
-import {
-  defaultSettings,
-  isAnswer,
-  isUser,
-  type AnswerColumn,
-  type AnswerEntry,
-  type ChatEntry,
-  type Conversation,
-  type ConversationSettings,
-  type UserEntry,
-} from './conversationTypes';
+import { defaultSettings, isAnswer, isUser, type AnswerColumn, type AnswerEntry, type ChatEntry, type Conversation, type ConversationSettings, type UserEntry } from './conversationTypes';
 
 /** Ids and time (a Clock's wall time: conversations show when they were written), injected so tests are deterministic. */
 export interface ConversationEnv extends Pick<Clock, 'now'> {
@@ -133,7 +123,11 @@ export function historyFor(conversation: Conversation, answer: AnswerEntry): Cha
 }
 
 export function titleFrom(text: string): string {
-  const line = text.replace(/```[\s\S]*?(```|$)/g, ' ').replace(/\s+/g, ' ').trim() || text.replace(/\s+/g, ' ').trim();
+  const line =
+    text
+      .replace(/```[\s\S]*?(```|$)/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() || text.replace(/\s+/g, ' ').trim();
   if (!line) return untitled;
   return line.length > 60 ? `${line.slice(0, 59).trimEnd()}…` : line;
 }

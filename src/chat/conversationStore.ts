@@ -119,9 +119,11 @@ export class ConversationStore {
     const previous = this.writes.get(name) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(write);
     this.writes.set(name, next);
-    void next.finally(() => {
-      if (this.writes.get(name) === next) this.writes.delete(name);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.writes.get(name) === next) this.writes.delete(name);
+      })
+      .catch(() => undefined);
     return next;
   }
 }

@@ -104,7 +104,11 @@ function parses(text: string): boolean {
 
 /** A file name for the export, from the title. */
 export function exportFileName(conversation: Conversation, format: 'markdown' | 'json'): string {
-  const base = conversation.title.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'chat';
+  const base =
+    conversation.title
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'chat';
   return `${base}.${format === 'markdown' ? 'md' : 'json'}`;
 }
 

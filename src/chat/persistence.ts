@@ -44,12 +44,14 @@ export function parseIndex(text: string | undefined): StoredIndex {
   if (!isRecord(raw) || !Array.isArray(raw.conversations)) return empty;
   const conversations = raw.conversations.flatMap((item): ConversationSummary[] => {
     if (!isRecord(item) || typeof item.id !== 'string' || !isSafeId(item.id)) return [];
-    return [{
-      id: item.id,
-      title: typeof item.title === 'string' ? item.title : 'Untitled',
-      updatedAt: number(item.updatedAt) ?? 0,
-      messageCount: number(item.messageCount) ?? 0,
-    }];
+    return [
+      {
+        id: item.id,
+        title: typeof item.title === 'string' ? item.title : 'Untitled',
+        updatedAt: number(item.updatedAt) ?? 0,
+        messageCount: number(item.messageCount) ?? 0,
+      },
+    ];
   });
   const index: StoredIndex = { version: storageVersion, conversations };
   if (typeof raw.lastOpenedId === 'string') index.lastOpenedId = raw.lastOpenedId;

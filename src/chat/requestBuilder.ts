@@ -37,9 +37,7 @@ export function parameterFields(parameters: ChatParameters): Partial<ChatComplet
  */
 export function normalizeParameters(raw: Partial<Record<keyof ChatParameters, unknown>>): ChatParameters {
   const parameters: ChatParameters = {
-    stop: Array.isArray(raw.stop)
-      ? raw.stop.filter((item): item is string => typeof item === 'string' && item !== '').slice(0, maxStopSequences)
-      : [],
+    stop: Array.isArray(raw.stop) ? raw.stop.filter((item): item is string => typeof item === 'string' && item !== '').slice(0, maxStopSequences) : [],
     jsonOutput: raw.jsonOutput === true,
   };
   const temperature = finite(raw.temperature);

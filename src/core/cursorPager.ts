@@ -62,39 +62,41 @@ export class CursorPager<T extends { id: string }> {
     const generation = this.generation;
     const controller = new AbortController();
     this.controller = controller;
-    const request = this.fetchPage(this.cursor, controller.signal).then(
-      (page) => {
-        if (generation !== this.generation) return this.loaded;
-        const room = Math.max(0, this.maxItems - this.loaded.length);
-        const fresh: T[] = [];
-        for (const item of page.data) {
-          if (fresh.length >= room) break;
-          if (!item || typeof item.id !== 'string' || this.ids.has(item.id)) continue;
-          this.ids.add(item.id);
-          this.loaded.push(item);
-          fresh.push(item);
+    const request = this.fetchPage(this.cursor, controller.signal)
+      .then(
+        (page) => {
+          if (generation !== this.generation) return this.loaded;
+          const room = Math.max(0, this.maxItems - this.loaded.length);
+          const fresh: T[] = [];
+          for (const item of page.data) {
+            if (fresh.length >= room) break;
+            if (!item || typeof item.id !== 'string' || this.ids.has(item.id)) continue;
+            this.ids.add(item.id);
+            this.loaded.push(item);
+            fresh.push(item);
+          }
+          const last = page.last_id || page.data[page.data.length - 1]?.id;
+          // A page that claims more but gives no cursor (or one already followed), or brings nothing
+          // new, would loop for ever; and the list has a bound whatever the server says.
+          this.more = page.has_more && typeof last === 'string' && last !== '' && !this.cursors.has(last) && fresh.length > 0 && this.loaded.length < this.maxItems;
+          if (typeof last === 'string' && last !== '') {
+            this.cursor = last;
+            this.cursors.add(last);
+          }
+          this.lastError = undefined;
+          return this.loaded;
+        },
+        (error: unknown) => {
+          if (generation === this.generation) this.lastError = error;
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (generation === this.generation) {
+          this.pending = undefined;
+          this.controller = undefined;
         }
-        const last = page.last_id || page.data[page.data.length - 1]?.id;
-        // A page that claims more but gives no cursor (or one already followed), or brings nothing
-        // new, would loop for ever; and the list has a bound whatever the server says.
-        this.more = page.has_more && typeof last === 'string' && last !== '' && !this.cursors.has(last) && fresh.length > 0 && this.loaded.length < this.maxItems;
-        if (typeof last === 'string' && last !== '') {
-          this.cursor = last;
-          this.cursors.add(last);
-        }
-        this.lastError = undefined;
-        return this.loaded;
-      },
-      (error: unknown) => {
-        if (generation === this.generation) this.lastError = error;
-        throw error;
-      },
-    ).finally(() => {
-      if (generation === this.generation) {
-        this.pending = undefined;
-        this.controller = undefined;
-      }
-    });
+      });
     this.pending = request;
     return request;
   }

@@ -52,7 +52,7 @@ export function isModelUuid(text: string): boolean {
 export function readModelReference(text: string, options: ReadingOptions): ReferenceReading {
   const typed = text.trim();
   const refuse = (problem: string): ReferenceReading => ({ ok: false, problem });
-  if (typed === '') return refuse(options.allowId ? 'Enter a model id or name' : 'Enter the model\'s name');
+  if (typed === '') return refuse(options.allowId ? 'Enter a model id or name' : "Enter the model's name");
   if (typed.length > maxReferenceChars) return refuse(`Too long: a model id or name has at most ${maxReferenceChars} characters`);
   if (/[\u0000-\u001f\u007f]/.test(typed)) return refuse('A model id or name cannot hold control characters');
   if (/\s/.test(typed)) return refuse('A model id or name has no spaces');
@@ -67,16 +67,17 @@ export function readModelReference(text: string, options: ReadingOptions): Refer
       rest = typed.slice(artifactScheme.length);
       form = 'artifact';
     } else if (scheme.toLowerCase() === 'wandb-artifact') {
-      return refuse('Only wandb-artifact:/// with three slashes names a model (wandb-artifact:///entity/project/name); an artifact\'s internal id cannot be read');
+      return refuse("Only wandb-artifact:/// with three slashes names a model (wandb-artifact:///entity/project/name); an artifact's internal id cannot be read");
     } else {
-      return refuse('A web address is not a model reference: enter the model\'s id, or wandb-artifact:///entity/project/name');
+      return refuse("A web address is not a model reference: enter the model's id, or wandb-artifact:///entity/project/name");
     }
   }
 
   const steps = splitStep(rest);
   if (!steps.ok) return steps;
   const parts = steps.path.split('/');
-  if (parts.some((part) => part === '')) return refuse(form === 'artifact' && steps.path === '' ? 'After wandb-artifact:/// comes entity/project/name' : 'Empty part between slashes: write entity/project/name');
+  if (parts.some((part) => part === ''))
+    return refuse(form === 'artifact' && steps.path === '' ? 'After wandb-artifact:/// comes entity/project/name' : 'Empty part between slashes: write entity/project/name');
   if (parts.length > 3) return refuse(`Too many parts (${parts.length}): a model is entity/project/name`);
   if (parts.length === 2) return refuse(`Two parts: a model is entity/project/name${options.project ? ', or its name alone' : ''}`);
   if (parts.length === 1 && form === 'artifact') return refuse('After wandb-artifact:/// comes entity/project/name');
@@ -91,7 +92,7 @@ export function readModelReference(text: string, options: ReadingOptions): Refer
   const single = parts[0]!;
   if (isModelUuid(single)) {
     if (steps.step !== undefined) return refuse('A model id has no :step suffix: steps follow a name (entity/project/name:stepN)');
-    if (!options.allowId) return refuse('This is a model id; here, enter the model\'s name (entity/project/name)');
+    if (!options.allowId) return refuse("This is a model id; here, enter the model's name (entity/project/name)");
     return { ok: true, reference: { form: 'id', id: single } };
   }
   if (options.allowId && steps.step === undefined && cutUuidPattern.test(single)) {
@@ -101,7 +102,9 @@ export function readModelReference(text: string, options: ReadingOptions): Refer
   if (problem) return refuse(problem);
   const team = readProject(options.project);
   if (!options.project) {
-    return refuse(`"${single}" reads as a model name, and a name needs its entity and project: enter entity/project/${single}, or set rlStudio.project (team/project) to enter names alone${options.allowId ? '. A model id is a UUID' : ''}`);
+    return refuse(
+      `"${single}" reads as a model name, and a name needs its entity and project: enter entity/project/${single}, or set rlStudio.project (team/project) to enter names alone${options.allowId ? '. A model id is a UUID' : ''}`,
+    );
   }
   if (!team) return refuse(`rlStudio.project is "${options.project}", which is not team/project: enter entity/project/${single}`);
   return { ok: true, reference: withStep({ form: 'name', coordinates: { entity: team.entity, project: team.project, name: single } }, steps.step) };

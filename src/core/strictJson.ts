@@ -18,14 +18,14 @@ export interface JsonSyntaxProblem {
 
 export type StrictJsonResult =
   | {
-    ok: true;
-    value: unknown;
-    /**
-     * Where every value is. Built on the first call: a tree of the whole value costs several times
-     * the text, and a valid value usually needs no positions at all.
-     */
-    locate: () => JsonNode;
-  }
+      ok: true;
+      value: unknown;
+      /**
+       * Where every value is. Built on the first call: a tree of the whole value costs several times
+       * the text, and a valid value usually needs no positions at all.
+       */
+      locate: () => JsonNode;
+    }
   | { ok: false; error: JsonSyntaxProblem };
 
 /**
@@ -163,5 +163,7 @@ export function arrayItems(json: JsonNode): JsonNode[] {
 /** "ValueExpected" → "value expected". */
 function describe(error: ParseError | undefined): string {
   if (!error) return 'no JSON value';
-  return printParseErrorCode(error.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return printParseErrorCode(error.error)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 }

@@ -76,11 +76,7 @@ export function parseTrajectoryFile(text: string, format: TrajectoryFileFormat, 
  * The same check, giving the event loop back every `sliceMs` (between lines of a .jsonl file), so
  * a large file never freezes the extension host for longer than one slice and one line.
  */
-export async function checkTrajectoryFile(
-  text: string,
-  format: TrajectoryFileFormat,
-  options: { limits?: TrajectoryCheckLimits; sliceMs?: number } = {},
-): Promise<ParsedTrajectoryFile> {
+export async function checkTrajectoryFile(text: string, format: TrajectoryFileFormat, options: { limits?: TrajectoryCheckLimits; sliceMs?: number } = {}): Promise<ParsedTrajectoryFile> {
   const steps = checkSteps(text, format, options.limits ?? trajectoryFileLimits);
   const sliceMs = options.sliceMs ?? 15;
   let sliceStarted = Date.now();
@@ -123,7 +119,11 @@ function* checkLines(text: string, limits: TrajectoryCheckLimits, problems: Prob
     if (end < 0) end = text.length;
     if (end > limits.maxSize) {
       problems.add({
-        line, column: 0, endLine: line, endColumn: 0, severity: 'error',
+        line,
+        column: 0,
+        endLine: line,
+        endColumn: 0,
+        severity: 'error',
         message: `this file is larger than ${describeSize(limits.maxSize)}, the most RL Studio sends in one request: lines ${line + 1} onward were not checked and nothing will be sent; split the file into smaller ones`,
       });
       break;
@@ -150,7 +150,11 @@ function* checkArray(text: string, limits: TrajectoryCheckLimits, problems: Prob
   const groups: TrajectoryGroup[] = [];
   if (text.length > limits.maxSize) {
     problems.add({
-      line: 0, column: 0, endLine: 0, endColumn: 0, severity: 'error',
+      line: 0,
+      column: 0,
+      endLine: 0,
+      endColumn: 0,
+      severity: 'error',
       message: `this file is larger than ${describeSize(limits.maxSize)}, the most RL Studio sends in one request: it was not checked and nothing will be sent; split it into smaller files`,
     });
     return groups;
@@ -253,12 +257,15 @@ class ProblemList {
   result(): SourceProblem[] {
     const hidden = this.hiddenErrors + this.hiddenWarnings;
     if (hidden === 0) return this.listed;
-    return [...this.listed, {
-      ...this.firstHidden!,
-      message: `${hidden} more problem${hidden === 1 ? '' : 's'} not listed, from here on: fix the ones above first`,
-      severity: this.hiddenErrors > 0 ? 'error' : 'warning',
-      notListed: hidden,
-    }];
+    return [
+      ...this.listed,
+      {
+        ...this.firstHidden!,
+        message: `${hidden} more problem${hidden === 1 ? '' : 's'} not listed, from here on: fix the ones above first`,
+        severity: this.hiddenErrors > 0 ? 'error' : 'warning',
+        notListed: hidden,
+      },
+    ];
   }
 
   private hide(severity: SourceProblem['severity'], place: () => Range): void {

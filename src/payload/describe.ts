@@ -34,11 +34,7 @@ export function describeResolution(resolution: Resolution, context: PayloadConte
     case 'access-token':
       return describeSecret(accessTokenVariable, context, context.webhook && !context.webhook.hasAccessToken ? 'This webhook has no access token.' : undefined);
     case 'secret':
-      return describeSecret(
-        secretVariable(resolution.name),
-        context,
-        context.webhook && context.webhook.secretName !== resolution.name ? 'This webhook has no secret by that name.' : undefined,
-      );
+      return describeSecret(secretVariable(resolution.name), context, context.webhook && context.webhook.secretName !== resolution.name ? 'This webhook has no secret by that name.' : undefined);
     default:
       return undefined;
   }
@@ -50,9 +46,8 @@ export function describeVariable(info: VariableInfo, context: PayloadContext): V
 
 function describe(info: VariableInfo, example: string | undefined, context: PayloadContext): VariableDescription {
   const sampleName = `${describeEvent(context.sample.type).title.toLowerCase()} (${context.sample.type})`;
-  const exampleLine = example === undefined
-    ? `Example: no value in the sample event for ${sampleName}; edit the sample event to add one.`
-    : `Example for the sample event, ${sampleName}: ${inlineCode(example)}`;
+  const exampleLine =
+    example === undefined ? `Example: no value in the sample event for ${sampleName}; edit the sample event to add one.` : `Example for the sample event, ${sampleName}: ${inlineCode(example)}`;
   const markdown = [`**\${${info.name}}**`, info.meaning, `Source: ${info.source}`, exampleLine].join('\n\n');
   const description: VariableDescription = { title: `\${${info.name}}`, summary: info.summary, meaning: info.meaning, source: info.source, markdown };
   if (example !== undefined) description.example = example;
@@ -62,6 +57,8 @@ function describe(info: VariableInfo, example: string | undefined, context: Payl
 function describeSecret(info: VariableInfo, context: PayloadContext, warning: string | undefined): VariableDescription {
   const owner = context.webhook ? `Webhook: \`${context.webhook.name}\`.` : 'No webhook is chosen for this file, so which secrets exist is not known.';
   const example = `Example: ${inlineCode(`"token": "\${${info.name}}"`)} puts the value into the request body.`;
-  const markdown = [`**\${${info.name}}**`, info.meaning, `Source: ${info.source}`, owner, ...(warning ? [`**${warning}**`] : []), example, 'The value is never shown; the preview masks it.'].join('\n\n');
+  const markdown = [`**\${${info.name}}**`, info.meaning, `Source: ${info.source}`, owner, ...(warning ? [`**${warning}**`] : []), example, 'The value is never shown; the preview masks it.'].join(
+    '\n\n',
+  );
   return { title: `\${${info.name}}`, summary: info.summary, meaning: info.meaning, source: info.source, markdown };
 }

@@ -230,25 +230,29 @@ function eventProblems(analysis: PayloadAnalysis): PayloadDiagnostic[] {
   const regex = event[option];
   const anchor = event.type ?? event;
   if (!regex || (typeof regex.value === 'string' && regex.value.length === 0)) {
-    return [{
-      start: anchor.start,
-      end: anchor.end,
-      severity: 'error',
-      code: 'regex-missing',
-      message: `The ${type} event needs ${what === 'alias' ? 'an alias' : 'a tag'} regular expression: add "${option}" to the event, for example "^production$".`,
-    }];
+    return [
+      {
+        start: anchor.start,
+        end: anchor.end,
+        severity: 'error',
+        code: 'regex-missing',
+        message: `The ${type} event needs ${what === 'alias' ? 'an alias' : 'a tag'} regular expression: add "${option}" to the event, for example "^production$".`,
+      },
+    ];
   }
   if (typeof regex.value !== 'string') {
     return [{ start: regex.start, end: regex.end, severity: 'error', code: 'regex-invalid', message: `"${option}" must be a string holding a regular expression.` }];
   }
   if (regex.value.length > maxRegexLength) {
-    return [{
-      start: regex.start,
-      end: regex.end,
-      severity: 'warning',
-      code: 'regex-too-long',
-      message: `The ${what} regular expression is ${regex.value.length.toLocaleString('en-US')} characters long, too long to check (the limit is ${maxRegexLength.toLocaleString('en-US')}): it is not checked.`,
-    }];
+    return [
+      {
+        start: regex.start,
+        end: regex.end,
+        severity: 'warning',
+        code: 'regex-too-long',
+        message: `The ${what} regular expression is ${regex.value.length.toLocaleString('en-US')} characters long, too long to check (the limit is ${maxRegexLength.toLocaleString('en-US')}): it is not checked.`,
+      },
+    ];
   }
   try {
     // Compiled to find syntax errors, never run: a pattern such as (a+)+$ could backtrack for ages.

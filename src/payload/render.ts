@@ -148,12 +148,11 @@ function firstJsonError(rendered: string, substitutions: readonly Substitution[]
   if (!first) return undefined;
   const reason = describeParseError(first.code).replace(/\.$/, '');
   // Values are inserted verbatim, so a value that needs escaping is the usual cause.
-  const culprits = [...new Set(substitutions
-    .filter((substitution) => needsEscaping(rendered, substitution.renderedStart, substitution.renderedEnd))
-    .map((substitution) => `\`\${${substitution.name}}\``))];
-  const because = culprits.length > 0
-    ? ` The value of ${culprits.join(', ')} holds a quote, a backslash or a line break, which the platform inserts without escaping.`
-    : ' The template itself is not valid JSON.';
+  const culprits = [
+    ...new Set(substitutions.filter((substitution) => needsEscaping(rendered, substitution.renderedStart, substitution.renderedEnd)).map((substitution) => `\`\${${substitution.name}}\``)),
+  ];
+  const because =
+    culprits.length > 0 ? ` The value of ${culprits.join(', ')} holds a quote, a backslash or a line break, which the platform inserts without escaping.` : ' The template itself is not valid JSON.';
   return { offset: first.offset, message: `The rendered payload is not valid JSON: ${reason}.${because}` };
 }
 

@@ -64,9 +64,7 @@ export const payloadTemplates: readonly PayloadTemplate[] = [
       text: category === 'artifact' ? '${event_type}: ${artifact_version_string}' : '${event_type} in ${project_name}',
       blocks: [
         { type: 'section', text: { type: 'mrkdwn', text: '*${event_type}* in ${entity_name}/${project_name}' } },
-        ...(category === 'artifact'
-          ? [{ type: 'section', text: { type: 'mrkdwn', text: 'Version: ${artifact_version_string}' } }]
-          : []),
+        ...(category === 'artifact' ? [{ type: 'section', text: { type: 'mrkdwn', text: 'Version: ${artifact_version_string}' } }] : []),
         { type: 'divider' },
         { type: 'section', text: { type: 'mrkdwn', text: 'Author: ${event_author}' } },
       ],

@@ -44,7 +44,7 @@ const catalogue: VariableInfo[] = [
     name: 'event_type',
     summary: 'type of the triggering event',
     meaning: 'Type of the triggering event, such as LINK_ARTIFACT or ADD_ARTIFACT_ALIAS.',
-    source: 'The automation\'s event.',
+    source: "The automation's event.",
     example: 'LINK_ARTIFACT',
     scope: 'any',
   },
@@ -112,8 +112,8 @@ export const metadataVariable: VariableInfo = {
 export const accessTokenVariable: VariableInfo = {
   name: accessTokenName,
   summary: "secret: the webhook's access token",
-  meaning: 'The webhook\'s access token, when the webhook has one. The same token is sent as `Authorization: Bearer <token>`.',
-  source: 'The team secret configured as the webhook\'s access token.',
+  meaning: "The webhook's access token, when the webhook has one. The same token is sent as `Authorization: Bearer <token>`.",
+  source: "The team secret configured as the webhook's access token.",
   example: '********',
   scope: 'any',
 };
@@ -123,7 +123,7 @@ export function secretVariable(name: string): VariableInfo {
     name,
     summary: "secret: the webhook's secret",
     meaning: `Value of the webhook's secret \`${name}\`.`,
-    source: 'The team secret configured as the webhook\'s secret; it also keys the X-Service-Signature header.',
+    source: "The team secret configured as the webhook's secret; it also keys the X-Service-Signature header.",
     example: '********',
     scope: 'any',
   };

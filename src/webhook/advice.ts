@@ -14,8 +14,8 @@ export function adviceForStatus(status: number): string[] {
   if (status >= 200 && status < 300) return [];
   if (status === 401 || status === 403) {
     return [
-      'The endpoint refused the credentials: check the webhook\'s access token (sent in the Authorization header as a bearer token).',
-      'If the endpoint checks X-Service-Signature, check that the webhook\'s secret equals the one the endpoint expects.',
+      "The endpoint refused the credentials: check the webhook's access token (sent in the Authorization header as a bearer token).",
+      "If the endpoint checks X-Service-Signature, check that the webhook's secret equals the one the endpoint expects.",
     ];
   }
   if (status === 404 || status === 410) return ['The endpoint does not exist: check the path of the endpoint URL.'];
@@ -28,9 +28,9 @@ export function adviceForStatus(status: number): string[] {
   }
   if (status === 413) return ['The payload is too large for the endpoint.'];
   if (status === 429) return ['The endpoint is rate limiting: wait and test again.'];
-  if (status >= 500) return ['The endpoint failed while handling the request: check the receiving service\'s logs, then test again.'];
+  if (status >= 500) return ["The endpoint failed while handling the request: check the receiving service's logs, then test again."];
   if (status >= 300 && status < 400) return ['The endpoint answered with a redirect: use the final address as the endpoint URL.'];
-  return ['Check the endpoint URL and the webhook\'s credentials, then test again.'];
+  return ["Check the endpoint URL and the webhook's credentials, then test again."];
 }
 
 export function adviceForFailure(failure: SendFailure): string[] {

@@ -43,7 +43,7 @@ export function validateEndpointUrl(value: string): string | undefined {
 export function validateSecretName(name: string): string | undefined {
   const trimmed = name.trim();
   if (!trimmed) return 'A secret needs a name.';
-  if (trimmed === 'ACCESS_TOKEN') return 'ACCESS_TOKEN is the access token\'s own variable; give the secret another name.';
+  if (trimmed === 'ACCESS_TOKEN') return "ACCESS_TOKEN is the access token's own variable; give the secret another name.";
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(trimmed)) return 'Use letters, digits and underscores, starting with a letter, such as DEPLOY_SECRET.';
   return undefined;
 }

@@ -101,13 +101,9 @@ function maskHeaderValue(name: string, value: string, secrets: string[]): string
 export function maskCredentialFields(text: string): string {
   const quoted = JSON.stringify(redactedMark);
   return text
-    .replace(/"((?:[^"\\\n]|\\.)*)"(\s*:\s*)"(?:[^"\\\n]|\\.)*"/g, (whole, key: string, colon: string) =>
-      credentialName.test(key) ? `"${key}"${colon}${quoted}` : whole,
-    )
+    .replace(/"((?:[^"\\\n]|\\.)*)"(\s*:\s*)"(?:[^"\\\n]|\\.)*"/g, (whole, key: string, colon: string) => (credentialName.test(key) ? `"${key}"${colon}${quoted}` : whole))
     .replace(/^([ \t]*(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key)[ \t]*:[ \t]*)\S.*$/gim, `$1${redactedMark}`)
-    .replace(/(^|[?&;\s])([\w.-]{1,64})=([^&;\s"']+)/g, (whole, before: string, key: string) =>
-      credentialName.test(key) ? `${before}${key}=${redactedMark}` : whole,
-    );
+    .replace(/(^|[?&;\s])([\w.-]{1,64})=([^&;\s"']+)/g, (whole, before: string, key: string) => (credentialName.test(key) ? `${before}${key}=${redactedMark}` : whole));
 }
 
 const refusalTexts: Record<RefusalReason, string> = {

@@ -40,9 +40,7 @@ export type RefusalReason =
   /** Over the connection cap: closed at once, nothing read. */
   | 'too-many-connections';
 
-export const refusalReasons: readonly RefusalReason[] = [
-  'foreign-host', 'browser', 'unknown-path', 'method-not-allowed', 'too-large', 'too-slow', 'malformed', 'too-many-connections',
-];
+export const refusalReasons: readonly RefusalReason[] = ['foreign-host', 'browser', 'unknown-path', 'method-not-allowed', 'too-large', 'too-slow', 'malformed', 'too-many-connections'];
 
 export interface Refusal {
   reason: RefusalReason;
@@ -240,40 +238,42 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Loca
       incoming.resume();
       return;
     }
-    readBodyWithin(incoming, maxBodyBytes).then((body) => {
-      if (body === 'too-large') {
-        refuse(incoming, outgoing, 413, 'too-large');
-        return;
-      }
-      if (body === 'aborted') return;
-      const headers: Record<string, string | string[]> = {};
-      let headerBytes = 0;
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (value === undefined) continue;
-        headers[name] = value;
-        headerBytes += name.length + (Array.isArray(value) ? value.join('').length : value.length);
-      }
-      const given = incoming.headers[signatureHeader.toLowerCase()];
-      let signature: SignatureVerdict = 'not-checked';
-      if (secret !== undefined && secret !== '') {
-        if (typeof given !== 'string' || given === '') signature = 'missing';
-        else signature = verifySignature(secret, body, given) ? 'valid' : 'invalid';
-      }
-      const request = receivedRequest({
-        sequence: ++sequence,
-        receivedAt: Date.now(),
-        method: 'POST',
-        path: pathUnderToken(incoming.url ?? '', token) ?? '/',
-        headers,
-        body,
-        signature,
-      });
-      keep(request, body.byteLength + headerBytes);
-      notify(requestListeners, request);
-      const answer = JSON.stringify({ received: true, sequence: request.sequence, signature, bytes: body.byteLength });
-      outgoing.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(answer) });
-      outgoing.end(answer);
-    }).catch(() => incoming.socket.destroy());
+    readBodyWithin(incoming, maxBodyBytes)
+      .then((body) => {
+        if (body === 'too-large') {
+          refuse(incoming, outgoing, 413, 'too-large');
+          return;
+        }
+        if (body === 'aborted') return;
+        const headers: Record<string, string | string[]> = {};
+        let headerBytes = 0;
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          if (value === undefined) continue;
+          headers[name] = value;
+          headerBytes += name.length + (Array.isArray(value) ? value.join('').length : value.length);
+        }
+        const given = incoming.headers[signatureHeader.toLowerCase()];
+        let signature: SignatureVerdict = 'not-checked';
+        if (secret !== undefined && secret !== '') {
+          if (typeof given !== 'string' || given === '') signature = 'missing';
+          else signature = verifySignature(secret, body, given) ? 'valid' : 'invalid';
+        }
+        const request = receivedRequest({
+          sequence: ++sequence,
+          receivedAt: Date.now(),
+          method: 'POST',
+          path: pathUnderToken(incoming.url ?? '', token) ?? '/',
+          headers,
+          body,
+          signature,
+        });
+        keep(request, body.byteLength + headerBytes);
+        notify(requestListeners, request);
+        const answer = JSON.stringify({ received: true, sequence: request.sequence, signature, bytes: body.byteLength });
+        outgoing.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(answer) });
+        outgoing.end(answer);
+      })
+      .catch(() => incoming.socket.destroy());
   };
 
   const server: Server = createServer(

@@ -76,13 +76,7 @@ export function sendSecrets(url: string, credentials: WebhookCredentials): strin
  * content type, the bearer token when the webhook has one, and the signature of the exact body
  * bytes when it has a secret. `send` is the platform client's raw send, so all HTTP stays in one place.
  */
-export async function sendTest(
-  payloadText: string,
-  webhook: SendTarget,
-  secrets: WebhookCredentials,
-  send: RawSend,
-  options: SendTestOptions = {},
-): Promise<TestSendResult> {
+export async function sendTest(payloadText: string, webhook: SendTarget, secrets: WebhookCredentials, send: RawSend, options: SendTestOptions = {}): Promise<TestSendResult> {
   const body = Buffer.from(payloadText, 'utf8');
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (secrets.accessToken) headers.Authorization = `Bearer ${secrets.accessToken}`;

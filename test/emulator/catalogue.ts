@@ -1,12 +1,7 @@
 /** The platform's fixed catalogues: trainable base models and the inference model list. */
 import type { InferenceModel } from './context';
 
-export const BASE_MODELS: readonly string[] = [
-  'OpenPipe/Qwen3-14B-Instruct',
-  'Qwen/Qwen2.5-7B-Instruct',
-  'Qwen/Qwen3-30B-A3B-Instruct-2507',
-  'meta-llama/Llama-3.1-8B-Instruct',
-];
+export const BASE_MODELS: readonly string[] = ['OpenPipe/Qwen3-14B-Instruct', 'Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen3-30B-A3B-Instruct-2507', 'meta-llama/Llama-3.1-8B-Instruct'];
 
 /** 2025-06-01T00:00:00Z, so that `created` does not change between runs. */
 const CATALOGUE_CREATED = 1748736000;

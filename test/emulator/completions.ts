@@ -38,9 +38,7 @@ export function isReasoningModel(model: string): boolean {
 export function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content
-      .map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
-      .join('');
+    return content.map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
   }
   return '';
 }
@@ -108,7 +106,11 @@ const codeSamples = [
 const closings = ['Tell me if you want more detail on any point.', 'That should be enough to get going.', 'Happy to go deeper on any of these.'];
 
 function topicOf(prompt: string): string {
-  const words = prompt.replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean).slice(0, 6);
+  const words = prompt
+    .replace(/[^\p{L}\p{N}\s'-]/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 6);
   return words.length > 0 ? words.join(' ') : 'your question';
 }
 
@@ -118,7 +120,12 @@ function markdownAnswer(prompt: string, model: string, random: Prng): string {
   while (chosen.size < 3) chosen.add(random.int(0, points.length - 1));
   const list = [...chosen].map((index) => `- **${points[index]![0]}**: ${points[index]![1]}`).join('\n');
   const [language, code] = random.pick(codeSamples);
-  const shortModel = model.replace(/:(step\d+|latest)$/, '').split(/[/:]/).filter(Boolean).at(-1) ?? model;
+  const shortModel =
+    model
+      .replace(/:(step\d+|latest)$/, '')
+      .split(/[/:]/)
+      .filter(Boolean)
+      .at(-1) ?? model;
   return [
     `## ${topic.charAt(0).toUpperCase()}${topic.slice(1)}`,
     '',
@@ -146,7 +153,27 @@ function reasoningText(prompt: string, random: Prng): string {
   return `The user asks about "${topic}". ${random.pick(['I should', 'Best to', 'I will'])} give a short overview, list the main points and add a small example.`;
 }
 
-const fillerWords = ['the', 'model', 'learns', 'from', 'reward', 'signal', 'each', 'step', 'and', 'checkpoint', 'keeps', 'its', 'weights', 'while', 'training', 'continues', 'over', 'many', 'trajectories'];
+const fillerWords = [
+  'the',
+  'model',
+  'learns',
+  'from',
+  'reward',
+  'signal',
+  'each',
+  'step',
+  'and',
+  'checkpoint',
+  'keeps',
+  'its',
+  'weights',
+  'while',
+  'training',
+  'continues',
+  'over',
+  'many',
+  'trajectories',
+];
 
 /** Exactly `count` tokens of prose: word tokens with a space before them, sentence stops and paragraph breaks. */
 function longText(count: number, random: Prng): string {

@@ -35,13 +35,13 @@ export type FaultMatch = {
  * Faults are checked in the order they were added; the first matching one is used up.
  */
 export type Fault = FaultMatch & { times?: number } & (
-  | { kind: 'status'; status: number; retryAfter?: number; body?: 'json-error' | 'detail-string' | 'empty' }
-  | { kind: 'html'; status: number }
-  | { kind: 'truncated-json' }
-  | { kind: 'garbage' }
-  | { kind: 'reset' }
-  | { kind: 'cut-stream'; afterChunks: number }
-);
+    | { kind: 'status'; status: number; retryAfter?: number; body?: 'json-error' | 'detail-string' | 'empty' }
+    | { kind: 'html'; status: number }
+    | { kind: 'truncated-json' }
+    | { kind: 'garbage' }
+    | { kind: 'reset' }
+    | { kind: 'cut-stream'; afterChunks: number }
+  );
 
 export interface RecordedRequest {
   method: string;

@@ -36,7 +36,8 @@ export function takeFault(state: EmulatorState, method: string, path: string): F
 export function faultProblem(value: unknown): string | undefined {
   if (!isPlainObject(value)) return 'A fault must be a JSON object';
   if (typeof value.kind !== 'string' || !FAULT_KINDS.has(value.kind)) return `Unknown fault kind; use one of ${[...FAULT_KINDS].join(', ')}`;
-  if ((value.kind === 'status' || value.kind === 'html') && (typeof value.status !== 'number' || value.status < 100 || value.status > 599)) return 'A status or html fault needs a status between 100 and 599';
+  if ((value.kind === 'status' || value.kind === 'html') && (typeof value.status !== 'number' || value.status < 100 || value.status > 599))
+    return 'A status or html fault needs a status between 100 and 599';
   if (value.kind === 'cut-stream' && (typeof value.afterChunks !== 'number' || value.afterChunks < 0)) return 'A cut-stream fault needs afterChunks >= 0';
   if (value.times !== undefined && (typeof value.times !== 'number' || !Number.isInteger(value.times) || value.times === 0 || value.times < -1)) return 'times must be a positive integer or -1';
   return undefined;

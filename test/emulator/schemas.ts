@@ -77,10 +77,14 @@ export const createTrainingJobBody = object({
 export const createSftJobBody = object({
   model_id: required(str),
   training_data_url: required(str),
-  config: optional(nullable(object({
-    batch_size: optional(union(int, literal('auto'))),
-    learning_rate: optional(union(num, list(num))),
-  }))),
+  config: optional(
+    nullable(
+      object({
+        batch_size: optional(union(int, literal('auto'))),
+        learning_rate: optional(union(num, list(num))),
+      }),
+    ),
+  ),
 });
 
 export const chatCompletionBody = object({

@@ -18,8 +18,7 @@ function typeCheck(type: string, msg: string, accept: (value: unknown) => boolea
   };
 }
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const str = typeCheck('string_type', 'Input should be a valid string', (value) => typeof value === 'string');
 export const bool = typeCheck('bool_type', 'Input should be a valid boolean', (value) => typeof value === 'boolean');
@@ -63,9 +62,11 @@ export function recordOf(valueSchema: Schema): Schema {
   };
 }
 
-export const nullable = (schema: Schema): Schema => (value, loc, issues) => {
-  if (value !== null) schema(value, loc, issues);
-};
+export const nullable =
+  (schema: Schema): Schema =>
+  (value, loc, issues) => {
+    if (value !== null) schema(value, loc, issues);
+  };
 
 /** Accepts a value any alternative accepts; otherwise reports every alternative's complaints, as pydantic does for unions. */
 export function union(...schemas: Schema[]): Schema {

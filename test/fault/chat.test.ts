@@ -36,7 +36,9 @@ describe('chat against hostile parties', function () {
         const closedEarly = await server.completions[0]!.closed;
         const sent = server.completions[0]!.bytesWritten;
         const written = [...chat.storage.charsWritten.values()].reduce((sum, chars) => sum + chars, 0);
-        console.log(`      server wrote ${(sent / mebi).toFixed(1)} MiB before the close; heap +${measurement.peakHeapGrowthMiB.toFixed(1)} MiB; longest stall ${measurement.maxEventLoopDelayMs.toFixed(0)} ms; ${(written / mebi).toFixed(2)} Mi characters stored`);
+        console.log(
+          `      server wrote ${(sent / mebi).toFixed(1)} MiB before the close; heap +${measurement.peakHeapGrowthMiB.toFixed(1)} MiB; longest stall ${measurement.maxEventLoopDelayMs.toFixed(0)} ms; ${(written / mebi).toFixed(2)} Mi characters stored`,
+        );
 
         assert.equal(answer.status, 'stopped');
         assert.equal(answer.content.length, maxAnswerChars, 'the text up to the limit is kept');
@@ -155,7 +157,10 @@ describe('chat against hostile parties', function () {
         chat.post(raw(`{"kind":"request","id":${requestId},"method":${JSON.stringify(method)},"params":${params}}`));
       };
       for (const method of ['__proto__', 'constructor', 'hasOwnProperty', 'toString', '__defineGetter__', 'valueOf']) postRequest(method, '{}');
-      postRequest('updateSettings', `{"conversationId":"${conversationId}","settings":{"__proto__":{"polluted":true},"model":"${faultModel}","parameters":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}}`);
+      postRequest(
+        'updateSettings',
+        `{"conversationId":"${conversationId}","settings":{"__proto__":{"polluted":true},"model":"${faultModel}","parameters":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}}}`,
+      );
       postRequest('send', `{"__proto__":{"conversationId":"${conversationId}","text":"inherited","polluted":true}}`);
       postRequest('openLink', '{"__proto__":{"href":"https://example.com/inherited"}}');
       postRequest('saveDraft', `{"conversationId":"${conversationId}","text":"ok","constructor":{"prototype":{"polluted":true}}}`);

@@ -183,7 +183,10 @@ describe('client faults: redirects', () => {
         ]);
         const [get, post] = errors;
         assert.equal(get!.message, `GET /v1/models: the server redirected to ${elsewhere!.origin} (${code}); RL Studio does not follow redirects, so your key stays with the address you set`);
-        assert.equal(post!.message, `POST /v1/chat/completions: the server redirected to ${elsewhere!.origin} (${code}); RL Studio does not follow redirects, so your key stays with the address you set`);
+        assert.equal(
+          post!.message,
+          `POST /v1/chat/completions: the server redirected to ${elsewhere!.origin} (${code}); RL Studio does not follow redirects, so your key stays with the address you set`,
+        );
         for (const error of errors) {
           assert.equal(error.kind, 'http');
           assert.equal(error.status, code);

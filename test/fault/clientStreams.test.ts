@@ -32,9 +32,11 @@ describe('client faults: hostile chat streams', () => {
     });
     const client = faultClient(server.apiUrl);
     try {
-      const { result: error, measurement } = await measureBounded(() => platformFailure(async () => {
-        for await (const _chunk of client.inference.streamChatCompletion(question));
-      }));
+      const { result: error, measurement } = await measureBounded(() =>
+        platformFailure(async () => {
+          for await (const _chunk of client.inference.streamChatCompletion(question));
+        }),
+      );
       assert.equal(error.kind, 'too-large');
       assert.equal(error.message, 'POST /v1/chat/completions: an event of the answer stream was larger than 16 MiB; the stream was stopped (0 chunks received)');
       await until(() => writer?.closedEarly === true, 5_000, 'the server to see the socket close');
@@ -59,9 +61,11 @@ describe('client faults: hostile chat streams', () => {
     });
     const client = faultClient(server.apiUrl);
     try {
-      const { result: error, measurement } = await measureBounded(() => platformFailure(async () => {
-        for await (const _chunk of client.inference.streamChatCompletion(question));
-      }));
+      const { result: error, measurement } = await measureBounded(() =>
+        platformFailure(async () => {
+          for await (const _chunk of client.inference.streamChatCompletion(question));
+        }),
+      );
       assert.equal(error.kind, 'too-large');
       assert.match(error.message, /an event of the answer stream was larger than 16 MiB; the stream was stopped/);
       await until(() => writer?.closedEarly === true, 5_000, 'the server to see the socket close');
@@ -94,15 +98,17 @@ describe('client faults: hostile chat streams', () => {
     const controller = new AbortController();
     let received = 0;
     try {
-      const { result: error, measurement } = await measureBounded(() => platformFailure(async () => {
-        const reading = (async () => {
-          for await (const _chunk of client.inference.streamChatCompletion(question, { signal: controller.signal })) received++;
-        })();
-        await until(() => comments >= 60, 10_000, '3 s of comments');
-        assert.equal(closed, false, 'the stream was still open before Stop');
-        controller.abort();
-        await reading;
-      }));
+      const { result: error, measurement } = await measureBounded(() =>
+        platformFailure(async () => {
+          const reading = (async () => {
+            for await (const _chunk of client.inference.streamChatCompletion(question, { signal: controller.signal })) received++;
+          })();
+          await until(() => comments >= 60, 10_000, '3 s of comments');
+          assert.equal(closed, false, 'the stream was still open before Stop');
+          controller.abort();
+          await reading;
+        }),
+      );
       // The server never ends this answer: only Stop can have ended the stream and closed the socket.
       assert.equal(error.kind, 'aborted');
       assert.equal(received, 1);
@@ -126,12 +132,14 @@ describe('client faults: hostile chat streams', () => {
     let received = 0;
     let characters = 0;
     try {
-      const { result: error, measurement } = await measureBounded(() => platformFailure(async () => {
-        for await (const chunk of client.inference.streamChatCompletion(question)) {
-          received++;
-          characters += chunk.choices[0]?.delta.content?.length ?? 0;
-        }
-      }));
+      const { result: error, measurement } = await measureBounded(() =>
+        platformFailure(async () => {
+          for await (const chunk of client.inference.streamChatCompletion(question)) {
+            received++;
+            characters += chunk.choices[0]?.delta.content?.length ?? 0;
+          }
+        }),
+      );
       assert.equal(error.kind, 'stream-cut');
       assert.equal(writer!.finished, true);
       assert.equal(received, count);

@@ -55,7 +55,13 @@ describe('fault: hostile input files', () => {
       const { result, measurement } = await measured(() => checkTrajectoryFile(text, 'jsonl'));
       assert.equal(result.ok, false);
       assert.equal(result.groups.length, 2);
-      assert.deepEqual(result.problems.map((problem) => [problem.line, problem.severity]), [[1, 'error'], [2, 'error']]);
+      assert.deepEqual(
+        result.problems.map((problem) => [problem.line, problem.severity]),
+        [
+          [1, 'error'],
+          [2, 'error'],
+        ],
+      );
       for (const problem of result.problems) assert.match(problem.message, new RegExp(`^${tooDeep}`));
       assertBounded(measurement, 150, 50);
     });
@@ -74,7 +80,10 @@ describe('fault: hostile input files', () => {
     it('an automation whose payload is 100,000 levels deep: its fields read, one too-deep warning, no preview, stall < 150 ms', async () => {
       const text = aliasAutomation('^production$', `{"who": "\${event_author}", "deep": ${nestedObjects(100_000)}}`);
       const { result, measurement } = await measured(() => everythingOn(text, 'automation'));
-      assert.deepEqual(result.diagnostics.map((diagnostic) => diagnostic.code), ['too-deep']);
+      assert.deepEqual(
+        result.diagnostics.map((diagnostic) => diagnostic.code),
+        ['too-deep'],
+      );
       assert.equal(result.diagnostics[0]!.message, 'Nested deeper than 512 levels: the rest of this file is not checked.');
       assert.match(result.rendered.invalid!.message, /not rendered: it is nested deeper than 512 levels/);
       assertBounded(measurement, 150, 50);
@@ -85,7 +94,10 @@ describe('fault: hostile input files', () => {
       const broken = `{"a": "\${nope}", "deep": ${nestedArrays(100_000, false)}`;
       const { result, measurement } = await measured(async () => [await everythingOn(valid, 'payload'), await everythingOn(broken, 'payload')]);
       for (const { diagnostics, rendered } of result) {
-        assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code), ['unknown-variable', 'too-deep']);
+        assert.deepEqual(
+          diagnostics.map((diagnostic) => diagnostic.code),
+          ['unknown-variable', 'too-deep'],
+        );
         assert.ok(rendered.invalid);
       }
       assertBounded(measurement, 150, 50);
@@ -114,7 +126,10 @@ describe('fault: hostile input files', () => {
       const [problem] = result.problems;
       const firstUnchecked = text.slice(0, maxTrajectoryFileSize).split('\n').length - 1;
       assert.equal(problem!.line, firstUnchecked);
-      assert.equal(problem!.message, `this file is larger than 16 MB, the most RL Studio sends in one request: lines ${firstUnchecked + 1} onward were not checked and nothing will be sent; split the file into smaller ones`);
+      assert.equal(
+        problem!.message,
+        `this file is larger than 16 MB, the most RL Studio sends in one request: lines ${firstUnchecked + 1} onward were not checked and nothing will be sent; split the file into smaller ones`,
+      );
       assertBounded(measurement, 250, 100);
     });
 
@@ -137,7 +152,10 @@ describe('fault: hostile input files', () => {
       const regex = '(a+)+'.repeat(20_480);
       const text = aliasAutomation(regex);
       const { result, measurement } = await measured(() => everythingOn(text, 'automation'));
-      assert.deepEqual(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity]), [['regex-too-long', 'warning']]);
+      assert.deepEqual(
+        result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity]),
+        [['regex-too-long', 'warning']],
+      );
       assert.equal(text.slice(result.diagnostics[0]!.start, result.diagnostics[0]!.end), JSON.stringify(regex));
       assert.match(result.diagnostics[0]!.message, /^The alias regular expression is 102,400 characters long, too long to check/);
       assertBounded(measurement, 150, 20);
@@ -183,7 +201,10 @@ describe('fault: hostile input files', () => {
       const spaces = ' '.repeat(900 * 1024);
       const text = `{"a": "\${${spaces}x", "b": "\${event_type${spaces}"}`;
       const { result, measurement } = await measured(() => everythingOn(text, 'payload'));
-      assert.deepEqual(result.diagnostics.map((diagnostic) => diagnostic.code), ['unterminated-reference', 'unterminated-reference']);
+      assert.deepEqual(
+        result.diagnostics.map((diagnostic) => diagnostic.code),
+        ['unterminated-reference', 'unterminated-reference'],
+      );
       assert.equal(result.diagnostics[1]!.fixes![0], `\${event_type}${spaces}`);
       assertBounded(measurement, 500, 50);
     });
@@ -191,7 +212,10 @@ describe('fault: hostile input files', () => {
     it('a 3 MB payload: a single "too large to analyse" warning instead of an analysis, stall < 150 ms', async () => {
       const text = payloadOfReferences(300_000, (index) => `\${x${index}}`);
       const { result, measurement } = await measured(() => everythingOn(text, 'payload'));
-      assert.deepEqual(result.diagnostics.map((diagnostic) => diagnostic.code), ['too-large']);
+      assert.deepEqual(
+        result.diagnostics.map((diagnostic) => diagnostic.code),
+        ['too-large'],
+      );
       assert.match(result.diagnostics[0]!.message, /^This file is 3\.\d MB, too large to analyse \(the limit is 2 MB\)/);
       assert.equal(result.rendered.text, '');
       assertBounded(measurement, 150, 20);

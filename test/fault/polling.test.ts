@@ -150,7 +150,9 @@ describe('fault suite: polling', function () {
     assert.ok(kept <= 100_000, `${kept} events kept across 500 jobs`);
     assert.ok(kept <= loaded * 200, 'each job keeps its share of the budget (100,000 / 500)');
     assert.ok(measurement.peakHeapGrowthMiB < 100, `heap grew ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
-    console.log(`      500 jobs: ${server.received} requests, at most ${server.maxOpen} open, ${loaded} loaded, ${kept} events kept, heap +${measurement.peakHeapGrowthMiB.toFixed(1)} MiB, longest stall ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
+    console.log(
+      `      500 jobs: ${server.received} requests, at most ${server.maxOpen} open, ${loaded} loaded, ${kept} events kept, heap +${measurement.peakHeapGrowthMiB.toFixed(1)} MiB, longest stall ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`,
+    );
   });
 
   it('polling interval of 0.001 s given to the core, and a Refresh every 10 ms: never more often than every 0.5 s', async () => {

@@ -64,7 +64,9 @@ describe('fault: local webhook receiver against hostile clients', () => {
       request(receiver.url, { method: 'PUT', agent: false }, (answer) => {
         answer.resume();
         resolve(answer.statusCode ?? 0);
-      }).on('error', reject).end('{}');
+      })
+        .on('error', reject)
+        .end('{}');
     });
     assert.deepEqual([guessed.status, bare.status, prefix.status, put], [404, 404, 404, 405]);
     assert.equal(receiver.requests.length, 0);
@@ -82,7 +84,9 @@ describe('fault: local webhook receiver against hostile clients', () => {
         }),
     );
     const stats = receiver.stats();
-    console.log(`      300 × 6 MB: ${report.elapsedMs} ms, server read ${(stats.bytesRead / MiB).toFixed(1)} MiB, heap +${measurement.peakHeapGrowthMiB.toFixed(1)} MiB, longest stall ${measurement.maxEventLoopDelayMs.toFixed(0)} ms, ${report.retried} tried again (${stats.refused['too-many-connections']} over the connection cap)`);
+    console.log(
+      `      300 × 6 MB: ${report.elapsedMs} ms, server read ${(stats.bytesRead / MiB).toFixed(1)} MiB, heap +${measurement.peakHeapGrowthMiB.toFixed(1)} MiB, longest stall ${measurement.maxEventLoopDelayMs.toFixed(0)} ms, ${report.retried} tried again (${stats.refused['too-many-connections']} over the connection cap)`,
+    );
 
     assert.deepEqual([...new Set(report.statuses)], [413]);
     // A 413 lost to a reset makes the sender try again (and be refused again): rare, not the rule.
@@ -104,10 +108,18 @@ describe('fault: local webhook receiver against hostile clients', () => {
 
   it('150 accepted posts just under the body limit: kept requests stay within 100 entries and 16 MiB, the oldest dropped and counted', async () => {
     const body = `{"pad": "${'p'.repeat(receiverLimits.maxBodyBytes - 64 * 1024)}"}`;
-    const { result: statuses, measurement } = await measure(() => inParallel(Array.from({ length: 150 }, (_, index) => index), 8, async () => (await post(receiver.url, body)).status));
+    const { result: statuses, measurement } = await measure(() =>
+      inParallel(
+        Array.from({ length: 150 }, (_, index) => index),
+        8,
+        async () => (await post(receiver.url, body)).status,
+      ),
+    );
     assert.deepEqual([...new Set(statuses)], [200]);
     const stats = receiver.stats();
-    console.log(`      150 × ${(Buffer.byteLength(body) / MiB).toFixed(2)} MiB kept: ${stats.kept} kept, ${stats.dropped} dropped, ${(stats.keptBytes / MiB).toFixed(1)} MiB, heap +${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
+    console.log(
+      `      150 × ${(Buffer.byteLength(body) / MiB).toFixed(2)} MiB kept: ${stats.kept} kept, ${stats.dropped} dropped, ${(stats.keptBytes / MiB).toFixed(1)} MiB, heap +${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`,
+    );
     assert.ok(stats.keptBytes <= receiverLimits.maxKeptBytes, `kept ${stats.keptBytes} bytes`);
     assert.ok(stats.kept <= receiverLimits.maxKeptRequests);
     assert.equal(stats.kept + stats.dropped, 150);

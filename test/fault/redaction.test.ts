@@ -87,7 +87,14 @@ describe('fault: a server that echoes the API key into error bodies', function (
     it(`a 401 JSON detail with the key at character ${at}: no 8 characters of the key in the message, details, log, chat error or exports`, async () => {
       const server = await hostileServer((_request, response) => {
         response.writeHead(401, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ detail: [{ loc: ['header', 'authorization'], msg: bodyWithKeyAt(at) }, { loc: ['body'], msg: `got ${key}` }] }));
+        response.end(
+          JSON.stringify({
+            detail: [
+              { loc: ['header', 'authorization'], msg: bodyWithKeyAt(at) },
+              { loc: ['body'], msg: `got ${key}` },
+            ],
+          }),
+        );
       });
       const entries: RequestLogEntry[] = [];
       const client = clientOf(server, entries);

@@ -32,8 +32,15 @@ describe('trust: command arguments other extensions can pass', () => {
     const { findings, commands } = scanCommands(sourcesUnder(join(root, 'src')), forwarders);
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
     const declared = manifest.contributes.commands.map((entry) => entry.command);
-    assert.deepEqual(declared.filter((id) => !commands.includes(id)), [], 'commands whose handler the scan did not find');
-    assert.deepEqual(findings.map((finding) => `${finding.file} ${finding.command}: ${finding.problem}`), []);
+    assert.deepEqual(
+      declared.filter((id) => !commands.includes(id)),
+      [],
+      'commands whose handler the scan did not find',
+    );
+    assert.deepEqual(
+      findings.map((finding) => `${finding.file} ${finding.command}: ${finding.problem}`),
+      [],
+    );
   });
 
   // The shapes the commands had before: each one must be reported.

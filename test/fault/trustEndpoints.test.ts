@@ -61,9 +61,7 @@ describe('trust: API addresses a workspace sets', function () {
     assert.equal(server.sockets.opened, 0, 'connections before the origin was allowed');
 
     host.answer(/^This workspace sets/, 'Allow');
-    await server.waitFor('the key on a request to the allowed origin', () =>
-      server.calls.some((call) => call.path === '/inference/v1/models' && call.authorization === `Bearer ${typedKey}`),
-    );
+    await server.waitFor('the key on a request to the allowed origin', () => server.calls.some((call) => call.path === '/inference/v1/models' && call.authorization === `Bearer ${typedKey}`));
     assert.deepEqual(context!.globalState.get('rlStudio.trust.approved'), [`origin:${server.url}`]);
     assert.equal(host.contextKeys.get('rlStudio.workspaceSettingsPending'), false);
   });
@@ -76,7 +74,10 @@ describe('trust: API addresses a workspace sets', function () {
     await host.waitFor('the scheduled health check', () => healthItem().hidden > 0);
     assert.equal(host.contextKeys.get('rlStudio.workspaceSettingsPending'), false);
     assert.equal(host.contextKeys.get('rlStudio.configured'), false);
-    assert.deepEqual(host.messages.map((message) => message.message), []);
+    assert.deepEqual(
+      host.messages.map((message) => message.message),
+      [],
+    );
     assert.deepEqual(server.calls, []);
   });
 
@@ -89,7 +90,7 @@ describe('trust: API addresses a workspace sets', function () {
     await activate();
 
     const own = other;
-    await own.waitFor('the health check at the user\'s own inference API, with the key', () =>
+    await own.waitFor("the health check at the user's own inference API, with the key", () =>
       own.calls.some((call) => call.path === '/inference/v1/models' && call.authorization === `Bearer ${storedKey}`),
     );
     assert.ok(host.messages.some((message) => message.message === `This workspace sets the inference API to ${server.url}. Send your RL Studio API key there?`));
@@ -119,7 +120,10 @@ describe('trust: API addresses a workspace sets', function () {
       // The loopback inference API was reached: connections are seen when they happen.
       await server.waitFor('the health check of the loopback inference API', () => server.calls.some((call) => call.path === '/inference/v1/models'));
       assert.ok(connecting.includes('127.0.0.1'), `connections seen: ${JSON.stringify(connecting)}`);
-      assert.deepEqual(connecting.filter((hostname) => hostname !== '127.0.0.1'), []);
+      assert.deepEqual(
+        connecting.filter((hostname) => hostname !== '127.0.0.1'),
+        [],
+      );
       const refusals = host.messages.filter((message) => /allowed only for this machine/.test(message.message)).map((message) => message.message);
       assert.ok(refusals.some((text) => text.includes('"http://192.0.2.10:8080/v1" from your settings')));
       assert.ok(refusals.some((text) => text.includes('"http://198.51.100.7/v1" from this workspace\'s settings')));
@@ -136,7 +140,11 @@ describe('trust: API addresses a workspace sets', function () {
       host.messages.some((message) => message.message === 'This workspace sets the RL Studio project to their-team/their-project, sent with your API key to attribute usage. Use it?'),
     );
     await server.waitFor('the health check', () => server.calls.length > 0);
-    assert.deepEqual(server.calls.map((call) => call.project), [undefined], 'the project header before it was allowed');
+    assert.deepEqual(
+      server.calls.map((call) => call.project),
+      [undefined],
+      'the project header before it was allowed',
+    );
 
     host.answer(/^This workspace sets the RL Studio project/, 'Allow');
     await server.waitFor('an inference call with the allowed project', () => server.calls.some((call) => call.project === 'their-team/their-project'));

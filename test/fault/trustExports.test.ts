@@ -37,9 +37,7 @@ describe('trust: what other extensions reach', function () {
 
   function secretsReachableFrom(exported: unknown) {
     const targets = new Set<unknown>([context, context!.secrets, context!.globalState, context!.workspaceState]);
-    return walkReachable(exported, (value) =>
-      targets.has(value) || (typeof value === 'string' && (value.includes(apiKey) || value.includes(webhookToken))),
-    );
+    return walkReachable(exported, (value) => targets.has(value) || (typeof value === 'string' && (value.includes(apiKey) || value.includes(webhookToken))));
   }
 
   it('an extension walking the exports deeply (getters, prototypes, maps) in a normal install: reaches nothing', async () => {
@@ -49,7 +47,7 @@ describe('trust: what other extensions reach', function () {
     assert.equal(exported, undefined, 'a normal install exports nothing');
   });
 
-  it('the same walk under the extension\'s own tests (ExtensionMode.Test) finds the test API and what it holds: the walk does see secrets when they are there', async () => {
+  it("the same walk under the extension's own tests (ExtensionMode.Test) finds the test API and what it holds: the walk does see secrets when they are there", async () => {
     const exported = (await activate(ExtensionMode.Test)) as { views?: unknown; dialogs?: unknown; disposeAll?: unknown };
     assert.equal(typeof exported.disposeAll, 'function');
     assert.ok(exported.dialogs, 'the dialogs to answer');
@@ -87,7 +85,11 @@ describe('trust: what other extensions reach', function () {
     host.answer(/^Start Local Receiver$/, 'Do not check signatures');
     const started = await host.executeCommand('rlStudio.webhook.startReceiver', { secret: 'planted-secret', quiet: true, port: 0 });
     try {
-      assert.deepEqual(host.quickPicks.map((pick) => pick.title), ['Start Local Receiver'], 'the user chose the secret');
+      assert.deepEqual(
+        host.quickPicks.map((pick) => pick.title),
+        ['Start Local Receiver'],
+        'the user chose the secret',
+      );
       await host.waitFor('the receiver to run', () => host.contextKeys.get('rlStudio.receiverRunning') === true);
       assert.equal(started, undefined);
     } finally {

@@ -78,14 +78,14 @@ describe('trust: hostile setting values', () => {
     });
   }
 
-  it('a workspace address on the origin of the user\'s own address: used without a question; another path of another origin waits', () => {
-    const { settings: used, review } = read(
-      { trainingApiUrl: 'https://mine.example/v1' },
-      { trainingApiUrl: 'https://mine.example:443/other/v1', inferenceApiUrl: 'https://theirs.example/v1' },
-    );
+  it("a workspace address on the origin of the user's own address: used without a question; another path of another origin waits", () => {
+    const { settings: used, review } = read({ trainingApiUrl: 'https://mine.example/v1' }, { trainingApiUrl: 'https://mine.example:443/other/v1', inferenceApiUrl: 'https://theirs.example/v1' });
     assert.equal(used.trainingApiUrl, 'https://mine.example:443/other/v1');
     assert.equal(used.inferenceApiUrl, '');
-    assert.deepEqual(review.pending.map((item) => item.approvalKey), ['origin:https://theirs.example:443']);
+    assert.deepEqual(
+      review.pending.map((item) => item.approvalKey),
+      ['origin:https://theirs.example:443'],
+    );
   });
 
   it('an approval holds for the origin, whatever the path or the default port spelled out', () => {
@@ -104,7 +104,10 @@ describe('trust: hostile setting values', () => {
       () => false,
     );
     assert.equal(decision.trainingApiUrl, 'https://mine.example/v1');
-    assert.deepEqual(decision.pending.map((item) => item.shown), ['https://b.example']);
+    assert.deepEqual(
+      decision.pending.map((item) => item.shown),
+      ['https://b.example'],
+    );
   });
 
   it('a project with a line break (a header injection): refused', () => {

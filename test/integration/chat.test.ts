@@ -116,7 +116,10 @@ describe('Chat panel', function () {
     await vscode.commands.executeCommand('rlStudio.openChat');
     const after = await waitUntil('the panel to come back with the conversation', chatReport, (value) => value?.messages.length === before.messages.length);
     assert.equal(after!.conversationId, before.conversationId);
-    assert.deepEqual(after!.messages.map((message) => message.text), before.messages.map((message) => message.text));
+    assert.deepEqual(
+      after!.messages.map((message) => message.text),
+      before.messages.map((message) => message.text),
+    );
   });
 
   it('opens a model in a new conversation once the current one has messages', async () => {
@@ -141,19 +144,25 @@ describe('Chat panel', function () {
       const panelColumn = chatTabs()[0]!.group.viewColumn;
       // Another editor in the panel's group hides the webview, which is not kept alive while hidden.
       await vscode.window.showTextDocument(document, { viewColumn: panelColumn, preview: false });
-      await waitUntil('the chat panel hidden behind the editor', () => chatTabs()[0]?.isActive, (active) => active === false);
+      await waitUntil(
+        'the chat panel hidden behind the editor',
+        () => chatTabs()[0]?.isActive,
+        (active) => active === false,
+      );
       assert.equal(emulator.streamStats().completed, completedBefore, 'the answer was still streaming when the panel was hidden');
     } finally {
       emulator.setStreamChunkDelay(0);
     }
-    await waitUntil('the answer to end while the panel is hidden', () => emulator.streamStats().completed, (completed) => completed > completedBefore, { timeoutMs: 60_000 });
-    await vscode.commands.executeCommand('rlStudio.openChat');
-    const report = await waitUntil(
-      'the long answer, complete, in the panel shown again',
-      chatReport,
-      (value) => value?.messages.length === 2 && value.messages[1]!.status === 'done',
+    await waitUntil(
+      'the answer to end while the panel is hidden',
+      () => emulator.streamStats().completed,
+      (completed) => completed > completedBefore,
       { timeoutMs: 60_000 },
     );
+    await vscode.commands.executeCommand('rlStudio.openChat');
+    const report = await waitUntil('the long answer, complete, in the panel shown again', chatReport, (value) => value?.messages.length === 2 && value.messages[1]!.status === 'done', {
+      timeoutMs: 60_000,
+    });
     assert.equal(report!.messages[0]!.text.trim(), '/long 40000');
     const words = report!.messages[1]!.text.split(/\s+/).filter(Boolean).length;
     assert.ok(words > 15_000, `the whole answer is shown (${words} words)`);
@@ -164,14 +173,23 @@ describe('Chat panel', function () {
     const before = platform.emulator.requests.length;
     await answeredConversation(seeded().inferenceModels[0]!, 'key.txt', '/echo the key stays secret');
     const chats = platform.emulator.requests.slice(before).filter((request) => request.path.endsWith('/chat/completions'));
-    assert.deepEqual(chats.map((request) => request.headers.authorization), [`Bearer ${key}`], 'the chat sent the key');
+    assert.deepEqual(
+      chats.map((request) => request.headers.authorization),
+      [`Bearer ${key}`],
+      'the chat sent the key',
+    );
     for (const line of platform.api.recentLogLines()) assert.ok(!line.includes(key), `log line holds the key: ${line}`);
     assert.ok(!JSON.stringify(platform.api.storedState()).includes(key));
   });
 
-  it('offers the inference models to the editor\'s own chat through the language model API', async () => {
+  it("offers the inference models to the editor's own chat through the language model API", async () => {
     const ids = seeded();
-    const offered = await waitUntil('RL Studio models in the editor', async () => vscode.lm.selectChatModels({ vendor: 'rl-studio' }), (list) => list.length > 0, { timeoutMs: 20_000 });
+    const offered = await waitUntil(
+      'RL Studio models in the editor',
+      async () => vscode.lm.selectChatModels({ vendor: 'rl-studio' }),
+      (list) => list.length > 0,
+      { timeoutMs: 20_000 },
+    );
     assert.deepEqual(offered.map((model) => model.id).sort(), [...ids.inferenceModels].sort());
     const model = offered.find((candidate) => candidate.id === ids.inferenceModels[0])!;
     const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('/echo hello from the editor chat')], {}, new vscode.CancellationTokenSource().token);

@@ -21,14 +21,18 @@ describe('RL Studio in a real VS Code', () => {
     const manifest = packageManifest();
     const declared = manifest.contributes.commands.map((entry) => entry.command).sort();
     // The workbench registers focus/open/... commands for every view; those are not the extension's.
-    const viewIds = Object.values(manifest.contributes.views).flat().map((view) => view.id);
+    const viewIds = Object.values(manifest.contributes.views)
+      .flat()
+      .map((view) => view.id);
     const workbenchCommandOfView = (id: string) => viewIds.some((viewId) => id.startsWith(`${viewId}.`));
     // Commands that exist only while the extension runs its own tests, never in package.json.
     const testOnly: readonly string[] = testOnlyCommands;
-    assert.deepEqual(declared.filter((id) => testOnly.includes(id)), [], 'test-only commands declared in package.json');
-    const registered = (await vscode.commands.getCommands(true))
-      .filter((id) => id.startsWith('rlStudio.') && !workbenchCommandOfView(id) && !testOnly.includes(id))
-      .sort();
+    assert.deepEqual(
+      declared.filter((id) => testOnly.includes(id)),
+      [],
+      'test-only commands declared in package.json',
+    );
+    const registered = (await vscode.commands.getCommands(true)).filter((id) => id.startsWith('rlStudio.') && !workbenchCommandOfView(id) && !testOnly.includes(id)).sort();
     assert.deepEqual(
       declared.filter((id) => !registered.includes(id)),
       [],
@@ -91,7 +95,11 @@ describe('RL Studio against the platform emulator', () => {
     const key = platform.emulator.apiKey;
     const lines = platform.api.recentLogLines();
     assert.ok(lines.length > 0, 'the log records what the extension did');
-    assert.deepEqual(lines.filter((line) => line.includes(key)), [], 'log lines holding the key');
+    assert.deepEqual(
+      lines.filter((line) => line.includes(key)),
+      [],
+      'log lines holding the key',
+    );
 
     const config = vscode.workspace.getConfiguration('rlStudio');
     for (const setting of Object.keys(packageManifest().contributes.configuration.properties)) {
@@ -105,18 +113,18 @@ describe('RL Studio against the platform emulator', () => {
     const inferenceModels = seeded().inferenceModels;
     await platform.signOut();
     const callsAfterSignOut = platform.emulator.requests.length;
-    await waitUntil('an empty Models view after sign-out', modelLabels, (labels) =>
-      inferenceModels.every((id) => !labels.includes(id)),
-    );
+    await waitUntil('an empty Models view after sign-out', modelLabels, (labels) => inferenceModels.every((id) => !labels.includes(id)));
     // Reading both views, as the workbench does after a refresh, must not use the forgotten key.
     await vscode.commands.executeCommand('rlStudio.refreshModels');
     await vscode.commands.executeCommand('rlStudio.refreshJobs');
     await treeLabels(platform.api.views.models);
     await treeLabels(platform.api.views.jobs);
-    const keyedCalls = platform.emulator.requests
-      .slice(callsAfterSignOut)
-      .filter((request) => request.headers.authorization === `Bearer ${platform.emulator.apiKey}`);
-    assert.deepEqual(keyedCalls.map((request) => `${request.method} ${request.path}`), [], 'calls made with the key after sign-out');
+    const keyedCalls = platform.emulator.requests.slice(callsAfterSignOut).filter((request) => request.headers.authorization === `Bearer ${platform.emulator.apiKey}`);
+    assert.deepEqual(
+      keyedCalls.map((request) => `${request.method} ${request.path}`),
+      [],
+      'calls made with the key after sign-out',
+    );
 
     await platform.signIn();
     await waitUntil('the inference models back after signing in again', modelLabels, (labels) => containsAll(labels, inferenceModels));
@@ -125,8 +133,6 @@ describe('RL Studio against the platform emulator', () => {
   it('shows a training model in the Models view once it is added', async () => {
     const { trainedModelId, trainedModelName } = seeded();
     await vscode.commands.executeCommand('rlStudio.addModel', trainedModelId);
-    await waitUntil('the added training model in the Models view', modelLabels, (labels) =>
-      labels.some((label) => label === trainedModelName || label === trainedModelId),
-    );
+    await waitUntil('the added training model in the Models view', modelLabels, (labels) => labels.some((label) => label === trainedModelName || label === trainedModelId));
   });
 });

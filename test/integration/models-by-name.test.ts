@@ -29,7 +29,11 @@ describe('Models: adding by id or by name', function () {
 
   async function useProject(project: string): Promise<void> {
     await config().update('project', project, vscode.ConfigurationTarget.Global);
-    await waitUntil('rlStudio.project in use', () => platform.api.settingsInUse().settings.project, (value) => value === project);
+    await waitUntil(
+      'rlStudio.project in use',
+      () => platform.api.settingsInUse().settings.project,
+      (value) => value === project,
+    );
   }
 
   async function children(parent?: ModelsNode): Promise<ModelsNode[]> {
@@ -48,7 +52,10 @@ describe('Models: adding by id or by name', function () {
     platform.api.dialogs.answerNext(ids.trainedModelName, 'enterId', ids.trainedModelId);
     const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.addModel');
     assert.deepEqual(model && { id: model.id, entity: model.entity, project: model.project, name: model.name }, {
-      id: ids.trainedModelId, entity: ids.trainedModelEntity, project: ids.trainedModelProject, name: ids.trainedModelName,
+      id: ids.trainedModelId,
+      entity: ids.trainedModelEntity,
+      project: ids.trainedModelProject,
+      name: ids.trainedModelName,
     });
     const first = platform.api.dialogs.asked.slice(askedBefore).find((question) => question.kind === 'input' && question.message === 'Add Model by ID or Name');
     assert.match(first?.detail ?? '', /wandb-artifact:\/\/\/entity\/project\/name/);
@@ -83,9 +90,18 @@ describe('Models: adding by id or by name', function () {
     assert.match(why?.message ?? '', /^Step 2 of model .* cannot be opened in chat yet: RL Studio does not know the model's entity\/project\/name/);
     assert.match(why?.detail ?? '', /wandb-artifact:\/\/\/entity\/project\/name:step2/);
     const expected = 'wandb-artifact:///emulator-entity/emulator-project/named-later:step2';
-    const report = await waitUntil('the chat panel on the named checkpoint', async () => vscode.commands.executeCommand<WebviewReport | undefined>('rlStudio.chatReport'), (value) => value?.selectedModels[0] === expected, { timeoutMs: 30_000 });
+    const report = await waitUntil(
+      'the chat panel on the named checkpoint',
+      async () => vscode.commands.executeCommand<WebviewReport | undefined>('rlStudio.chatReport'),
+      (value) => value?.selectedModels[0] === expected,
+      { timeoutMs: 30_000 },
+    );
     assert.equal(report?.selectedModels[0], expected);
-    await waitUntil('the named checkpoint to be chattable', async () => views.models.getTreeItem(await checkpointNode(modelId, 2)).contextValue ?? '', (value) => /\bchattable\b/.test(value));
+    await waitUntil(
+      'the named checkpoint to be chattable',
+      async () => views.models.getTreeItem(await checkpointNode(modelId, 2)).contextValue ?? '',
+      (value) => /\bchattable\b/.test(value),
+    );
   });
 
   it('a reference with a dot segment is refused in words, and nothing is added', async () => {

@@ -145,21 +145,41 @@ describe('webhook payload language features in a real VS Code', () => {
     // A probe reference the checks must report stands last: seeing its diagnostic proves the whole
     // document was checked, and seeing it go once the probe is removed proves the example alone was.
     const probe = ',\n  "probe": "${not_a_variable}"';
-    const document = await openPayload(JSON.stringify({
-      event_type: 'BUILD_AND_DEPLOY',
-      client_payload: { event_author: '${event_author}', artifact_version: '${artifact_version}', artifact_version_string: '${artifact_version_string}', artifact_collection_name: '${artifact_collection_name}', project_name: '${project_name}', entity_name: '${entity_name}' },
-    }, null, 2).replace(/\n}$/, `${probe}\n}`));
+    const document = await openPayload(
+      JSON.stringify(
+        {
+          event_type: 'BUILD_AND_DEPLOY',
+          client_payload: {
+            event_author: '${event_author}',
+            artifact_version: '${artifact_version}',
+            artifact_version_string: '${artifact_version_string}',
+            artifact_collection_name: '${artifact_collection_name}',
+            project_name: '${project_name}',
+            entity_name: '${entity_name}',
+          },
+        },
+        null,
+        2,
+      ).replace(/\n}$/, `${probe}\n}`),
+    );
     // By its message: once the probe is deleted, a stale diagnostic's range points at other text.
     const isProbe = (diagnostic: vscode.Diagnostic) => diagnostic.message.includes('`not_a_variable`');
     const withProbe = await diagnosticsOf(document.uri, (found) => found.some(isProbe));
-    assert.deepEqual(withProbe.map((diagnostic) => [diagnostic.code, document.getText(diagnostic.range)]), [['unknown-variable', 'not_a_variable']], 'the probe, and nothing in the example');
+    assert.deepEqual(
+      withProbe.map((diagnostic) => [diagnostic.code, document.getText(diagnostic.range)]),
+      [['unknown-variable', 'not_a_variable']],
+      'the probe, and nothing in the example',
+    );
 
     const edit = new vscode.WorkspaceEdit();
     const start = document.getText().indexOf(probe);
     edit.delete(document.uri, new vscode.Range(document.positionAt(start), document.positionAt(start + probe.length)));
     assert.ok(await vscode.workspace.applyEdit(edit));
     await diagnosticsOf(document.uri, (found) => !found.some(isProbe));
-    assert.deepEqual(vscode.languages.getDiagnostics(document.uri).filter((diagnostic) => diagnostic.severity <= vscode.DiagnosticSeverity.Warning), []);
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(document.uri).filter((diagnostic) => diagnostic.severity <= vscode.DiagnosticSeverity.Warning),
+      [],
+    );
   });
 
   it('reports invalid JSON when asked to, alongside the built-in validator', async () => {
@@ -175,17 +195,41 @@ describe('webhook payload language features in a real VS Code', () => {
   });
 
   it('checks an automation: regex of an alias event, artifact variables on a run event', async () => {
-    const alias = await openFile('alias.automation.json', JSON.stringify({
-      name: 'Deploy', scope: { registry: 'model-registry' }, event: { type: 'ADD_ARTIFACT_ALIAS', aliasRegex: '^(prod' }, team: 'acme', webhook: 'deploy', payload: { v: '${artifact_version_string}' },
-    }, null, 2));
+    const alias = await openFile(
+      'alias.automation.json',
+      JSON.stringify(
+        {
+          name: 'Deploy',
+          scope: { registry: 'model-registry' },
+          event: { type: 'ADD_ARTIFACT_ALIAS', aliasRegex: '^(prod' },
+          team: 'acme',
+          webhook: 'deploy',
+          payload: { v: '${artifact_version_string}' },
+        },
+        null,
+        2,
+      ),
+    );
     assert.equal(alias.languageId, 'json', 'automations keep the JSON language');
     const [regex] = await diagnosticsOf(alias.uri, (found) => found.length === 1);
     assert.equal(regex.code, 'regex-invalid');
     assert.equal(alias.getText(regex.range), '"^(prod"');
 
-    const run = await openFile('run.automation.json', JSON.stringify({
-      name: 'Failed', scope: { project: 'acme/p' }, event: { type: 'RUN_STATE', states: ['Failed'] }, team: 'acme', webhook: 'chat', payload: { text: '${event_type} ${artifact_version}' },
-    }, null, 2));
+    const run = await openFile(
+      'run.automation.json',
+      JSON.stringify(
+        {
+          name: 'Failed',
+          scope: { project: 'acme/p' },
+          event: { type: 'RUN_STATE', states: ['Failed'] },
+          team: 'acme',
+          webhook: 'chat',
+          payload: { text: '${event_type} ${artifact_version}' },
+        },
+        null,
+        2,
+      ),
+    );
     const [warning] = await diagnosticsOf(run.uri, (found) => found.length === 1);
     assert.equal(warning.code, 'artifact-variable-on-run-event');
     assert.equal(warning.severity, vscode.DiagnosticSeverity.Warning);
@@ -213,7 +257,11 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
     api = await activateExtension();
     // The webhook the cases choose for their payloads; it points where nothing listens.
     webhookId = await vscode.commands.executeCommand<string>('rlStudio.webhook.add', {
-      name: `test-hook-${Date.now()}`, url: 'http://127.0.0.1:9/never', accessToken: '', secretName: 'DEPLOY_SECRET', secretValue: 'v',
+      name: `test-hook-${Date.now()}`,
+      url: 'http://127.0.0.1:9/never',
+      accessToken: '',
+      secretName: 'DEPLOY_SECRET',
+      secretValue: 'v',
     });
     assert.ok(webhookId, 'the webhook was added');
   });
@@ -233,11 +281,14 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
 
     await vscode.commands.executeCommand('rlStudio.payload.chooseWebhook', document.uri, webhookId);
     const diagnostics = await diagnosticsOf(document.uri, (found) => found.length === 3);
-    assert.deepEqual(diagnostics.map((diagnostic) => [document.getText(diagnostic.range), diagnostic.code]), [
-      ['ACCESS_TOKEN', 'access-token-missing'],
-      ['OTHER_SECRET', 'secret-missing'],
-      ['${}', 'empty-reference'],
-    ]);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => [document.getText(diagnostic.range), diagnostic.code]),
+      [
+        ['ACCESS_TOKEN', 'access-token-missing'],
+        ['OTHER_SECRET', 'secret-missing'],
+        ['${}', 'empty-reference'],
+      ],
+    );
     const labels = (await completionsAt(document, positionAfter(document, '"c": "${'), '{')).map(labelOf);
     assert.ok(labels.includes('DEPLOY_SECRET'));
     assert.ok(!labels.includes('ACCESS_TOKEN'), 'this webhook has no access token');
@@ -257,10 +308,14 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
     receiver = await vscode.commands.executeCommand<LocalReceiver>('rlStudio.webhook.startReceiver', { secret: 'shared-secret' });
     assert.match(receiver.url, /^http:\/\/127\.0\.0\.1:\d+\/hook\/[0-9a-f]{32}\/$/);
     assert.equal(lastQuestion()?.kind, 'choose');
-    assert.ok(lastQuestion()?.message.includes(receiver.url), 'the offer names the receiver\'s address');
+    assert.ok(lastQuestion()?.message.includes(receiver.url), "the offer names the receiver's address");
     const name = `receiver-${Date.now()}`;
     const id = await vscode.commands.executeCommand<string>('rlStudio.webhook.add', {
-      name, url: `${receiver.url}hooks`, accessToken: 'token-xyz', secretName: 'RECEIVER_SECRET', secretValue: 'shared-secret',
+      name,
+      url: `${receiver.url}hooks`,
+      accessToken: 'token-xyz',
+      secretName: 'RECEIVER_SECRET',
+      secretValue: 'shared-secret',
     });
     let removed = false;
     try {

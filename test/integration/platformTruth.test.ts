@@ -53,10 +53,20 @@ describe('Truth of the sidebar and the status bar', function () {
   async function platformStopped(): Promise<void> {
     if (platform.emulator.reachable) {
       const jobId = await startSlowJob(50, 1);
-      await waitUntil('the job to run', () => views.jobService.record(jobId)?.status.phase, (phase) => phase === 'running', { timeoutMs: 30_000 });
+      await waitUntil(
+        'the job to run',
+        () => views.jobService.record(jobId)?.status.phase,
+        (phase) => phase === 'running',
+        { timeoutMs: 30_000 },
+      );
       await platform.emulator.setReachable(false);
     }
-    await waitUntil('the status bar to say the platform is down', () => views.health.summary?.level, (level) => level === 'down', { timeoutMs: 30_000 });
+    await waitUntil(
+      'the status bar to say the platform is down',
+      () => views.health.summary?.level,
+      (level) => level === 'down',
+      { timeoutMs: 30_000 },
+    );
   }
 
   async function children(provider: vscode.TreeDataProvider<ModelsNode> | vscode.TreeDataProvider<JobsNode>, node?: unknown): Promise<any[]> {
@@ -75,8 +85,16 @@ describe('Truth of the sidebar and the status bar', function () {
   it('names a job like its details page, numbers its events in job steps and shows a failure message once', async () => {
     const ids = seeded();
     await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
-    const node = await waitUntil('the failed job', async () => ((await children(views.jobs)) as JobsNode[]).find((candidate) => candidate.kind === 'job' && candidate.job.id === ids.failedJobId), (found) => found !== undefined);
-    await waitUntil('its status', () => description(views.jobs.getTreeItem(node!)), (text) => text.startsWith('failed'));
+    const node = await waitUntil(
+      'the failed job',
+      async () => ((await children(views.jobs)) as JobsNode[]).find((candidate) => candidate.kind === 'job' && candidate.job.id === ids.failedJobId),
+      (found) => found !== undefined,
+    );
+    await waitUntil(
+      'its status',
+      () => description(views.jobs.getTreeItem(node!)),
+      (text) => text.startsWith('failed'),
+    );
     assert.equal(label(views.jobs.getTreeItem(node!)), `Job ${ids.failedJobId.slice(0, 8)}`);
     const rows = ((await children(views.jobs, node)) as JobsNode[]).map((child) => views.jobs.getTreeItem(child));
     const message = views.jobService.record(ids.failedJobId)!.status.errorMessage!;
@@ -89,7 +107,11 @@ describe('Truth of the sidebar and the status bar', function () {
   it('shows new checkpoints of a model while a followed job trains it, without Refresh', async () => {
     const ids = seeded();
     await vscode.commands.executeCommand('rlStudio.addModel', ids.trainedModelId, `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
-    const model = await waitUntil('the trained model', () => views.models.trainingNode(ids.trainedModelId), (found) => found !== undefined);
+    const model = await waitUntil(
+      'the trained model',
+      () => views.models.trainingNode(ids.trainedModelId),
+      (found) => found !== undefined,
+    );
     const newest = async () => ((await children(views.models, model)) as ModelsNode[]).flatMap((child) => (child.kind === 'checkpoint' ? [child.checkpoint.step] : []))[0] ?? -1;
     const before = await newest();
     const checkpointReads = () => platform.emulator.requests.filter((request) => request.path.endsWith(`/models/${ids.trainedModelId}/checkpoints`)).length;
@@ -114,22 +136,42 @@ describe('Truth of the sidebar and the status bar', function () {
   it('a stopped platform turns the status bar red by itself and shows in each section, which fail on their own', async () => {
     await trainedModelListed(platform);
     const jobId = await startSlowJob(50, 1);
-    await waitUntil('the job to run', () => views.jobService.record(jobId)?.status.phase, (phase) => phase === 'running', { timeoutMs: 30_000 });
+    await waitUntil(
+      'the job to run',
+      () => views.jobService.record(jobId)?.status.phase,
+      (phase) => phase === 'running',
+      { timeoutMs: 30_000 },
+    );
     await vscode.commands.executeCommand('rlStudio.checkHealth');
     assert.equal(views.health.summary?.level, 'healthy');
 
     await platform.emulator.setReachable(false);
     const stopped = Date.now();
-    await waitUntil('the status bar to say the platform is down', () => views.health.summary?.level, (level) => level === 'down', { timeoutMs: 30_000 });
+    await waitUntil(
+      'the status bar to say the platform is down',
+      () => views.health.summary?.level,
+      (level) => level === 'down',
+      { timeoutMs: 30_000 },
+    );
     console.log(`      status bar down after ${Date.now() - stopped} ms: ${views.health.summary?.text}`);
 
     const jobNode = views.jobs.node(jobId)!;
-    const row = await waitUntil('the job row in a warning state', () => views.jobs.getTreeItem(jobNode), (item) => iconId(item) === 'warning', { timeoutMs: 15_000 });
+    const row = await waitUntil(
+      'the job row in a warning state',
+      () => views.jobs.getTreeItem(jobNode),
+      (item) => iconId(item) === 'warning',
+      { timeoutMs: 15_000 },
+    );
     assert.match(description(row), new RegExp(`^Can't reach the training API at ${hostAndPort.replace(/\./g, '\\.')}\\. Retrying (in \\d+ s|now)\\.`));
     assert.doesNotMatch(description(row), /GET |attempts/, 'no request line in the row');
     assert.match((row.tooltip as vscode.MarkdownString).value, /could not connect/, 'the request is in the tooltip');
 
-    const sections = await waitUntil('the catalogue to say it cannot be reached', modelsSections, ({ catalogue }) => catalogue.length === 1 && catalogue[0]!.startsWith("Can't reach the inference API"), { timeoutMs: 15_000 });
+    const sections = await waitUntil(
+      'the catalogue to say it cannot be reached',
+      modelsSections,
+      ({ catalogue }) => catalogue.length === 1 && catalogue[0]!.startsWith("Can't reach the inference API"),
+      { timeoutMs: 15_000 },
+    );
     assert.ok(sections.training.includes(seeded().trainedModelName), `the training models are still listed: ${JSON.stringify(sections.training)}`);
     assert.match(sections.training[0]!, /^Can't reach the training API/, 'with what failed on top');
     assert.equal(views.models.viewState.catalogueFailure?.kind, 'unreachable');
@@ -140,8 +182,18 @@ describe('Truth of the sidebar and the status bar', function () {
     await platformStopped();
     const back = Date.now();
     await platform.emulator.setReachable(true);
-    await waitUntil('the status bar to be healthy again', () => views.health.summary?.level, (level) => level === 'healthy', { timeoutMs: 30_000 });
-    await waitUntil('the catalogue again', modelsSections, ({ catalogue, training }) => catalogue.length > 1 && !catalogue[0]!.startsWith("Can't") && training.length > 0 && !training[0]!.startsWith("Can't"), { timeoutMs: 30_000 });
+    await waitUntil(
+      'the status bar to be healthy again',
+      () => views.health.summary?.level,
+      (level) => level === 'healthy',
+      { timeoutMs: 30_000 },
+    );
+    await waitUntil(
+      'the catalogue again',
+      modelsSections,
+      ({ catalogue, training }) => catalogue.length > 1 && !catalogue[0]!.startsWith("Can't") && training.length > 0 && !training[0]!.startsWith("Can't"),
+      { timeoutMs: 30_000 },
+    );
     const failing = () => views.jobService.jobs().filter((job) => views.jobService.record(job.id)?.connectionError !== undefined);
     await waitUntil('every job to poll again', failing, (jobs) => jobs.length === 0, { timeoutMs: 30_000 });
     console.log(`      recovered after ${Date.now() - back} ms`);

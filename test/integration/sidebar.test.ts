@@ -47,10 +47,14 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
   }
 
   async function jobNode(jobId: string): Promise<JobsNode> {
-    return waitUntil(`job ${jobId} in the Training Jobs view`, async () => {
-      const roots = (await views.jobs.getChildren()) ?? [];
-      return roots.find((node) => node.kind === 'job' && node.job.id === jobId);
-    }, (node) => node !== undefined) as Promise<JobsNode>;
+    return waitUntil(
+      `job ${jobId} in the Training Jobs view`,
+      async () => {
+        const roots = (await views.jobs.getChildren()) ?? [];
+        return roots.find((node) => node.kind === 'job' && node.job.id === jobId);
+      },
+      (node) => node !== undefined,
+    ) as Promise<JobsNode>;
   }
 
   it('shows the seeded inference models with their owners', async () => {
@@ -60,7 +64,10 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.ok(inference, 'an Inference Models group');
     const items = (await modelChildren(inference)).map((node) => views.models.getTreeItem(node));
     assert.deepEqual(items.map(label).sort(), [...ids.inferenceModels].sort());
-    assert.ok(items.every((item) => description(item) !== ''), 'each model shows its owner');
+    assert.ok(
+      items.every((item) => description(item) !== ''),
+      'each model shows its owner',
+    );
   });
 
   it('expands the trained model to its checkpoints, newest first, with metrics in the tooltip', async () => {
@@ -70,7 +77,11 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.equal(label(views.models.getTreeItem(model)), ids.trainedModelName);
     const { steps, loadMore } = await checkpointSteps(model);
     assert.ok(steps.length > 1, 'the seeded model has checkpoints');
-    assert.deepEqual(steps, [...steps].sort((a, b) => b - a), 'newest first');
+    assert.deepEqual(
+      steps,
+      [...steps].sort((a, b) => b - a),
+      'newest first',
+    );
     assert.equal(loadMore, undefined, 'one page holds them all');
     const newest = (await modelChildren(model)).find((node) => node.kind === 'checkpoint')!;
     const item = views.models.getTreeItem(newest);
@@ -97,7 +108,10 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.equal(all.steps.length, 250);
     assert.equal(all.loadMore, undefined);
     assert.equal(new Set(all.steps).size, 250, 'no checkpoint twice');
-    assert.deepEqual(all.steps, [...all.steps].sort((a, b) => b - a));
+    assert.deepEqual(
+      all.steps,
+      [...all.steps].sort((a, b) => b - a),
+    );
 
     const pages = platform.emulator.requests.filter((request) => request.method === 'GET' && request.path.includes(`/models/${modelId}/checkpoints`) && request.query.limit === '100');
     assert.equal(pages.length, 3, 'three page requests');
@@ -148,18 +162,26 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
     const node = await jobNode(created.id);
     assert.equal(label(views.jobs.getTreeItem(node)), `groups.jsonl → ${ids.trainedModelName}`);
-    const done = await waitUntil('the job to reach succeeded', () => description(views.jobs.getTreeItem(node)), (text) => text.startsWith('succeeded'), { timeoutMs: 60_000 });
+    const done = await waitUntil(
+      'the job to reach succeeded',
+      () => description(views.jobs.getTreeItem(node)),
+      (text) => text.startsWith('succeeded'),
+      { timeoutMs: 60_000 },
+    );
     assert.match(done, /loss \d/);
     const item = views.jobs.getTreeItem(node);
     assert.match(item.contextValue ?? '', /\bsucceeded\b/);
     const events = (await views.jobs.getChildren(node)) ?? [];
     assert.equal(label(views.jobs.getTreeItem(events[0]!)), 'ended', 'events newest first');
     assert.ok(events.some((child) => label(views.jobs.getTreeItem(child)).startsWith('started')));
-    assert.equal(views.jobService.stats().polling, views.jobService.jobs().filter((job) => {
-      const phase = views.jobService.record(job.id)?.status.phase;
-      return phase === 'queued' || phase === 'running';
-    }).length, 'only moving jobs are polled');
-
+    assert.equal(
+      views.jobService.stats().polling,
+      views.jobService.jobs().filter((job) => {
+        const phase = views.jobService.record(job.id)?.status.phase;
+        return phase === 'queued' || phase === 'running';
+      }).length,
+      'only moving jobs are polled',
+    );
   });
 
   it('shows the error message of a failed job', async () => {
@@ -168,14 +190,23 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('failing.jsonl'))) as { id: string };
     const node = await jobNode(created.id);
-    const text = await waitUntil('the job to fail', () => description(views.jobs.getTreeItem(node)), (value) => value.startsWith('failed'), { timeoutMs: 60_000 });
+    const text = await waitUntil(
+      'the job to fail',
+      () => description(views.jobs.getTreeItem(node)),
+      (value) => value.startsWith('failed'),
+      { timeoutMs: 60_000 },
+    );
     assert.match(text, /Reward model crashed: CUDA out of memory/);
     const first = ((await views.jobs.getChildren(node)) ?? [])[0]!;
     assert.equal(label(views.jobs.getTreeItem(first)), 'Reward model crashed: CUDA out of memory');
 
     await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
     const seededFailed = await jobNode(ids.failedJobId);
-    await waitUntil('the seeded failed job to show its message', () => description(views.jobs.getTreeItem(seededFailed)), (value) => /^failed · .+/.test(value));
+    await waitUntil(
+      'the seeded failed job to show its message',
+      () => description(views.jobs.getTreeItem(seededFailed)),
+      (value) => /^failed · .+/.test(value),
+    );
   });
 
   it('marks the problems of an invalid file on their lines and sends nothing', async () => {
@@ -184,7 +215,10 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     const result = await vscode.commands.executeCommand('rlStudio.createTrainingJob', uri);
     assert.equal(result, undefined);
     const diagnostics = vscode.languages.getDiagnostics(uri);
-    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.range.start.line), [1, 2, 3]);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => diagnostic.range.start.line),
+      [1, 2, 3],
+    );
     assert.ok(diagnostics.every((diagnostic) => diagnostic.severity === vscode.DiagnosticSeverity.Error && diagnostic.source === 'RL Studio'));
     assert.match(diagnostics[0]!.message, /"reward" must be a number/);
     assert.equal(platform.emulator.requests.slice(before).filter((request) => request.method === 'POST').length, 0);
@@ -203,7 +237,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     }
   });
 
-  it('creates a model from the server\'s base models and removes it from the list', async () => {
+  it("creates a model from the server's base models and removes it from the list", async () => {
     const ids = seeded();
     platform.api.dialogs.answerNext(ids.baseModels[0], 'sidebar-tests', 'created-model', '', 'Use the existing model');
     const model = (await vscode.commands.executeCommand('rlStudio.createModel')) as { id: string; name: string; base_model: string };
@@ -222,11 +256,24 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('long.jsonl'))) as { id: string };
     const node = await jobNode(created.id);
     await vscode.commands.executeCommand('rlStudio.openJobDetails', created.id);
-    await waitUntil('the first events', () => views.jobService.record(created.id)?.events.length ?? 0, (count) => count > 0);
+    await waitUntil(
+      'the first events',
+      () => views.jobService.record(created.id)?.events.length ?? 0,
+      (count) => count > 0,
+    );
     // 500 is not retried by the client: the view's polling meets the failures itself.
     platform.emulator.addFault({ kind: 'status', status: 500, body: 'detail-string', path: `/training-jobs/${created.id}/events`, times: 2 });
-    await waitUntil('the job to succeed after the failures', () => description(views.jobs.getTreeItem(node)), (text) => text.startsWith('succeeded'), { timeoutMs: 60_000 });
-    await waitUntil('the details panel to receive the snapshot and live updates', () => views.panels.posted.get(created.id) ?? 0, (count) => count >= 2);
+    await waitUntil(
+      'the job to succeed after the failures',
+      () => description(views.jobs.getTreeItem(node)),
+      (text) => text.startsWith('succeeded'),
+      { timeoutMs: 60_000 },
+    );
+    await waitUntil(
+      'the details panel to receive the snapshot and live updates',
+      () => views.panels.posted.get(created.id) ?? 0,
+      (count) => count >= 2,
+    );
     assert.ok(views.panels.isOpen(created.id));
     views.panels.close(created.id);
     const record = views.jobService.record(created.id)!;
@@ -236,7 +283,10 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     const polls = platform.emulator.requests.filter((request) => request.path.includes(`/training-jobs/${created.id}/events`));
     const firstWithCursor = polls.findIndex((request) => request.query.after);
     assert.ok(firstWithCursor >= 0, 'polls ask by cursor once an event was seen');
-    assert.ok(polls.slice(firstWithCursor).every((request) => request.query.after), 'and never read the history again');
+    assert.ok(
+      polls.slice(firstWithCursor).every((request) => request.query.after),
+      'and never read the history again',
+    );
     const failedAt = polls.findIndex((request, index) => index > 0 && request.query.after && polls[index - 1]!.query.after === request.query.after);
     assert.ok(failedAt > 0, 'the poll after a failure asked again from the same cursor');
   });
@@ -248,11 +298,16 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     const inference = config.get<string>('inferenceApiUrl');
     try {
       await config.update('inferenceApiUrl', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
-      const catalogue = await waitUntil('the catalogue to fail', async () => {
-        const groups = await modelChildren();
-        const group = groups.find((node) => node.kind === 'group' && node.group === 'inference');
-        return { groups, rows: group ? await modelChildren(group) : [] };
-      }, ({ rows }) => rows.length === 1 && rows[0]!.kind === 'notice', { timeoutMs: 30_000 });
+      const catalogue = await waitUntil(
+        'the catalogue to fail',
+        async () => {
+          const groups = await modelChildren();
+          const group = groups.find((node) => node.kind === 'group' && node.group === 'inference');
+          return { groups, rows: group ? await modelChildren(group) : [] };
+        },
+        ({ rows }) => rows.length === 1 && rows[0]!.kind === 'notice',
+        { timeoutMs: 30_000 },
+      );
       assert.match(label(views.models.getTreeItem(catalogue.rows[0]!)), /^Can't reach the inference API at 127\.0\.0\.1:9\./);
       const training = catalogue.groups.find((node) => node.kind === 'group' && node.group === 'training');
       assert.ok(training, 'the training models are still listed');
@@ -261,10 +316,15 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     } finally {
       await config.update('inferenceApiUrl', inference, vscode.ConfigurationTarget.Global);
     }
-    await waitUntil('the models again', async () => {
-      const group = (await modelChildren()).find((node) => node.kind === 'group' && node.group === 'inference');
-      return group ? (await modelChildren(group)).filter((node) => node.kind === 'inferenceModel').length : 0;
-    }, (count) => count > 0, { timeoutMs: 30_000 });
+    await waitUntil(
+      'the models again',
+      async () => {
+        const group = (await modelChildren()).find((node) => node.kind === 'group' && node.group === 'inference');
+        return group ? (await modelChildren(group)).filter((node) => node.kind === 'inferenceModel').length : 0;
+      },
+      (count) => count > 0,
+      { timeoutMs: 30_000 },
+    );
     assert.equal(views.models.viewState.catalogueFailure, undefined);
   });
 });

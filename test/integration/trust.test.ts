@@ -64,7 +64,11 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
     // The notification is dismissed: the addresses stay unused.
     api.dialogs.answerNext(undefined);
     await writeWorkspaceSettings({ 'rlStudio.trainingApiUrl': server.trainingUrl, 'rlStudio.inferenceApiUrl': server.inferenceUrl });
-    await waitUntil('the question naming the origin', () => api.dialogs.asked.map((asked) => asked.message), (messages) => messages.includes(question));
+    await waitUntil(
+      'the question naming the origin',
+      () => api.dialogs.asked.map((asked) => asked.message),
+      (messages) => messages.includes(question),
+    );
     assert.deepEqual(api.settingsInUse().pending, [`trainingApiUrl ${server.url}`, `inferenceApiUrl ${server.url}`]);
     assert.equal(api.settingsInUse().settings.inferenceApiUrl, '');
 
@@ -74,21 +78,27 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
     assert.deepEqual(await api.views.models.getChildren(), []);
     const typed = uniqueApiKey();
     await vscode.commands.executeCommand('rlStudio.signIn', typed);
-    assert.deepEqual(server.calls.map((call) => `${call.method} ${call.path}`), [], 'requests before the origin was allowed');
+    assert.deepEqual(
+      server.calls.map((call) => `${call.method} ${call.path}`),
+      [],
+      'requests before the origin was allowed',
+    );
     assert.equal(server.sockets.opened, 0, 'connections before the origin was allowed');
 
     api.dialogs.answerNext('Allow');
     assert.equal(await vscode.commands.executeCommand('rlStudio.reviewWorkspaceSettings'), true);
-    await waitUntil('the allowed addresses in use', () => api.settingsInUse().settings.inferenceApiUrl, (url) => url === server.inferenceUrl);
-    await vscode.commands.executeCommand('rlStudio.checkHealth');
-    await server.waitFor('the key on a request to the allowed origin', () =>
-      server.calls.some((call) => call.path === '/inference/v1/models' && call.authorization === `Bearer ${typed}`),
+    await waitUntil(
+      'the allowed addresses in use',
+      () => api.settingsInUse().settings.inferenceApiUrl,
+      (url) => url === server.inferenceUrl,
     );
+    await vscode.commands.executeCommand('rlStudio.checkHealth');
+    await server.waitFor('the key on a request to the allowed origin', () => server.calls.some((call) => call.path === '/inference/v1/models' && call.authorization === `Bearer ${typed}`));
     assert.ok(server.calls.every((call) => call.authorization === undefined || call.authorization === `Bearer ${typed}`));
     await vscode.commands.executeCommand('rlStudio.signOut');
   });
 
-  it('http:// to another machine in the user\'s settings: refused with a message, no connection attempted, while loopback http is used', async () => {
+  it("http:// to another machine in the user's settings: refused with a message, no connection attempted, while loopback http is used", async () => {
     const seen: string[] = [];
     const onConnect = (message: unknown) => {
       const params = (message as { connectParams?: { hostname?: string; host?: string } }).connectParams;
@@ -98,13 +108,25 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
     try {
       await signIn(uniqueApiKey());
       await setLayer(vscode.ConfigurationTarget.Global, { trainingApiUrl: 'http://192.0.2.10:8080/v1', inferenceApiUrl: server.inferenceUrl });
-      await waitUntil('the refusal', () => api.settingsInUse().refused, (refused) => refused.some((line) => line.startsWith('trainingApiUrl http://192.0.2.10:8080/v1: http:// is allowed only for this machine')));
-      await waitUntil('the refusal shown', () => api.dialogs.shown, (shown) => shown.some((text) => text.includes('"http://192.0.2.10:8080/v1" from your settings')));
+      await waitUntil(
+        'the refusal',
+        () => api.settingsInUse().refused,
+        (refused) => refused.some((line) => line.startsWith('trainingApiUrl http://192.0.2.10:8080/v1: http:// is allowed only for this machine')),
+      );
+      await waitUntil(
+        'the refusal shown',
+        () => api.dialogs.shown,
+        (shown) => shown.some((text) => text.includes('"http://192.0.2.10:8080/v1" from your settings')),
+      );
       const health = (await vscode.commands.executeCommand('rlStudio.checkHealth')) as { detail: string[] };
       assert.match(health.detail.join('\n'), /\*\*Training API\*\*: not configured/);
       await server.waitFor('the loopback inference API checked', () => server.calls.some((call) => call.path === '/inference/v1/models'));
       assert.ok(seen.includes('127.0.0.1'), `connections seen: ${JSON.stringify(seen)}`);
-      assert.deepEqual(seen.filter((hostname) => hostname !== '127.0.0.1'), [], 'connections to other machines');
+      assert.deepEqual(
+        seen.filter((hostname) => hostname !== '127.0.0.1'),
+        [],
+        'connections to other machines',
+      );
     } finally {
       unsubscribe('undici:client:beforeConnect', onConnect);
       await vscode.commands.executeCommand('rlStudio.signOut');
@@ -117,11 +139,15 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
     await signIn(uniqueApiKey());
     await setLayer(vscode.ConfigurationTarget.Global, { inferenceApiUrl: server.inferenceUrl });
     const models = api.views.models;
-    const rows = await waitUntil('the hostile models', async () => {
-      models.refresh();
-      const [group] = await models.getChildren();
-      return group ? await models.getChildren(group) : [];
-    }, (children) => children.length === hostile.length);
+    const rows = await waitUntil(
+      'the hostile models',
+      async () => {
+        models.refresh();
+        const [group] = await models.getChildren();
+        return group ? await models.getChildren(group) : [];
+      },
+      (children) => children.length === hostile.length,
+    );
     const renderer = new MarkdownIt({ html: true, linkify: true });
     for (const node of rows) {
       const tooltip = models.getTreeItem(node).tooltip as vscode.MarkdownString;
@@ -142,7 +168,11 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
       const key = uniqueApiKey();
       await signIn(key);
       await setLayer(vscode.ConfigurationTarget.Global, { trainingApiUrl: server.trainingUrl, inferenceApiUrl: server.inferenceUrl, pollingIntervalSeconds: 0.5 });
-      await waitUntil('the server in use', () => api.settingsInUse().settings.trainingApiUrl, (url) => url === server.trainingUrl);
+      await waitUntil(
+        'the server in use',
+        () => api.settingsInUse().settings.trainingApiUrl,
+        (url) => url === server.trainingUrl,
+      );
       await vscode.commands.executeCommand('rlStudio.jobs.focus');
       await vscode.commands.executeCommand('rlStudio.addJob', 'trust-job-1');
       await api.views.jobs.getChildren();
@@ -162,7 +192,11 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
         const callsAtClose = server.calls.length;
         await untilNothingArmed(timers);
         assert.deepEqual(requests.made, [], 'requests made after turning off');
-        assert.deepEqual(server.calls.slice(callsAtClose).map((call) => `${call.method} ${call.path}`), [], 'requests received after turning off');
+        assert.deepEqual(
+          server.calls.slice(callsAtClose).map((call) => `${call.method} ${call.path}`),
+          [],
+          'requests received after turning off',
+        );
       } finally {
         requests.stop();
       }

@@ -20,7 +20,13 @@ async function chatDocument(page: Page): Promise<Frame> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
-      if (await frame.locator('.composer-input').count().catch(() => 0)) return frame;
+      if (
+        await frame
+          .locator('.composer-input')
+          .count()
+          .catch(() => 0)
+      )
+        return frame;
     }
     await page.waitForTimeout(200);
   }
@@ -99,7 +105,7 @@ export async function typesQuestionAndSeesTheStreamedAnswer(context: UiTestConte
   await waitForAnswers(page, before + 1);
   const answer = chatFrame(page).locator('article.answer').last();
   assert.match(await answer.locator('.message-body').innerText(), /learning/i);
-  assert.equal(await answer.locator('.code-block button[data-action="copy"]').count() > 0, true, 'code blocks have Copy');
+  assert.equal((await answer.locator('.code-block button[data-action="copy"]').count()) > 0, true, 'code blocks have Copy');
   assert.match(await answer.locator('.message-stats').innerText(), /\d+ prompt \+ \d+ completion tokens · first token/);
   await screenshot('answer-streamed');
 }

@@ -29,9 +29,7 @@ export function testsInOrder(file: string): NamedTest[] {
   const tests = Object.entries(exported)
     .filter((entry): entry is [string, UiTest] => typeof entry[1] === 'function')
     .map(([name, run]) => ({ name, run, at: source.indexOf(run.toString()) }));
-  return tests
-    .sort((a, b) => (a.at < 0 ? Infinity : a.at) - (b.at < 0 ? Infinity : b.at) || a.name.localeCompare(b.name))
-    .map(({ name, run }) => ({ title: words(name), run }));
+  return tests.sort((a, b) => (a.at < 0 ? Infinity : a.at) - (b.at < 0 ? Infinity : b.at) || a.name.localeCompare(b.name)).map(({ name, run }) => ({ title: words(name), run }));
 }
 
 function words(name: string): string {

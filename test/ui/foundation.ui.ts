@@ -5,19 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { UiTestContext } from './context';
-import {
-  ensureSignedIn,
-  ensureSignedOut,
-  inputBox,
-  openViewContainer,
-  runCommand,
-  signedOutPrompt,
-  submitInputBox,
-  viewRows,
-  viewWelcomeText,
-  waitForText,
-  waitForViewRows,
-} from './workbench';
+import { ensureSignedIn, ensureSignedOut, inputBox, openViewContainer, runCommand, signedOutPrompt, submitInputBox, viewRows, viewWelcomeText, waitForText, waitForViewRows } from './workbench';
 
 const inferenceModelsOf = ({ emulator }: UiTestContext) => emulator.seeded?.inferenceModels ?? [];
 

@@ -75,7 +75,10 @@ export async function createsAPayloadFromATemplate({ page, screenshot }: UiTestC
 export async function opensCompletionInsideAStringValue({ page, screenshot }: UiTestContext): Promise<void> {
   if (!(await editorShows(page, '"blocks"'))) await newMessagingBlocksPayload(page);
   const labels = await typeReferenceWithCompletion(page, () => screenshot('completion-open'));
-  assert.ok(labels.some((label) => label.includes('project_name')), `project_name is offered (saw ${JSON.stringify(labels)})`);
+  assert.ok(
+    labels.some((label) => label.includes('project_name')),
+    `project_name is offered (saw ${JSON.stringify(labels)})`,
+  );
 }
 
 export async function previewsTheRenderedPayloadBeside({ page, screenshot }: UiTestContext): Promise<void> {

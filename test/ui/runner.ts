@@ -43,14 +43,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function runModule(
-  file: string,
-  browser: Browser,
-  server: CodeServer,
-  workbenchUrl: string,
-  emulator: Emulator,
-  artifactsDir: string,
-): Promise<{ passed: number; failed: number }> {
+async function runModule(file: string, browser: Browser, server: CodeServer, workbenchUrl: string, emulator: Emulator, artifactsDir: string): Promise<{ passed: number; failed: number }> {
   const moduleName = relative(uiTestsDir, file).replace(/\.ui\.js$/, '');
   const shotsDir = join(artifactsDir, moduleName);
   mkdirSync(shotsDir, { recursive: true });
@@ -86,7 +79,7 @@ async function runModule(
       } catch (error) {
         counts.failed += 1;
         const shot = await testContext.screenshot(`failed-${test.title}`).catch(() => 'none');
-        console.log(`    ✘ ${test.title}\n      ${String(error instanceof Error ? error.stack ?? error.message : error).replace(/\n/g, '\n      ')}`);
+        console.log(`    ✘ ${test.title}\n      ${String(error instanceof Error ? (error.stack ?? error.message) : error).replace(/\n/g, '\n      ')}`);
         console.log(`      screenshot: ${relative(repoRoot, shot)}`);
       }
     }
@@ -123,9 +116,7 @@ async function main(): Promise<number> {
       installExtensions: options.vsix ? [options.vsix] : [],
       logFile: join(artifactsDir, 'code-server.log'),
     });
-    const workbenchUrl = options.vsix
-      ? server.workbenchUrl()
-      : server.workbenchUrl([['extensionDevelopmentPath', server.remotePath(repoRoot)]]);
+    const workbenchUrl = options.vsix ? server.workbenchUrl() : server.workbenchUrl([['extensionDevelopmentPath', server.remotePath(repoRoot)]]);
     console.log(`${options.stage}: RL Studio ${options.vsix ? `installed from ${basename(options.vsix)}` : 'from the repository'}, emulator at ${emulator.url}`);
     browser = await launchBrowser();
     for (const file of modules) {

@@ -4,7 +4,19 @@
  */
 import * as assert from 'node:assert/strict';
 import type { UiTestContext } from './context';
-import { addModelByIdAndName, collapseView, ensureSignedIn, openViewContainer, pickInQuickInput, runCommand, signInThroughThePalette, typeInto, viewPane, viewRows, waitForViewRows } from './workbench';
+import {
+  addModelByIdAndName,
+  collapseView,
+  ensureSignedIn,
+  openViewContainer,
+  pickInQuickInput,
+  runCommand,
+  signInThroughThePalette,
+  typeInto,
+  viewPane,
+  viewRows,
+  waitForViewRows,
+} from './workbench';
 
 function seededIds(context: UiTestContext) {
   const ids = context.emulator.seeded;
@@ -29,7 +41,11 @@ export async function expandsATrainingModelToItsCheckpoints(context: UiTestConte
   for (const other of ['Training Jobs', 'Webhooks']) await collapseView(page, other);
   const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => /^step \d+/.test(row)));
   const steps = rows.filter((row) => /^step \d+/.test(row)).map((row) => Number(/^step (\d+)/.exec(row)![1]));
-  assert.deepEqual(steps, [...steps].sort((a, b) => b - a), 'checkpoints newest first');
+  assert.deepEqual(
+    steps,
+    [...steps].sort((a, b) => b - a),
+    'checkpoints newest first',
+  );
   await screenshot('models-with-checkpoints');
 }
 
@@ -44,14 +60,21 @@ export async function followsTrainingJobsLive(context: UiTestContext): Promise<v
     await typeInto(page, 'Add Training Job by ID', jobId);
   }
   const short = jobRowName;
-  const rows = await waitForViewRows(page, 'Training Jobs', (shown) =>
-    jobIds.every((id) => shown.some((row) => row.startsWith(short(id)) && !row.includes('loading…'))) &&
-    shown.some((row) => row.startsWith(`${short(ids.failedJobId)} failed · `)) &&
-    shown.some((row) => row.startsWith(`${short(ids.succeededJobId)} succeeded`)),
+  const rows = await waitForViewRows(
+    page,
+    'Training Jobs',
+    (shown) =>
+      jobIds.every((id) => shown.some((row) => row.startsWith(short(id)) && !row.includes('loading…'))) &&
+      shown.some((row) => row.startsWith(`${short(ids.failedJobId)} failed · `)) &&
+      shown.some((row) => row.startsWith(`${short(ids.succeededJobId)} succeeded`)),
   );
   console.log(`      Training Jobs: ${JSON.stringify(rows)}`);
   // A failed job opens on its error message, above its events.
-  await viewPane(page, 'Training Jobs').locator('.monaco-list-row').filter({ hasText: short(ids.failedJobId) }).first().click();
+  await viewPane(page, 'Training Jobs')
+    .locator('.monaco-list-row')
+    .filter({ hasText: short(ids.failedJobId) })
+    .first()
+    .click();
   const expanded = await waitForViewRows(page, 'Training Jobs', (shown) => shown.some((row) => row === 'failed' || row.startsWith('failed ')));
   const failedAt = expanded.findIndex((row) => row.startsWith(short(ids.failedJobId)));
   assert.ok(expanded[failedAt + 1] && !expanded[failedAt + 1]!.startsWith('Job '), 'the failed job expands to its message and events');

@@ -43,7 +43,7 @@ async function repositoryAddressesAsked({ page, workspace }: UiTestContext): Pro
 export async function asksBeforeUsingTheAddressesTheRepositorySets(context: UiTestContext): Promise<void> {
   const repository = await repositoryAddressesAsked(context);
   await context.screenshot('workspace-addresses-question');
-  assert.deepEqual(repository.calls, [], 'requests to the repository\'s server before any answer');
+  assert.deepEqual(repository.calls, [], "requests to the repository's server before any answer");
 }
 
 export async function keepsUsingTheUsersOwnServerMeanwhile(context: UiTestContext): Promise<void> {
@@ -51,7 +51,11 @@ export async function keepsUsingTheUsersOwnServerMeanwhile(context: UiTestContex
   const repository = await repositoryAddressesAsked(context);
   await ensureSignedIn(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
   await screenshot('own-server-in-use');
-  assert.deepEqual(repository.calls.map((call) => `${call.method} ${call.path}`), [], 'requests to the repository\'s server before it was allowed');
+  assert.deepEqual(
+    repository.calls.map((call) => `${call.method} ${call.path}`),
+    [],
+    "requests to the repository's server before it was allowed",
+  );
   assert.equal(repository.sockets.opened, 0);
 }
 
@@ -61,10 +65,12 @@ export async function sendsTheKeyThereOnceAllowed(context: UiTestContext): Promi
   await ensureSignedIn(page, emulator.apiKey, emulator.seeded?.inferenceModels ?? []);
   await runCommand(page, 'Notifications: Show Notifications');
   const item = page.locator('.notifications-center .notification-list-item').filter({ hasText: 'Send your RL Studio API key there?' }).first();
-  await item.locator('.monaco-button').filter({ hasText: /^Allow$/ }).first().click();
-  await repository.waitFor('the key at the allowed origin', () =>
-    repository.calls.some((call) => call.path === '/inference/v1/models' && call.authorization === `Bearer ${emulator.apiKey}`),
-  30_000);
+  await item
+    .locator('.monaco-button')
+    .filter({ hasText: /^Allow$/ })
+    .first()
+    .click();
+  await repository.waitFor('the key at the allowed origin', () => repository.calls.some((call) => call.path === '/inference/v1/models' && call.authorization === `Bearer ${emulator.apiKey}`), 30_000);
   await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith('recorded-model')));
   await screenshot('repository-server-allowed');
 }

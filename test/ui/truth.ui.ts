@@ -77,7 +77,10 @@ async function rowState(page: Page, view: string, start: string): Promise<{ text
   const pane = viewPane(page, view);
   const rows = await pane.locator('.pane-body .monaco-list-row').evaluateAll((elements) =>
     elements.map((row) => ({
-      text: ['.label-name', '.label-description'].map((selector) => row.querySelector(selector)?.textContent?.trim() ?? '').filter(Boolean).join(' '),
+      text: ['.label-name', '.label-description']
+        .map((selector) => row.querySelector(selector)?.textContent?.trim() ?? '')
+        .filter(Boolean)
+        .join(' '),
       icon: [...(row.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])].find((name) => name.startsWith('codicon-')) ?? '',
     })),
   );
@@ -143,7 +146,12 @@ async function tidy(page: Page): Promise<void> {
   for (let round = 0; round < 5 && (await tabs.count()) > 0; round++) {
     const open = await tabs.count();
     await runCommand(page, 'View: Revert and Close Editor');
-    await until('the editor to close', () => tabs.count(), (count) => count < open, 10_000);
+    await until(
+      'the editor to close',
+      () => tabs.count(),
+      (count) => count < open,
+      10_000,
+    );
   }
   await page.mouse.move(1000, 700);
   await page.locator('.monaco-hover').filter({ visible: true }).first().waitFor({ state: 'detached', timeout: 10_000 });
@@ -152,7 +160,12 @@ async function tidy(page: Page): Promise<void> {
 /** The platform answering, and the status bar saying so: an earlier step may have left it down. */
 async function platformUp(page: Page, emulator: Emulator): Promise<void> {
   if (!emulator.reachable) await emulator.setReachable(true);
-  await until('the status bar without an outage', () => healthState(page), (state) => !state.startsWith('error') && !/unreachable/.test(state), followMs);
+  await until(
+    'the status bar without an outage',
+    () => healthState(page),
+    (state) => !state.startsWith('error') && !/unreachable/.test(state),
+    followMs,
+  );
 }
 
 /** A followed job still running, as the outage steps need: one is started unless the list has one. */
@@ -187,7 +200,12 @@ async function platformDown(page: Page, emulator: Emulator): Promise<void> {
     await emulator.setReachable(false);
     outageStartedAt = Date.now();
   }
-  await until('the status bar red', () => healthState(page), (state) => state.startsWith('error'), followMs);
+  await until(
+    'the status bar red',
+    () => healthState(page),
+    (state) => state.startsWith('error'),
+    followMs,
+  );
 }
 
 export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestContext): Promise<void> {
@@ -211,14 +229,24 @@ export async function showsTheUnreachableWelcomeWithItsButtonsWhenThePlatformSto
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
   try {
-    const status = await until('the status bar red', () => healthState(page), (state) => state.startsWith('error'), followMs);
+    const status = await until(
+      'the status bar red',
+      () => healthState(page),
+      (state) => state.startsWith('error'),
+      followMs,
+    );
     console.log(`      status bar after ${Date.now() - outageStartedAt} ms: ${status}`);
     assert.match(status, /RL Studio: (training API|inference API|platform) unreachable/);
     // Nothing else to list (no training model added yet): the welcome view, not an empty tree.
     const welcome = await waitForText(() => viewWelcomeText(page, 'Models'), /can.t reach the platform/, followMs);
     assert.match(welcome, /checks again every few seconds/);
     assert.deepEqual(await welcomeButtons(page, 'Models'), ['Retry', 'Configure Endpoints', 'Show Log']);
-    const job = await until('the job row in a warning state', () => rowState(page, 'Training Jobs', jobRowName(jobId)), (row) => row?.icon === 'codicon-warning', followMs);
+    const job = await until(
+      'the job row in a warning state',
+      () => rowState(page, 'Training Jobs', jobRowName(jobId)),
+      (row) => row?.icon === 'codicon-warning',
+      followMs,
+    );
     console.log(`      job row: ${job!.text}`);
     assert.match(job!.text, /^Job \w{8} Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying (in \d+ s|now)\. · last seen running/);
     assert.doesNotMatch(job!.text, /GET |events\?|attempts/, 'no request line on the row');
@@ -237,8 +265,18 @@ export async function recoversWithoutAClickWhenThePlatformAnswersAgain({ page, e
   outageEndedAt = Date.now();
   const ids = seeded(emulator);
   await waitForViewRows(page, 'Models', (rows) => ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))), followMs);
-  await until('the status bar back to normal', () => healthState(page), (state) => state.startsWith('plain') && !/unreachable/.test(state), followMs);
-  await until('the job row running again', () => rowState(page, 'Training Jobs', jobRowName(jobId)), (row) => row !== undefined && row.icon !== 'codicon-warning' && /running · job step/.test(row.text), followMs);
+  await until(
+    'the status bar back to normal',
+    () => healthState(page),
+    (state) => state.startsWith('plain') && !/unreachable/.test(state),
+    followMs,
+  );
+  await until(
+    'the job row running again',
+    () => rowState(page, 'Training Jobs', jobRowName(jobId)),
+    (row) => row !== undefined && row.icon !== 'codicon-warning' && /running · job step/.test(row.text),
+    followMs,
+  );
   console.log(`      everything back after ${Date.now() - outageEndedAt} ms`);
   await tidy(page);
   await screenshot('platform-back-catalogue');
@@ -283,7 +321,12 @@ export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ pa
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
   try {
-    await until('the status bar red', () => healthState(page), (state) => state.startsWith('error'), followMs);
+    await until(
+      'the status bar red',
+      () => healthState(page),
+      (state) => state.startsWith('error'),
+      followMs,
+    );
     const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => row.startsWith("Can't reach the inference API")), followMs);
     console.log(`      Models: ${JSON.stringify(rows.slice(0, 6))}`);
     const catalogueAt = rows.indexOf('Inference Models');
@@ -294,7 +337,12 @@ export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ pa
     const warning = await rowState(page, 'Models', "Can't reach the inference API");
     assert.equal(warning?.icon, 'codicon-warning');
     for (const jobId of running) {
-      const job = await until('the job row in a warning state', () => rowState(page, 'Training Jobs', jobRowName(jobId)), (row) => row?.icon === 'codicon-warning', followMs);
+      const job = await until(
+        'the job row in a warning state',
+        () => rowState(page, 'Training Jobs', jobRowName(jobId)),
+        (row) => row?.icon === 'codicon-warning',
+        followMs,
+      );
       assert.match(job!.text, /Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying/);
     }
     await tidy(page);
@@ -322,9 +370,24 @@ export async function recoversAgainWithoutAClick({ page, emulator, screenshot }:
   await platformDown(page, emulator);
   await emulator.setReachable(true);
   outageEndedAt = Date.now();
-  await waitForViewRows(page, 'Models', (rows) => !rows.some((row) => row.startsWith("Can't")) && ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))) && rows.some((row) => /^step \d+/.test(row)), followMs);
-  await until('the status bar back to normal', () => healthState(page), (state) => state.startsWith('plain') && !/unreachable/.test(state), followMs);
-  await until('the job rows running again', async () => Promise.all(jobs.map((jobId) => rowState(page, 'Training Jobs', jobRowName(jobId)))), (rows) => rows.every((row) => row !== undefined && row.icon !== 'codicon-warning'), followMs);
+  await waitForViewRows(
+    page,
+    'Models',
+    (rows) => !rows.some((row) => row.startsWith("Can't")) && ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))) && rows.some((row) => /^step \d+/.test(row)),
+    followMs,
+  );
+  await until(
+    'the status bar back to normal',
+    () => healthState(page),
+    (state) => state.startsWith('plain') && !/unreachable/.test(state),
+    followMs,
+  );
+  await until(
+    'the job rows running again',
+    async () => Promise.all(jobs.map((jobId) => rowState(page, 'Training Jobs', jobRowName(jobId)))),
+    (rows) => rows.every((row) => row !== undefined && row.icon !== 'codicon-warning'),
+    followMs,
+  );
   console.log(`      everything back after ${Date.now() - outageEndedAt} ms`);
   await tidy(page);
   await screenshot('platform-back');
@@ -336,7 +399,10 @@ export async function stopsSuggestingToCreateAModelOnceOneIsListed({ page, emula
   await trainedModelListed(page, emulator);
   if (jobs.length === 0) await runningJobFollowed(page, emulator);
   for (const jobId of jobs) {
-    const row = viewPane(page, 'Training Jobs').locator('.monaco-list-row').filter({ hasText: jobRowName(jobId) }).first();
+    const row = viewPane(page, 'Training Jobs')
+      .locator('.monaco-list-row')
+      .filter({ hasText: jobRowName(jobId) })
+      .first();
     await row.click({ button: 'right' });
     const remove = page.getByRole('menuitem', { name: 'Remove from List' });
     await remove.waitFor({ state: 'visible', timeout: 10_000 });
@@ -347,7 +413,10 @@ export async function stopsSuggestingToCreateAModelOnceOneIsListed({ page, emula
     await row.waitFor({ state: 'detached', timeout: 10_000 });
   }
   const welcome = await waitForText(() => viewWelcomeText(page, 'Training Jobs'), /No training jobs yet/, 10_000);
-  assert.ok((await viewRows(page, 'Models')).some((row) => row.startsWith(seeded(emulator).trainedModelName)), 'a training model is listed');
+  assert.ok(
+    (await viewRows(page, 'Models')).some((row) => row.startsWith(seeded(emulator).trainedModelName)),
+    'a training model is listed',
+  );
   assert.doesNotMatch(welcome, /No model to train/);
 }
 

@@ -49,12 +49,7 @@ export async function viewRows(page: Page, name: string): Promise<string[]> {
 }
 
 /** Waits until a view shows rows satisfying a check; returns them. */
-export async function waitForViewRows(
-  page: Page,
-  name: string,
-  accept: (rows: string[]) => boolean,
-  timeoutMs = 30_000,
-): Promise<string[]> {
+export async function waitForViewRows(page: Page, name: string, accept: (rows: string[]) => boolean, timeoutMs = 30_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;
   let rows: string[] = [];
   while (Date.now() < deadline) {
@@ -79,10 +74,7 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(`>${title}`);
-  const row = page
-    .locator('.quick-input-list .monaco-list-row')
-    .filter({ hasText: title })
-    .first();
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
   await row.waitFor({ state: 'visible', timeout: 10_000 });
   await row.click();
 }
@@ -118,12 +110,7 @@ export async function until<T>(what: string, read: () => Promise<T>, accept: (va
 }
 
 /** Polls a text read from the page until it matches `pattern` (or, with `matching` false, until it does not). */
-export async function waitForText(
-  read: () => Promise<string>,
-  pattern: RegExp,
-  timeoutMs = 30_000,
-  matching = true,
-): Promise<string> {
+export async function waitForText(read: () => Promise<string>, pattern: RegExp, timeoutMs = 30_000, matching = true): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
   while (Date.now() < deadline) {
@@ -209,11 +196,15 @@ export const signedOutPrompt = /Sign in with your platform API key/;
  */
 export async function signInState(page: Page, inferenceModels: string[]): Promise<'signed in' | 'signed out'> {
   await openViewContainer(page, 'RL Studio');
-  const state = await until('the views to show whether RL Studio is signed in', async () => {
-    if (signedOutPrompt.test(await viewWelcomeText(page, 'Training Jobs'))) return 'signed out';
-    const rows = await viewRows(page, 'Models');
-    return inferenceModels.some((id) => rows.some((row) => row.includes(id))) ? 'signed in' : 'unknown';
-  }, (value) => value !== 'unknown');
+  const state = await until(
+    'the views to show whether RL Studio is signed in',
+    async () => {
+      if (signedOutPrompt.test(await viewWelcomeText(page, 'Training Jobs'))) return 'signed out';
+      const rows = await viewRows(page, 'Models');
+      return inferenceModels.some((id) => rows.some((row) => row.includes(id))) ? 'signed in' : 'unknown';
+    },
+    (value) => value !== 'unknown',
+  );
   return state as 'signed in' | 'signed out';
 }
 

@@ -130,8 +130,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const url = `http://${authority}`;
   const args = [
     ...commonArgs(dir),
-    '--bind-addr', authority,
-    '--auth', 'none',
+    '--bind-addr',
+    authority,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',

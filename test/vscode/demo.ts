@@ -64,11 +64,9 @@ interface DemoEmulator {
 
 async function startDemoEmulator(emulatorPort: number): Promise<DemoEmulator> {
   const logFile = join(logDir, 'emulator.log');
-  const emulator = startInProcessGroup(
-    process.execPath,
-    [join(repoRoot, 'out', 'test', 'emulator', 'main.js'), '--port', String(emulatorPort), '--key', apiKey, '--seconds-per-step', '2'],
-    { logFile },
-  );
+  const emulator = startInProcessGroup(process.execPath, [join(repoRoot, 'out', 'test', 'emulator', 'main.js'), '--port', String(emulatorPort), '--key', apiKey, '--seconds-per-step', '2'], {
+    logFile,
+  });
   const base = `http://127.0.0.1:${emulatorPort}`;
   let exited = false;
   void emulator.exited.then(() => (exited = true));
@@ -104,7 +102,7 @@ async function developmentSeed(emulator: DemoEmulator): Promise<{ seed: Developm
   const modelOf = (id: string | undefined) => state.models.find((model) => model.id === id);
   const trained = modelOf(seeded.trainedModelId);
   const failedOn = modelOf(state.jobs.find((job) => job.id === seeded.failedJobId)?.model_id);
-  if (!trained || !failedOn) throw new Error('the emulator\'s state does not list the seeded models');
+  if (!trained || !failedOn) throw new Error("the emulator's state does not list the seeded models");
   // The seed creates its models from the first base model.
   const asRemembered = (model: EmulatorState['models'][number]) => ({ id: model.id, entity: model.entity, project: model.project, name: model.name, base_model: seeded.baseModels[0] ?? '' });
   const seed: DevelopmentSeed = {
@@ -184,7 +182,7 @@ async function main(): Promise<void> {
       '',
       'RL Studio demo',
       `  emulator:   ${emulator.trainingUrl} and ${emulator.inferenceUrl} (log: ${join(logDir, 'emulator.log')})`,
-      '  ready:      signed in to the emulator (the key is in VS Code\'s secret storage only);',
+      "  ready:      signed in to the emulator (the key is in VS Code's secret storage only);",
       `              Models lists the catalogue and ${modelNames.join(' and ')} with their checkpoints;`,
       '              Training Jobs lists a running, a failed and a succeeded job',
       `  workspace:  ${workspace} (its README.md says what to try; it is copied fresh at every start)`,
@@ -202,14 +200,7 @@ async function main(): Promise<void> {
     console.log(banner(`desktop, profile ${profile}`));
     const code = spawn(
       'code',
-      [
-        '--new-window',
-        '--wait',
-        '--user-data-dir', join(profile, 'user-data'),
-        '--extensions-dir', join(profile, 'extensions'),
-        `--extensionDevelopmentPath=${repoRoot}`,
-        workspace,
-      ],
+      ['--new-window', '--wait', '--user-data-dir', join(profile, 'user-data'), '--extensions-dir', join(profile, 'extensions'), `--extensionDevelopmentPath=${repoRoot}`, workspace],
       { stdio: 'inherit', env: { ...process.env, [seedVariable]: seedFile } },
     );
     await new Promise((resolve) => code.once('exit', resolve));

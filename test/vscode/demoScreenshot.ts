@@ -120,7 +120,12 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
   await collapseView(page, 'Webhooks');
 
   await check('signed in, with no key typed: the Models view lists the catalogue and the two training models', async () => {
-    const rows = await waitForViewRows(page, 'Models', (shown) => ['Inference Models', 'Training Models', 'agent-001', 'agent-002'].every((label) => shown.some((row) => row.startsWith(label))), 60_000);
+    const rows = await waitForViewRows(
+      page,
+      'Models',
+      (shown) => ['Inference Models', 'Training Models', 'agent-001', 'agent-002'].every((label) => shown.some((row) => row.startsWith(label))),
+      60_000,
+    );
     const welcome = await viewWelcomeText(page, 'Models');
     if (welcome) throw new Error(`the Models view shows a welcome text: ${welcome}`);
     return `${rows.length} rows`;
@@ -138,10 +143,15 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
 
   await check('the Training Jobs view lists a running, a failed and a succeeded job', async () => {
     await showSidebar(page);
-    const rows = await waitForViewRows(page, 'Training Jobs', (shown) =>
-      shown.some((row) => row.startsWith('long run → agent-001') && /running/.test(row)) &&
-      shown.some((row) => row.startsWith('out-of-memory run → agent-002') && /failed · CUDA out of memory/.test(row)) &&
-      shown.some((row) => row.startsWith('finished run → agent-001') && /succeeded/.test(row)), 60_000);
+    const rows = await waitForViewRows(
+      page,
+      'Training Jobs',
+      (shown) =>
+        shown.some((row) => row.startsWith('long run → agent-001') && /running/.test(row)) &&
+        shown.some((row) => row.startsWith('out-of-memory run → agent-002') && /failed · CUDA out of memory/.test(row)) &&
+        shown.some((row) => row.startsWith('finished run → agent-001') && /succeeded/.test(row)),
+      60_000,
+    );
     return rows.filter((row) => row.includes('→')).join(' | ');
   });
 
@@ -158,7 +168,10 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
 
   await check('Chat with Model on a checkpoint opens the chat on its checkpoint id, which answers', async () => {
     await showSidebar(page);
-    const row = viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: /^step \d+/ }).last();
+    const row = viewPane(page, 'Models')
+      .locator('.monaco-list-row')
+      .filter({ hasText: /^step \d+/ })
+      .last();
     const step = /^step (\d+)/.exec((await row.innerText()).trim())?.[1];
     await row.hover();
     await row.locator('.action-label[aria-label^="Chat with Model"]').click();

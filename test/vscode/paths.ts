@@ -24,4 +24,3 @@ export const uiTestsDir = join(repoRoot, 'out', 'test', 'ui');
 
 /** Screenshots, logs and other artifacts of test runs (ignored by git). */
 export const resultsDir = join(repoRoot, 'test-results');
-

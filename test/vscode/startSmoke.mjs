@@ -174,7 +174,10 @@ async function stopAndCheckNothingLeft(run, addresses) {
   const seedsLeft = (run.seedFiles ?? []).filter((name) => existsSync(join(demoStateDir, name)));
   check(seedsLeft.length === 0, 'the seed file is gone', seedsLeft.join(', '));
   if (addresses) {
-    for (const [what, port] of [['emulator', addresses.emulatorPort], ['code-server', addresses.workbenchPort]]) {
+    for (const [what, port] of [
+      ['emulator', addresses.emulatorPort],
+      ['code-server', addresses.workbenchPort],
+    ]) {
       const closed = await waitFor(async () => !(await listening(port)), 5000);
       check(closed, `nothing listens on the ${what}'s port ${port} any more`);
     }

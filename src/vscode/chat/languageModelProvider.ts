@@ -80,7 +80,13 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    return estimateTokens(typeof text === 'string' ? text : toChatMessages([text]).map((message) => message.content).join('\n'));
+    return estimateTokens(
+      typeof text === 'string'
+        ? text
+        : toChatMessages([text])
+            .map((message) => message.content)
+            .join('\n'),
+    );
   }
 
   dispose(): void {

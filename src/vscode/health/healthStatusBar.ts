@@ -109,11 +109,17 @@ export class HealthStatusBar implements vscode.Disposable {
     };
     await Promise.all([
       settings.trainingApiUrl
-        ? ask('training', () => client.training.systemCheck({ signal }), (value) => value as SystemCheckLike)
+        ? ask(
+            'training',
+            () => client.training.systemCheck({ signal }),
+            (value) => value as SystemCheckLike,
+          )
         : Promise.resolve(health.skip('training', 'not configured')),
       !settings.inferenceApiUrl
         ? Promise.resolve(health.skip('inference', 'not configured'))
-        : signedIn ? ask('inference', () => client.inference.listModels({ signal })) : Promise.resolve(health.skip('inference', 'sign in to check')),
+        : signedIn
+          ? ask('inference', () => client.inference.listModels({ signal }))
+          : Promise.resolve(health.skip('inference', 'sign in to check')),
     ]);
     const summary = health.summary();
     // Stopped meanwhile (disposed, or the connection changed): the answer is stale, the item may be gone.
@@ -128,7 +134,8 @@ export class HealthStatusBar implements vscode.Disposable {
     const checking = this.checkingOnRequest;
     const icon = checking ? '$(sync~spin)' : summary.level === 'healthy' ? '$(pass)' : summary.level === 'degraded' ? '$(warning)' : summary.level === 'down' ? '$(error)' : '$(circle-outline)';
     this.item.text = `${icon} ${summary.text}`;
-    this.item.backgroundColor = summary.level === 'down' ? new vscode.ThemeColor('statusBarItem.errorBackground') : summary.level === 'degraded' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      summary.level === 'down' ? new vscode.ThemeColor('statusBarItem.errorBackground') : summary.level === 'degraded' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     tooltip.appendMarkdown(`**RL Studio** — ${checking ? 'checking…' : summary.level}\n\n`);

@@ -24,17 +24,29 @@ export class PayloadCodeLensProvider implements vscode.CodeLensProvider, vscode.
     const lenses = [this.webhookLens(document, analysis, top)];
     const type = this.documents.samples.typeFor(document, analysis);
     if (analysis.kind === 'payload') {
-      lenses.push(new vscode.CodeLens(top, {
-        title: `$(symbol-event) Sample: ${type}`,
-        tooltip: `Variables are explained and previewed with a sample event: ${payloadCore().describeEvent(type).title.toLowerCase()}. Click to choose another event type.`,
-        command: 'rlStudio.payload.chooseSampleEvent',
-        arguments: [document.uri],
-      }));
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: `$(symbol-event) Sample: ${type}`,
+          tooltip: `Variables are explained and previewed with a sample event: ${payloadCore().describeEvent(type).title.toLowerCase()}. Click to choose another event type.`,
+          command: 'rlStudio.payload.chooseSampleEvent',
+          arguments: [document.uri],
+        }),
+      );
     }
     lenses.push(
-      new vscode.CodeLens(top, { title: '$(edit) Sample values', tooltip: 'Edit the values the sample event gives the variables', command: 'rlStudio.payload.editSampleEvent', arguments: [document.uri] }),
+      new vscode.CodeLens(top, {
+        title: '$(edit) Sample values',
+        tooltip: 'Edit the values the sample event gives the variables',
+        command: 'rlStudio.payload.editSampleEvent',
+        arguments: [document.uri],
+      }),
       new vscode.CodeLens(top, { title: '$(open-preview) Preview', tooltip: 'Render with the sample event, secrets masked', command: 'rlStudio.payload.preview', arguments: [document.uri] }),
-      new vscode.CodeLens(top, { title: '$(send) Send test', tooltip: 'POST the rendered payload to the webhook, signed, and show the answer', command: 'rlStudio.webhook.sendTest', arguments: [document.uri] }),
+      new vscode.CodeLens(top, {
+        title: '$(send) Send test',
+        tooltip: 'POST the rendered payload to the webhook, signed, and show the answer',
+        command: 'rlStudio.webhook.sendTest',
+        arguments: [document.uri],
+      }),
     );
     if (analysis.kind === 'payload' && !analysis.limit && analysis.text.trim() === '') {
       lenses.unshift(new vscode.CodeLens(top, { title: '$(file-code) Insert template…', command: 'rlStudio.payload.insertTemplate', arguments: [document.uri] }));
@@ -51,7 +63,12 @@ export class PayloadCodeLensProvider implements vscode.CodeLensProvider, vscode.
     if (analysis.kind === 'automation') {
       const named = analysis.automation?.webhook?.value;
       if (webhook) {
-        return new vscode.CodeLens(top, { title: `$(plug) Webhook: ${webhook.name}`, tooltip: secretsTooltip(webhook.hasAccessToken, webhook.secretName), command: 'rlStudio.webhook.edit', arguments: [webhook.id] });
+        return new vscode.CodeLens(top, {
+          title: `$(plug) Webhook: ${webhook.name}`,
+          tooltip: secretsTooltip(webhook.hasAccessToken, webhook.secretName),
+          command: 'rlStudio.webhook.edit',
+          arguments: [webhook.id],
+        });
       }
       if (named) {
         return new vscode.CodeLens(top, {
@@ -64,7 +81,12 @@ export class PayloadCodeLensProvider implements vscode.CodeLensProvider, vscode.
       return new vscode.CodeLens(top, { title: '$(plug) No webhook named', tooltip: 'Name the webhook in the "webhook" field.', command: '' });
     }
     if (webhook) {
-      return new vscode.CodeLens(top, { title: `$(plug) Webhook: ${webhook.name}`, tooltip: `${secretsTooltip(webhook.hasAccessToken, webhook.secretName)}\nClick to choose another.`, command: 'rlStudio.payload.chooseWebhook', arguments: [document.uri] });
+      return new vscode.CodeLens(top, {
+        title: `$(plug) Webhook: ${webhook.name}`,
+        tooltip: `${secretsTooltip(webhook.hasAccessToken, webhook.secretName)}\nClick to choose another.`,
+        command: 'rlStudio.payload.chooseWebhook',
+        arguments: [document.uri],
+      });
     }
     return new vscode.CodeLens(top, {
       title: '$(plug) Choose webhook…',

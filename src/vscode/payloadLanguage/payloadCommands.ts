@@ -55,10 +55,19 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
     }
     const current = documents.samples.typeFor(document, analysis);
     const { describeEvent, eventTypes } = payloadCore();
-    const chosen = type ?? (await vscode.window.showQuickPick(
-      eventTypes.map((candidate) => ({ label: candidate, description: candidate === current ? 'current' : describeEvent(candidate).category, detail: describeEvent(candidate).title, type: candidate })),
-      { title: 'Sample event for this payload' },
-    ))?.type;
+    const chosen =
+      type ??
+      (
+        await vscode.window.showQuickPick(
+          eventTypes.map((candidate) => ({
+            label: candidate,
+            description: candidate === current ? 'current' : describeEvent(candidate).category,
+            detail: describeEvent(candidate).title,
+            type: candidate,
+          })),
+          { title: 'Sample event for this payload' },
+        )
+      )?.type;
     if (chosen) await documents.samples.chooseType(document.uri, chosen);
   });
 
@@ -120,13 +129,15 @@ async function editSampleValues(documents: PayloadDocuments, type: EventType): P
     const sample = documents.samples.sampleOf(type);
     const picks: Pick[] = [
       { label: 'Variables', kind: vscode.QuickPickItemKind.Separator, action: 'value' },
-      ...plainVariables().filter((variable) => variable.name !== 'event_type').map((variable) => ({
-        label: variable.name,
-        description: sample.values[variable.name] || '(blank)',
-        detail: lookupVariable(variable.name)?.meaning,
-        action: 'value' as const,
-        name: variable.name,
-      })),
+      ...plainVariables()
+        .filter((variable) => variable.name !== 'event_type')
+        .map((variable) => ({
+          label: variable.name,
+          description: sample.values[variable.name] || '(blank)',
+          detail: lookupVariable(variable.name)?.meaning,
+          action: 'value' as const,
+          name: variable.name,
+        })),
       { label: 'Artifact metadata', kind: vscode.QuickPickItemKind.Separator, action: 'metadata' },
       ...Object.entries(sample.metadata).map(([key, value]) => ({ label: `artifact_metadata.${key}`, description: value || '(blank)', action: 'metadata' as const, name: key })),
       { label: '$(add) Add a metadata key…', action: 'add-metadata' },
@@ -141,7 +152,7 @@ async function editSampleValues(documents: PayloadDocuments, type: EventType): P
     if (picked.action === 'add-metadata') {
       const key = await vscode.window.showInputBox({
         title: 'Metadata key',
-        prompt: 'A top-level key of the artifact version\'s metadata',
+        prompt: "A top-level key of the artifact version's metadata",
         validateInput: (value) => (/^[^.}"\\\s]+$/.test(value) ? undefined : 'A top-level key: no dots, spaces, quotes, backslashes or braces.'),
       });
       if (!key) continue;

@@ -66,7 +66,10 @@ export class PayloadDiagnostics implements vscode.Disposable {
     const webhook = this.documents.webhooks.secretNamesFor(document, analysis);
     const diagnostics = payloadCore().diagnose(analysis, { webhook, skipSyntaxErrors: !reportSyntaxErrors() });
     this.latest.set(document.uri.toString(), { version: document.version, diagnostics });
-    this.collection.set(document.uri, diagnostics.map((diagnostic) => toVscode(document, diagnostic)));
+    this.collection.set(
+      document.uri,
+      diagnostics.map((diagnostic) => toVscode(document, diagnostic)),
+    );
     return diagnostics;
   }
 

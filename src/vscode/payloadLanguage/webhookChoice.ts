@@ -13,7 +13,10 @@ export class WebhookChoice implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly state: vscode.Memento, private readonly store: WebhookStore) {}
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly store: WebhookStore,
+  ) {}
 
   /** The webhook of the document, or undefined when none is chosen or the named one is not set up here. */
   webhookFor(document: vscode.TextDocument, analysis: PayloadAnalysis): Webhook | undefined {

@@ -17,9 +17,7 @@ export class WebhookLanguageStatus implements vscode.Disposable {
     const webhook = this.documents.webhooks.webhookFor(document, analysis);
     item.text = webhook ? `Webhook: ${webhook.name}` : 'No webhook chosen';
     item.detail = webhook ? 'secret references are checked against it' : 'secret references are not checked';
-    item.command = analysis.kind === 'payload'
-      ? { command: 'rlStudio.payload.chooseWebhook', title: 'Choose', arguments: [document.uri] }
-      : undefined;
+    item.command = analysis.kind === 'payload' ? { command: 'rlStudio.payload.chooseWebhook', title: 'Choose', arguments: [document.uri] } : undefined;
   }
 
   dispose(): void {

@@ -10,9 +10,7 @@ export function registerAccountCommands(services: Services): void {
     return signIn(services, typeof given === 'string' ? given : undefined);
   });
   services.registerCommand('rlStudio.signOut', () => signOut(services));
-  services.registerCommand('rlStudio.configure', () =>
-    vscode.commands.executeCommand('workbench.action.openSettings', '@ext:rl-studio.rl-studio'),
-  );
+  services.registerCommand('rlStudio.configure', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:rl-studio.rl-studio'));
   services.registerCommand('rlStudio.showLog', () => services.log.show());
 }
 
@@ -43,7 +41,7 @@ async function signIn(services: Services, given: string | undefined): Promise<bo
 async function askForKey(services: Services): Promise<string | undefined> {
   return services.dialogs.input({
     title: 'RL Studio: Sign In',
-    prompt: 'Your platform API key. It is kept in VS Code\'s secret storage and never written to settings or logs.',
+    prompt: "Your platform API key. It is kept in VS Code's secret storage and never written to settings or logs.",
     placeHolder: 'API key',
     password: true,
     ignoreFocusOut: true,
@@ -58,10 +56,7 @@ async function verifyKey(services: Services, key: string): Promise<Verdict> {
   if (!services.settings.current.inferenceApiUrl) return 'unverified';
   const probe = await services.probeClient(key);
   try {
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'RL Studio: checking the API key…' },
-      () => probe.inference.listModels(),
-    );
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'RL Studio: checking the API key…' }, () => probe.inference.listModels());
     return 'verified';
   } catch (error) {
     const failure = services.describeFailure(error);

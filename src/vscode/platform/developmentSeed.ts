@@ -53,9 +53,7 @@ export interface DevelopmentSeed {
 }
 
 export type DevelopmentSeedResult =
-  | { status: 'skipped'; reason: 'not-development' | 'no-seed-file' | 'already-applied' }
-  | { status: 'refused'; reason: string }
-  | { status: 'applied'; models: number; jobs: number };
+  { status: 'skipped'; reason: 'not-development' | 'no-seed-file' | 'already-applied' } | { status: 'refused'; reason: string } | { status: 'applied'; models: number; jobs: number };
 
 /** What the seed needs of the services: the same calls Sign In and Add by ID make. */
 export type SeedServices = Pick<Services, 'context' | 'credentials' | 'remembered' | 'log' | 'settings'>;
@@ -107,7 +105,10 @@ async function applySeedFile(services: SeedServices, dependencies: SeedDependenc
   if (globalState.get<string>(appliedRunKey) === seed.runId) return { status: 'skipped', reason: 'already-applied' };
 
   // Lists first and the key last: signing in refreshes the views, which then find everything.
-  await replaceList(services.remembered.jobs, seed.jobs.map((job) => ({ ...job, addedAt: new Date().toISOString() })));
+  await replaceList(
+    services.remembered.jobs,
+    seed.jobs.map((job) => ({ ...job, addedAt: new Date().toISOString() })),
+  );
   await replaceList(services.remembered.models, seed.models);
   services.log.addSecret(seed.apiKey);
   await services.credentials.setApiKey(seed.apiKey);

@@ -36,17 +36,33 @@ export class RedactingLog implements vscode.Disposable {
     return redactSecrets(text, [...this.secrets]);
   }
 
-  trace(message: string): void { this.write('trace', message); }
-  debug(message: string): void { this.write('debug', message); }
-  info(message: string): void { this.write('info', message); }
-  warn(message: string): void { this.write('warn', message); }
-  error(message: string | Error): void { this.write('error', errorMessage(message)); }
+  trace(message: string): void {
+    this.write('trace', message);
+  }
+  debug(message: string): void {
+    this.write('debug', message);
+  }
+  info(message: string): void {
+    this.write('info', message);
+  }
+  warn(message: string): void {
+    this.write('warn', message);
+  }
+  error(message: string | Error): void {
+    this.write('error', errorMessage(message));
+  }
 
-  show(): void { this.channel.show(true); }
+  show(): void {
+    this.channel.show(true);
+  }
 
-  recentLines(): string[] { return [...this.recent]; }
+  recentLines(): string[] {
+    return [...this.recent];
+  }
 
-  dispose(): void { this.channel.dispose(); }
+  dispose(): void {
+    this.channel.dispose();
+  }
 
   private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string): void {
     const cut = message.length > lineLimit ? `${message.slice(0, lineLimit - 1)}…` : message;

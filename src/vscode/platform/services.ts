@@ -147,11 +147,15 @@ export function createServices(context: vscode.ExtensionContext): Services {
 
   const buildClient = async (current: Settings): Promise<PlatformClient> => {
     const { PlatformClient } = await network();
-    return track(new PlatformClient(clientOptions(current, async () => {
-      const key = await credentials.getApiKey();
-      log.addSecret(key);
-      return key;
-    })));
+    return track(
+      new PlatformClient(
+        clientOptions(current, async () => {
+          const key = await credentials.getApiKey();
+          log.addSecret(key);
+          return key;
+        }),
+      ),
+    );
   };
 
   const probeClient = async (apiKey: string): Promise<PlatformClient> => {
@@ -265,7 +269,10 @@ export function createServices(context: vscode.ExtensionContext): Services {
   };
 }
 
-interface ErrorAction { title: string; command: string }
+interface ErrorAction {
+  title: string;
+  command: string;
+}
 
 function actionsFor(action: FailureAction | undefined): ErrorAction[] {
   const showLog = { title: 'Show Log', command: 'rlStudio.showLog' };

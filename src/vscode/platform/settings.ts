@@ -39,10 +39,7 @@ export function readSettings(isApproved: (approvalKey: string) => boolean): { se
     const inspected = config.inspect(name);
     return trusted || !inspected ? inspected : { defaultValue: inspected.defaultValue, globalValue: inspected.globalValue };
   };
-  const endpoints = decideEndpoints(
-    { trainingApiUrl: layers('trainingApiUrl'), inferenceApiUrl: layers('inferenceApiUrl'), project: layers('project') },
-    isApproved,
-  );
+  const endpoints = decideEndpoints({ trainingApiUrl: layers('trainingApiUrl'), inferenceApiUrl: layers('inferenceApiUrl'), project: layers('project') }, isApproved);
   return {
     settings: {
       trainingApiUrl: endpoints.trainingApiUrl,

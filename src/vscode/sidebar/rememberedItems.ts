@@ -32,7 +32,10 @@ export class RememberedList<T extends { id: string }> implements vscode.Disposab
   }
 
   async remove(id: string): Promise<void> {
-    await this.memento.update(this.storageKey(), this.list().filter((item) => item.id !== id));
+    await this.memento.update(
+      this.storageKey(),
+      this.list().filter((item) => item.id !== id),
+    );
     this.changed.fire();
   }
 

@@ -4,9 +4,7 @@
  * crosses a network: the key would otherwise travel readable by anyone on the path.
  */
 
-export type AddressCheck =
-  | { ok: true; /** Without trailing slashes; '' when not set. */ url: string; /** scheme://host:port, '' when not set. */ origin: string }
-  | { ok: false; problem: string };
+export type AddressCheck = { ok: true; /** Without trailing slashes; '' when not set. */ url: string; /** scheme://host:port, '' when not set. */ origin: string } | { ok: false; problem: string };
 
 /** The loopback names and addresses: `localhost`, 127.0.0.0/8 and [::1]. */
 export function isLoopbackHost(hostname: string): boolean {

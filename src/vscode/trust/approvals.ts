@@ -12,7 +12,10 @@ export class ApprovalList implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
 
-  constructor(private readonly memento: vscode.Memento, private readonly storageKey: string) {}
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly storageKey: string,
+  ) {}
 
   has(approvalKey: string): boolean {
     return this.list().includes(approvalKey);

@@ -88,7 +88,7 @@ export class WorkspaceEndpoints implements vscode.Disposable {
       const id = `${item.setting}\u0000${item.value}`;
       if (this.reported.has(id)) continue;
       this.reported.add(id);
-      const where = item.fromWorkspace ? 'this workspace\'s settings' : 'your settings';
+      const where = item.fromWorkspace ? "this workspace's settings" : 'your settings';
       const message = `RL Studio does not use the ${settingLabels[item.setting]} ${item.setting === 'project' ? 'value' : 'address'} "${item.value}" from ${where}: ${item.problem}.`;
       this.services.log.warn(message);
       this.dialogs.warn(message, { title: 'Open Settings', run: () => vscode.commands.executeCommand('rlStudio.configure') });

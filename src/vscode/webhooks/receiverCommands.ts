@@ -23,7 +23,7 @@ export function registerReceiverCommands(services: Services, receiver: ReceiverC
     // A secret and a port come only from the extension's own tests; anyone else is asked.
     const fromTests = onlyFromTests(services, options);
     const given = fromTests && typeof fromTests === 'object' && !('type' in fromTests) ? fromTests : {};
-    const secret = given.secret !== undefined ? given.secret ?? undefined : await askSecret(services.dialogs, store);
+    const secret = given.secret !== undefined ? (given.secret ?? undefined) : await askSecret(services.dialogs, store);
     if (secret === cancelled) return undefined;
     const port = receiverPort(given.port ?? vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('receiverPort', 0), services, receiver);
     const running = await receiver.start({ port, secret: secret || undefined });
@@ -53,12 +53,15 @@ const cancelled = Symbol('cancelled');
 async function askSecret(dialogs: Dialogs, store: WebhookStore): Promise<string | undefined | typeof cancelled> {
   type Pick = vscode.QuickPickItem & { choice: 'webhook' | 'enter' | 'none'; id?: string };
   const picks: Pick[] = [
-    ...store.list().filter((webhook) => webhook.secretName).map((webhook) => ({
-      label: `$(key) Secret of ${webhook.name}`,
-      description: webhook.secretName,
-      choice: 'webhook' as const,
-      id: webhook.id,
-    })),
+    ...store
+      .list()
+      .filter((webhook) => webhook.secretName)
+      .map((webhook) => ({
+        label: `$(key) Secret of ${webhook.name}`,
+        description: webhook.secretName,
+        choice: 'webhook' as const,
+        id: webhook.id,
+      })),
     { label: '$(edit) Enter a secret…', choice: 'enter' },
     { label: '$(circle-slash) Do not check signatures', choice: 'none' },
   ];

@@ -35,7 +35,9 @@ export function registerSendTest(services: Services, store: WebhookStore, payloa
     const fromView = target !== undefined && !(target instanceof vscode.Uri);
     let webhook = fromView
       ? await resolveWebhook(services.dialogs, store, target, 'Send the test to which webhook?')
-      : source.document ? documents.webhooks.webhookFor(source.document, source.analysis) : undefined;
+      : source.document
+        ? documents.webhooks.webhookFor(source.document, source.analysis)
+        : undefined;
     if (!webhook) {
       if (source.analysis.kind === 'automation' && source.analysis.automation?.webhook) {
         throw new Error(`The webhook "${source.analysis.automation.webhook.value}" named by this automation is not set up in RL Studio. Add it first.`);
@@ -78,16 +80,14 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   const { formatTestReport } = require('../../webhook/report') as typeof Report;
   const network = await services.network();
   const timeoutMs = testTimeoutMs(vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('testTimeoutSeconds'));
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Sending a test to ${webhook.name}…`, cancellable: true },
-    (_progress, token) => {
-      const controller = new AbortController();
-      const subscription = token.onCancellationRequested(() => controller.abort());
-      // Cancelled by the user, or by the extension being turned off.
-      return sendTest(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: AbortSignal.any([controller.signal, services.lifetime]) })
-        .finally(() => void subscription.dispose());
-    },
-  );
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Sending a test to ${webhook.name}…`, cancellable: true }, (_progress, token) => {
+    const controller = new AbortController();
+    const subscription = token.onCancellationRequested(() => controller.abort());
+    // Cancelled by the user, or by the extension being turned off.
+    return sendTest(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: AbortSignal.any([controller.signal, services.lifetime]) }).finally(
+      () => void subscription.dispose(),
+    );
+  });
 
   const notes: string[] = [`Payload: ${source.label}, rendered with the ${sample.type} sample event.`];
   if (rendered.unresolved.length > 0) notes.push(`Left as written (unknown, or a secret with no stored value): ${rendered.unresolved.map((name) => `\`\${${name}}\``).join(', ')}.`);
@@ -97,7 +97,7 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   const uri = await reports.show(`webhook-test-${webhook.name}`, report, hidden);
   services.log.info(`webhook test to ${webhook.name} (${webhook.endpoint}): ${result.response ? result.response.status : result.failure?.message}`);
   if (!result.ok) {
-    const why = result.response ? `the endpoint answered ${result.response.status}` : result.failure?.message ?? 'no answer';
+    const why = result.response ? `the endpoint answered ${result.response.status}` : (result.failure?.message ?? 'no answer');
     services.dialogs.warn(services.log.redact(`Test of "${webhook.name}" failed: ${why}. ${result.advice[0] ?? ''}`.trim()));
   }
   const summary: SendTestSummary = { ok: result.ok, report: uri };

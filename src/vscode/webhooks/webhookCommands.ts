@@ -33,7 +33,10 @@ export async function resolveWebhook(dialogs: Dialogs, store: WebhookStore, targ
     }
     return undefined;
   }
-  const picked = await dialogs.pick(webhooks.map((webhook) => ({ label: webhook.name, description: webhook.endpoint, webhook })), { title });
+  const picked = await dialogs.pick(
+    webhooks.map((webhook) => ({ label: webhook.name, description: webhook.endpoint, webhook })),
+    { title },
+  );
   return picked?.webhook;
 }
 
@@ -61,32 +64,38 @@ function prefillOnly(draft: WebhookDraft): WebhookDraft {
  */
 export async function addWebhook(dialogs: Dialogs, store: WebhookStore, draft: WebhookDraft, trusted: boolean): Promise<string | undefined> {
   const complete = trusted && draft.name !== undefined && draft.url !== undefined;
-  const name = complete ? draft.name : await dialogs.input({
-    title: 'Add Webhook (1/4): name',
-    value: draft.name,
-    prompt: 'The webhook\'s name, as automations refer to it',
-    validateInput: (value) => validateWebhookName(value, store.list()),
-  });
+  const name = complete
+    ? draft.name
+    : await dialogs.input({
+        title: 'Add Webhook (1/4): name',
+        value: draft.name,
+        prompt: "The webhook's name, as automations refer to it",
+        validateInput: (value) => validateWebhookName(value, store.list()),
+      });
   if (name === undefined) return undefined;
   const nameProblem = validateWebhookName(name, store.list());
   if (nameProblem) throw new Error(nameProblem);
-  const url = complete ? draft.url : await dialogs.input({
-    title: 'Add Webhook (2/4): endpoint URL',
-    value: draft.url,
-    prompt: 'The address that receives the POST requests. It is kept in secret storage: hook URLs often carry a token.',
-    placeHolder: 'https://example.com/hooks/deploy',
-    validateInput: validateEndpointUrl,
-    ignoreFocusOut: true,
-  });
+  const url = complete
+    ? draft.url
+    : await dialogs.input({
+        title: 'Add Webhook (2/4): endpoint URL',
+        value: draft.url,
+        prompt: 'The address that receives the POST requests. It is kept in secret storage: hook URLs often carry a token.',
+        placeHolder: 'https://example.com/hooks/deploy',
+        validateInput: validateEndpointUrl,
+        ignoreFocusOut: true,
+      });
   if (url === undefined) return undefined;
   const urlProblem = validateEndpointUrl(url);
   if (urlProblem) throw new Error(urlProblem);
-  const accessToken = complete ? draft.accessToken ?? '' : await dialogs.input({
-    title: 'Add Webhook (3/4): access token (optional)',
-    prompt: 'Sent as "Authorization: Bearer <token>" and available as ${ACCESS_TOKEN}. Leave empty for none.',
-    password: true,
-    ignoreFocusOut: true,
-  });
+  const accessToken = complete
+    ? (draft.accessToken ?? '')
+    : await dialogs.input({
+        title: 'Add Webhook (3/4): access token (optional)',
+        prompt: 'Sent as "Authorization: Bearer <token>" and available as ${ACCESS_TOKEN}. Leave empty for none.',
+        password: true,
+        ignoreFocusOut: true,
+      });
   if (accessToken === undefined) return undefined;
   let secret: { name: string; value: string } | undefined;
   if (complete) {
@@ -137,11 +146,9 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     if (!picked) return;
     if (picked.field === 'token') return vscode.commands.executeCommand('rlStudio.webhook.setAccessToken', webhook.id);
     if (picked.field === 'secret') return vscode.commands.executeCommand('rlStudio.webhook.setSecret', webhook.id);
-    const validate = picked.field === 'name'
-      ? (value: string) => validateWebhookName(value, store.list(), webhook.id)
-      : picked.field === 'url' ? validateEndpointUrl : () => undefined;
+    const validate = picked.field === 'name' ? (value: string) => validateWebhookName(value, store.list(), webhook.id) : picked.field === 'url' ? validateEndpointUrl : () => undefined;
     // The user asked to edit the URL: the box shows it in full, read from secret storage.
-    const current = picked.field === 'url' ? (await store.url(webhook.id)) ?? '' : picked.field === 'team' ? webhook.team ?? '' : webhook.name;
+    const current = picked.field === 'url' ? ((await store.url(webhook.id)) ?? '') : picked.field === 'team' ? (webhook.team ?? '') : webhook.name;
     const value = await dialogs.input({
       title: `${picked.label} of ${webhook.name}`,
       value: current,
@@ -156,11 +163,7 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
   services.registerCommand('rlStudio.webhook.remove', async (target?: unknown) => {
     const webhook = await resolveWebhook(dialogs, store, target, 'Remove which webhook?');
     if (!webhook) return false;
-    const confirmed = await dialogs.confirm(
-      `Remove the webhook "${webhook.name}" (${webhook.endpoint}) and its stored URL, token and secret?`,
-      'This cannot be undone.',
-      'Remove',
-    );
+    const confirmed = await dialogs.confirm(`Remove the webhook "${webhook.name}" (${webhook.endpoint}) and its stored URL, token and secret?`, 'This cannot be undone.', 'Remove');
     if (!confirmed) return false;
     await store.remove(webhook.id);
     return true;
@@ -170,12 +173,15 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     const webhook = await resolveWebhook(dialogs, store, target, 'Set the access token of which webhook?');
     if (!webhook) return;
     const given = onlyFromTests(services, value);
-    const token = typeof given === 'string' ? given : await dialogs.input({
-      title: `Access token of ${webhook.name}`,
-      prompt: webhook.hasAccessToken ? 'Replaces the current token (a webhook has at most one).' : 'Sent as "Authorization: Bearer <token>".',
-      password: true,
-      ignoreFocusOut: true,
-    });
+    const token =
+      typeof given === 'string'
+        ? given
+        : await dialogs.input({
+            title: `Access token of ${webhook.name}`,
+            prompt: webhook.hasAccessToken ? 'Replaces the current token (a webhook has at most one).' : 'Sent as "Authorization: Bearer <token>".',
+            password: true,
+            ignoreFocusOut: true,
+          });
     if (!token) return;
     await store.setAccessToken(webhook.id, token);
   });
@@ -189,12 +195,15 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     const webhook = await resolveWebhook(dialogs, store, target, 'Set the secret of which webhook?');
     if (!webhook) return;
     const givenName = onlyFromTests(services, name);
-    const secretName = typeof givenName === 'string' ? givenName : await dialogs.input({
-      title: `Secret of ${webhook.name}: name`,
-      value: webhook.secretName,
-      prompt: webhook.secretName ? 'Replaces the current secret (a webhook has at most one).' : 'Payloads reference it as ${NAME}.',
-      validateInput: validateSecretName,
-    });
+    const secretName =
+      typeof givenName === 'string'
+        ? givenName
+        : await dialogs.input({
+            title: `Secret of ${webhook.name}: name`,
+            value: webhook.secretName,
+            prompt: webhook.secretName ? 'Replaces the current secret (a webhook has at most one).' : 'Payloads reference it as ${NAME}.',
+            validateInput: validateSecretName,
+          });
     if (!secretName) return;
     const problem = validateSecretName(secretName);
     if (problem) throw new Error(problem);

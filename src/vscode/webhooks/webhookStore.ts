@@ -70,13 +70,15 @@ export class WebhookStore implements vscode.Disposable {
       await this.secrets.store(urlKey(id), trimmed);
       endpoint = endpointForDisplay(trimmed);
     }
-    await this.save(this.stored().map((webhook) => {
-      if (webhook.id !== id) return webhook;
-      const next: StoredWebhook = { ...webhook, ...rest };
-      if (endpoint !== undefined) next.endpoint = endpoint;
-      if (!next.team) delete next.team;
-      return next;
-    }));
+    await this.save(
+      this.stored().map((webhook) => {
+        if (webhook.id !== id) return webhook;
+        const next: StoredWebhook = { ...webhook, ...rest };
+        if (endpoint !== undefined) next.endpoint = endpoint;
+        if (!next.team) delete next.team;
+        return next;
+      }),
+    );
   }
 
   async remove(id: string): Promise<void> {
@@ -164,12 +166,14 @@ export class WebhookStore implements vscode.Disposable {
     }
     if (moved.size === 0) return;
     // Read the list again: it may have changed while the secrets were written.
-    await this.save(this.stored().map((webhook) => {
-      const endpoint = moved.get(webhook.id);
-      if (endpoint === undefined) return webhook;
-      const { url: _url, ...rest } = webhook;
-      return { ...rest, endpoint };
-    }));
+    await this.save(
+      this.stored().map((webhook) => {
+        const endpoint = moved.get(webhook.id);
+        if (endpoint === undefined) return webhook;
+        const { url: _url, ...rest } = webhook;
+        return { ...rest, endpoint };
+      }),
+    );
   }
 
   private async patch(id: string, change: (webhook: StoredWebhook) => StoredWebhook): Promise<void> {

@@ -22,7 +22,10 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly store: WebhookStore, private readonly receiver: ReceiverController) {
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly receiver: ReceiverController,
+  ) {
     this.subscriptions = [store.onDidChange(() => this.refresh()), receiver.onDidChange(() => this.refresh())];
   }
 
@@ -47,7 +50,9 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
       const item = new vscode.TreeItem('Local receiver', vscode.TreeItemCollapsibleState.None);
       item.description = `${running.url} · ${this.receiver.summary}`;
       item.iconPath = new vscode.ThemeIcon('radio-tower');
-      item.tooltip = new vscode.MarkdownString(`Listening on \`${running.url}\`.\n\nSignatures are ${this.receiver.checksSignatures ? 'checked against the secret you gave' : 'not checked (no secret given)'}.`);
+      item.tooltip = new vscode.MarkdownString(
+        `Listening on \`${running.url}\`.\n\nSignatures are ${this.receiver.checksSignatures ? 'checked against the secret you gave' : 'not checked (no secret given)'}.`,
+      );
       item.contextValue = 'receiver';
       item.command = { command: 'rlStudio.webhook.showReceiver', title: 'Show Received Requests' };
       return item;

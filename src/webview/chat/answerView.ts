@@ -42,7 +42,10 @@ export class AnswerView implements Redrawable {
   private frozen = false;
   private lastTurn = false;
 
-  constructor(answer: AnswerEntry, private readonly context: AnswerContext) {
+  constructor(
+    answer: AnswerEntry,
+    private readonly context: AnswerContext,
+  ) {
     this.answer = { ...answer };
     this.status = h('span', { class: 'message-status' });
     const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', title: answer.model }, shortModelLabel(answer.model)), this.status);

@@ -100,11 +100,7 @@ export class ChatApp {
 
   async start(): Promise<void> {
     const saved = this.api.getState() ?? {};
-    this.root.replaceChildren(
-      h('header', { class: 'toolbar' }, this.conversationBar.element, this.modelBar.element, this.settingsPanel.element),
-      this.transcript.element,
-      this.composer.element,
-    );
+    this.root.replaceChildren(h('header', { class: 'toolbar' }, this.conversationBar.element, this.modelBar.element, this.settingsPanel.element), this.transcript.element, this.composer.element);
     this.settingsPanel.setVisible(saved.settingsOpen === true);
     this.root.classList.remove('loading');
     const snapshot = await this.host.request('ready', saved.conversationId ? { conversationId: saved.conversationId } : {});
@@ -186,9 +182,7 @@ export class ChatApp {
   private async submit(text: string, editing: boolean): Promise<boolean> {
     await this.flushSettings();
     const conversationId = this.currentId;
-    const result = editing
-      ? await this.call('editLastUserMessage', { conversationId, text })
-      : await this.call('send', { conversationId, text });
+    const result = editing ? await this.call('editLastUserMessage', { conversationId, text }) : await this.call('send', { conversationId, text });
     return result !== undefined;
   }
 

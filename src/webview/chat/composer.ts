@@ -36,7 +36,12 @@ export class Composer {
     this.sendButton = button('Send', () => void this.submit(), { class: 'primary send', title: 'Send (Enter)' });
     this.stopButton = button('Stop', () => this.actions.stop(), { class: 'danger stop', title: 'Stop the answer now' });
     this.stopButton.hidden = true;
-    this.editBanner = h('div', { class: 'edit-banner', hidden: true }, 'Editing your last message: sending replaces it and its answers. ', button('Cancel', () => this.cancelEdit(), { title: 'Stop editing: your message and its answers stay as they were' }));
+    this.editBanner = h(
+      'div',
+      { class: 'edit-banner', hidden: true },
+      'Editing your last message: sending replaces it and its answers. ',
+      button('Cancel', () => this.cancelEdit(), { title: 'Stop editing: your message and its answers stay as they were' }),
+    );
     this.notice = h('div', { class: 'composer-notice', hidden: true });
     this.notice.setAttribute('role', 'alert');
     this.element = h('footer', { class: 'composer' }, this.editBanner, this.notice, this.textarea, h('div', { class: 'composer-actions' }, this.stopButton, this.sendButton));

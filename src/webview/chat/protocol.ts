@@ -4,13 +4,7 @@
  * answers, lists); the host may also ask the webview what it shows (used by tests and diagnostics).
  */
 import type { AnswerDelta } from '../../chat/deltaBatcher';
-import type {
-  AnswerEntry,
-  ChatParameters,
-  Conversation,
-  ConversationSettings,
-  ConversationSummary,
-} from '../../chat/conversationTypes';
+import type { AnswerEntry, ChatParameters, Conversation, ConversationSettings, ConversationSummary } from '../../chat/conversationTypes';
 import { maxIdChars, maxModelIdChars, maxShownEntries, maxStopSequenceChars, maxStopSequences, maxSystemPromptChars } from '../../chat/limits';
 import type { ModelCatalogue } from '../../chat/modelOptions';
 import { isCount, ownValue, params, ProtocolError, tooLong } from '../common/wire';

@@ -106,7 +106,12 @@ export class StreamingMarkdownView {
         // The fence line itself is still arriving: wait for its info string before building.
         const firstLineEnd = tailText.indexOf('\n');
         if (firstLineEnd < 0) return;
-        const info = tailText.slice(0, firstLineEnd).replace(/^[`~]+/, '').trim().split(/\s+/)[0] ?? '';
+        const info =
+          tailText
+            .slice(0, firstLineEnd)
+            .replace(/^[`~]+/, '')
+            .trim()
+            .split(/\s+/)[0] ?? '';
         this.tail.replaceChildren(streamingCodeBlock(info, node));
         this.appendTarget = { node, from: firstLineEnd + 1, kind };
       } else {

@@ -69,9 +69,7 @@ export class Transcript {
     }
     for (const id of [...this.answers.keys()]) if (!seen.has(id)) this.answers.delete(id);
     for (const id of [...this.users.keys()]) if (!seen.has(id)) this.users.delete(id);
-    this.empty.textContent = conversation.settings.model
-      ? `Ask anything. ${shortModelLabel(conversation.settings.model)} answers here, streaming.`
-      : 'Choose a model above, then ask anything.';
+    this.empty.textContent = conversation.settings.model ? `Ask anything. ${shortModelLabel(conversation.settings.model)} answers here, streaming.` : 'Choose a model above, then ask anything.';
     this.keepBottom(() => this.element.replaceChildren(...(turns.length > 0 ? turns : [this.empty])));
     if (switched) this.element.scrollTop = this.element.scrollHeight;
   }

@@ -8,7 +8,10 @@ export class UserView {
   private readonly actions: HTMLElement;
   private entry: UserEntry;
 
-  constructor(entry: UserEntry, private readonly onEdit: (entry: UserEntry) => void) {
+  constructor(
+    entry: UserEntry,
+    private readonly onEdit: (entry: UserEntry) => void,
+  ) {
     this.entry = entry;
     this.text = h('div', { class: 'message-body user-text' }, entry.content);
     this.actions = h('div', { class: 'message-actions' });

@@ -18,9 +18,7 @@ export interface RequestMessage {
   params: unknown;
 }
 
-export type ReplyMessage =
-  | { kind: 'reply'; id: number; ok: true; result: unknown }
-  | { kind: 'reply'; id: number; ok: false; error: { message: string; code?: string } };
+export type ReplyMessage = { kind: 'reply'; id: number; ok: true; result: unknown } | { kind: 'reply'; id: number; ok: false; error: { message: string; code?: string } };
 
 export interface EventMessage {
   kind: 'event';

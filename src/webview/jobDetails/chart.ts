@@ -31,7 +31,11 @@ export class LineChart {
   private points: Point[] = [];
 
   /** `axis` says which step numbering the x axis uses now: the same for every chart of a job. */
-  constructor(private readonly series: MetricSeries, colorIndex: number, private readonly axis: () => StepAxis) {
+  constructor(
+    private readonly series: MetricSeries,
+    colorIndex: number,
+    private readonly axis: () => StepAxis,
+  ) {
     this.element = h('figure', { class: `chart series-${colorIndex % paletteSize}` });
     this.element.setAttribute('data-metric', series.key);
     const caption = h('figcaption');
@@ -81,9 +85,14 @@ export class LineChart {
       this.plot.append(label);
     }
     // The ends of the x axis carry numbers, its middle says which numbering they are.
-    const xLabels: [string, number, string][] = minX === maxX
-      ? [[`${axisName} ${formatMetric(minX)}`, xOf(minX), 'middle']]
-      : [[formatMetric(minX), xOf(minX), 'start'], [axisName, margin.left + innerWidth / 2, 'middle'], [formatMetric(maxX), xOf(maxX), 'end']];
+    const xLabels: [string, number, string][] =
+      minX === maxX
+        ? [[`${axisName} ${formatMetric(minX)}`, xOf(minX), 'middle']]
+        : [
+            [formatMetric(minX), xOf(minX), 'start'],
+            [axisName, margin.left + innerWidth / 2, 'middle'],
+            [formatMetric(maxX), xOf(maxX), 'end'],
+          ];
     for (const [text, x, anchor] of xLabels) {
       const label = svg('text', { class: 'axis x-axis', x, y: height - 6, 'text-anchor': anchor });
       label.textContent = text;

@@ -55,7 +55,7 @@ class JobDetailsPage {
       onEvent: (event) => this.onEvent(event),
     });
     const titleRow = h('div', { class: 'title-row' });
-    const refresh = button('Refresh', () => void this.call('refresh', {}), { title: 'Ask the platform for the job\'s latest events now' });
+    const refresh = button('Refresh', () => void this.call('refresh', {}), { title: "Ask the platform for the job's latest events now" });
     titleRow.append(this.title, this.pill, refresh);
     this.problem.hidden = true;
     this.connection.hidden = true;

@@ -27,9 +27,7 @@ const KEEP_ALIVE_EVERY = 25;
 export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
   const body = validateBody<ChatBody>(jsonBody(ctx), chatCompletionBody);
   if (!isServedModel(ctx.env, ctx.api, body.model)) {
-    throw ctx.api === 'inference'
-      ? new HttpError(404, `The model \`${body.model}\` does not exist.`, 'model_not_found')
-      : new HttpError(404, `Model '${body.model}' not found`);
+    throw ctx.api === 'inference' ? new HttpError(404, `The model \`${body.model}\` does not exist.`, 'model_not_found') : new HttpError(404, `Model '${body.model}' not found`);
   }
   const maxTokens = body.max_tokens ?? body.max_completion_tokens ?? undefined;
   const stop = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
@@ -83,7 +81,7 @@ interface StreamHeader {
 /** Groups tokens into deltas of one to three tokens. */
 function deltas(tokens: string[], random: Prng): string[] {
   const parts: string[] = [];
-  for (let index = 0; index < tokens.length; ) {
+  for (let index = 0; index < tokens.length;) {
     const size = random.int(1, 3);
     parts.push(tokens.slice(index, index + size).join(''));
     index += size;

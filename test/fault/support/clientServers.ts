@@ -88,15 +88,16 @@ export function writeLazily(response: ServerResponse, total: number, piece: (ind
       if (report.bytesWritten + bytes.byteLength > total) bytes = bytes.subarray(0, total - report.bytesWritten);
       const more = response.write(bytes);
       report.bytesWritten += bytes.byteLength;
-      if (!more) await new Promise<void>((resolve) => {
-        const go = () => {
-          response.off('drain', go);
-          response.off('close', go);
-          resolve();
-        };
-        response.on('drain', go);
-        response.on('close', go);
-      });
+      if (!more)
+        await new Promise<void>((resolve) => {
+          const go = () => {
+            response.off('drain', go);
+            response.off('close', go);
+            resolve();
+          };
+          response.on('drain', go);
+          response.on('close', go);
+        });
     }
     if (!closed) {
       report.finished = true;

@@ -16,14 +16,16 @@ export function nestedObjects(depth: number, inner = '1'): string {
 /** A valid trajectory group as one .jsonl line of about 1 KB. */
 export function trajectoryLine(index: number): string {
   return JSON.stringify({
-    trajectories: [{
-      messages_and_choices: [
-        { role: 'system', content: 'You answer in one word.' },
-        { role: 'user', content: `Question ${index}: ${'why '.repeat(100)}` },
-        { finish_reason: 'stop', message: { role: 'assistant', content: `Because ${'so '.repeat(100)}` } },
-      ],
-      reward: (index % 10) / 10,
-    }],
+    trajectories: [
+      {
+        messages_and_choices: [
+          { role: 'system', content: 'You answer in one word.' },
+          { role: 'user', content: `Question ${index}: ${'why '.repeat(100)}` },
+          { finish_reason: 'stop', message: { role: 'assistant', content: `Because ${'so '.repeat(100)}` } },
+        ],
+        reward: (index % 10) / 10,
+      },
+    ],
     metadata: { index },
   });
 }

@@ -6,7 +6,9 @@ describe('fault suite: measure', () => {
     const { measurement } = await measure(async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       const until = Date.now() + 120;
-      while (Date.now() < until) { /* a deliberate stall */ }
+      while (Date.now() < until) {
+        /* a deliberate stall */
+      }
       await new Promise((resolve) => setTimeout(resolve, 30));
     });
     assert.ok(measurement.maxEventLoopDelayMs >= 80, `saw ${measurement.maxEventLoopDelayMs} ms`);

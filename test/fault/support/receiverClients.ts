@@ -140,10 +140,12 @@ export function openConnection(port: number, text = ''): { socket: Socket; conne
   socket.on('error', () => {
     // A reset is one of the ways the server ends it; 'close' follows.
   });
-  const connected = new Promise<void>((resolve) => socket.once('connect', () => {
-    if (text) socket.write(text);
-    resolve();
-  }));
+  const connected = new Promise<void>((resolve) =>
+    socket.once('connect', () => {
+      if (text) socket.write(text);
+      resolve();
+    }),
+  );
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   return { socket, connected, closed, answer: () => answer };
 }

@@ -40,8 +40,7 @@ export async function hostileServer(answer: (request: HostileServer['requests'][
 }
 
 const percentDecoded = (text: string): string => text.replace(/%(?:25)*([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-const backslashDecoded = (text: string): string =>
-  text.replace(/\\+u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\+(.)/g, '$1');
+const backslashDecoded = (text: string): string => text.replace(/\\+u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\+(.)/g, '$1');
 
 /**
  * The first place any of `texts` shows 8 characters in a row of `secret`, read as it is, URL-decoded
@@ -49,9 +48,14 @@ const backslashDecoded = (text: string): string =>
  */
 export function leakOf(texts: Record<string, string>, secret: string): string | undefined {
   for (const [where, text] of Object.entries(texts)) {
-    for (const [how, view] of [['as is', text], ['URL-decoded', percentDecoded(text)], ['unescaped', backslashDecoded(text)]] as const) {
+    for (const [how, view] of [
+      ['as is', text],
+      ['URL-decoded', percentDecoded(text)],
+      ['unescaped', backslashDecoded(text)],
+    ] as const) {
       const piece = survivingPiece(view, secret);
-      if (piece !== undefined) return `${where} (${how}) shows "${piece}": ${JSON.stringify(text.length > 400 ? `…${text.slice(Math.max(0, text.indexOf(piece) - 150), text.indexOf(piece) + 150)}…` : text)}`;
+      if (piece !== undefined)
+        return `${where} (${how}) shows "${piece}": ${JSON.stringify(text.length > 400 ? `…${text.slice(Math.max(0, text.indexOf(piece) - 150), text.indexOf(piece) + 150)}…` : text)}`;
     }
   }
   return undefined;

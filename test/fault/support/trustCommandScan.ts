@@ -132,12 +132,19 @@ function parameters(tokens: Token[], open: number, close: number): Parameter[] {
     if (part[cursor]?.kind === 'ident') parameter.name = part[cursor]!.text;
     else if (part[cursor]?.text === '{' || part[cursor]?.text === '[') {
       const end = closing(part, cursor);
-      parameter.destructured = part.slice(cursor + 1, end).filter((token, at, all) => token.kind === 'ident' && all[at - 1]?.text !== ':').map((token) => token.text);
+      parameter.destructured = part
+        .slice(cursor + 1, end)
+        .filter((token, at, all) => token.kind === 'ident' && all[at - 1]?.text !== ':')
+        .map((token) => token.text);
       cursor = end;
     }
     const colon = part.findIndex((token, at) => at > cursor && token.text === ':');
     const equals = part.findIndex((token, at) => at > cursor && token.text === '=');
-    if (colon >= 0) parameter.typeNames = part.slice(colon + 1, equals >= 0 ? equals : undefined).filter((token) => token.kind === 'ident').map((token) => token.text);
+    if (colon >= 0)
+      parameter.typeNames = part
+        .slice(colon + 1, equals >= 0 ? equals : undefined)
+        .filter((token) => token.kind === 'ident')
+        .map((token) => token.text);
     result.push(parameter);
   };
   let depth = 0;
@@ -250,7 +257,7 @@ function uses(tokens: Token[], start: number, end: number, name: string): Array<
   const calls: string[] = [];
   for (let index = start; index <= end; index++) {
     const token = tokens[index]!;
-    if (token.kind === 'punct' && token.text in opening) calls.push(token.text === '(' ? tokens[index - 1]?.text ?? '' : '');
+    if (token.kind === 'punct' && token.text in opening) calls.push(token.text === '(' ? (tokens[index - 1]?.text ?? '') : '');
     else if (token.kind === 'punct' && (token.text === ')' || token.text === ']' || token.text === '}')) calls.pop();
     if (token.kind !== 'ident' || token.text !== name) continue;
     const before = tokens[index - 1]?.text;

@@ -40,7 +40,10 @@ class EventEmitter<T> {
 class MarkdownString {
   isTrusted: boolean | undefined;
   supportHtml = false;
-  constructor(public value = '', public supportThemeIcons = false) {}
+  constructor(
+    public value = '',
+    public supportThemeIcons = false,
+  ) {}
   appendMarkdown(text: string): this {
     this.value += text;
     return this;
@@ -63,7 +66,10 @@ class TreeItem {
   iconPath?: unknown;
   command?: unknown;
   accessibilityInformation?: unknown;
-  constructor(public label: string, public collapsibleState = 0) {}
+  constructor(
+    public label: string,
+    public collapsibleState = 0,
+  ) {}
 }
 
 export interface ShownMessage {
@@ -212,8 +218,15 @@ export class FakeHost {
       EventEmitter,
       MarkdownString,
       TreeItem,
-      ThemeIcon: class { constructor(public id: string, public color?: unknown) {} },
-      ThemeColor: class { constructor(public id: string) {} },
+      ThemeIcon: class {
+        constructor(
+          public id: string,
+          public color?: unknown,
+        ) {}
+      },
+      ThemeColor: class {
+        constructor(public id: string) {}
+      },
       TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
       StatusBarAlignment: { Left: 1, Right: 2 },
       ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
@@ -257,7 +270,14 @@ export class FakeHost {
         createOutputChannel: outputChannel,
         createTreeView: (id: string, options: { treeDataProvider: { getChildren(element?: unknown): unknown } }) => {
           this.treeViews.set(id, options);
-          return { visible: true, message: undefined, onDidChangeVisibility: new EventEmitter<unknown>().event, onDidChangeSelection: new EventEmitter<unknown>().event, reveal: async () => undefined, dispose: () => undefined };
+          return {
+            visible: true,
+            message: undefined,
+            onDidChangeVisibility: new EventEmitter<unknown>().event,
+            onDidChangeSelection: new EventEmitter<unknown>().event,
+            reveal: async () => undefined,
+            dispose: () => undefined,
+          };
         },
         setStatusBarMessage: () => ({ dispose: () => undefined }),
         state: { focused: true },

@@ -56,11 +56,19 @@ function routes(models: () => ServedModel[]): Array<[RegExp, (path: string) => u
 
 export async function startRecordingServer(): Promise<RecordingServer> {
   const calls: RecordedCall[] = [];
-  const sockets = { opened: 0, closed: 0, get open() { return this.opened - this.closed; } };
+  const sockets = {
+    opened: 0,
+    closed: 0,
+    get open() {
+      return this.opened - this.closed;
+    },
+  };
   const socketIds = new WeakMap<Socket, number>();
   const live = new Set<Socket>();
   const waiters = new Set<() => void>();
-  const notify = () => { for (const waiter of [...waiters]) waiter(); };
+  const notify = () => {
+    for (const waiter of [...waiters]) waiter();
+  };
   let holding: RegExp | undefined;
   const heldResponses = new Set<{ response: ServerResponse; path: string }>();
   const state = { models: [{ id: 'recorded-model', owned_by: 'recording-server' }] as ServedModel[] };
@@ -145,7 +153,11 @@ export async function startRecordingServer(): Promise<RecordingServer> {
         };
         const timer = setTimeout(() => {
           done();
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; calls: ${JSON.stringify(calls.map((call) => `${call.method} ${call.path}`))}, sockets ${sockets.opened} opened / ${sockets.closed} closed`));
+          reject(
+            new Error(
+              `timed out after ${timeoutMs} ms waiting for ${what}; calls: ${JSON.stringify(calls.map((call) => `${call.method} ${call.path}`))}, sockets ${sockets.opened} opened / ${sockets.closed} closed`,
+            ),
+          );
         }, timeoutMs);
         const done = () => {
           clearTimeout(timer);

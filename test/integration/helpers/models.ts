@@ -36,18 +36,26 @@ async function children(models: vscode.TreeDataProvider<ModelsNode>, parent?: Mo
 
 /** The node of a training model, once the view lists it. */
 export async function trainingModelNode(models: vscode.TreeDataProvider<ModelsNode>, modelId: string): Promise<ModelsNode> {
-  const node = await waitUntil(`training model ${modelId} in the Models view`, async () => {
-    const training = (await children(models)).find((candidate) => candidate.kind === 'group' && candidate.group === 'training');
-    return training ? (await children(models, training)).find((candidate) => candidate.kind === 'trainingModel' && candidate.model.id === modelId) : undefined;
-  }, (found) => found !== undefined);
+  const node = await waitUntil(
+    `training model ${modelId} in the Models view`,
+    async () => {
+      const training = (await children(models)).find((candidate) => candidate.kind === 'group' && candidate.group === 'training');
+      return training ? (await children(models, training)).find((candidate) => candidate.kind === 'trainingModel' && candidate.model.id === modelId) : undefined;
+    },
+    (found) => found !== undefined,
+  );
   return node!;
 }
 
 /** The node of one checkpoint of a training model, once the view lists it. */
 export async function checkpointNode(models: vscode.TreeDataProvider<ModelsNode>, modelId: string, step: number): Promise<ModelsNode> {
-  const node = await waitUntil(`step ${step} of ${modelId} in the Models view`, async () => {
-    const model = await trainingModelNode(models, modelId);
-    return (await children(models, model)).find((candidate) => candidate.kind === 'checkpoint' && candidate.checkpoint.step === step);
-  }, (found) => found !== undefined);
+  const node = await waitUntil(
+    `step ${step} of ${modelId} in the Models view`,
+    async () => {
+      const model = await trainingModelNode(models, modelId);
+      return (await children(models, model)).find((candidate) => candidate.kind === 'checkpoint' && candidate.checkpoint.step === step);
+    },
+    (found) => found !== undefined,
+  );
   return node!;
 }

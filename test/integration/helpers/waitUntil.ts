@@ -8,12 +8,7 @@ export interface WaitOptions {
   intervalMs?: number;
 }
 
-export async function waitUntil<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  accept: (value: T) => boolean,
-  { timeoutMs = 15_000, intervalMs = 100 }: WaitOptions = {},
-): Promise<T> {
+export async function waitUntil<T>(what: string, probe: () => T | Promise<T>, accept: (value: T) => boolean, { timeoutMs = 15_000, intervalMs = 100 }: WaitOptions = {}): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   let lastError: unknown;

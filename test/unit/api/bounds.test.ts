@@ -42,8 +42,14 @@ describe('Retry-After, hostile values', () => {
     assert.equal(retryDelay(1, policy, Infinity), 1000);
     const fallback = retryDelay(1, policy, NaN, () => 0.5);
     assert.equal(fallback, 50, 'a NaN Retry-After falls back to the back-off');
-    assert.equal(retryDelay(1, { baseDelayMs: NaN, maxDelayMs: NaN }, undefined, () => 0.5), 0);
-    assert.equal(retryDelay(1_000_000, policy, undefined, () => 0.999), 999);
+    assert.equal(
+      retryDelay(1, { baseDelayMs: NaN, maxDelayMs: NaN }, undefined, () => 0.5),
+      0,
+    );
+    assert.equal(
+      retryDelay(1_000_000, policy, undefined, () => 0.999),
+      999,
+    );
   });
 });
 
@@ -76,13 +82,29 @@ describe('client options, hostile values', () => {
 
 describe('API addresses', () => {
   it('accepts http:// only for this computer', () => {
-    for (const address of ['http://127.0.0.1:8000/v1', 'http://127.1.2.3/v1', 'http://127.1/v1', 'http://localhost:3000/v1', 'http://LOCALHOST/v1', 'http://[::1]:9/v1', 'http://[0:0:0:0:0:0:0:1]/v1']) {
+    for (const address of [
+      'http://127.0.0.1:8000/v1',
+      'http://127.1.2.3/v1',
+      'http://127.1/v1',
+      'http://localhost:3000/v1',
+      'http://LOCALHOST/v1',
+      'http://[::1]:9/v1',
+      'http://[0:0:0:0:0:0:0:1]/v1',
+    ]) {
       assert.equal(resolveApiBase('training API', address).ok, true, address);
     }
   });
 
   it('refuses http:// to any other host, saying to use https', () => {
-    for (const address of ['http://203.0.113.1/v1', 'http://example.com/v1', 'http://0.0.0.0/v1', 'http://localhost.attacker.example/v1', 'http://127.0.0.1.nip.io/v1', 'http://[::ffff:7f00:1]/v1', 'http://10.0.0.2/v1']) {
+    for (const address of [
+      'http://203.0.113.1/v1',
+      'http://example.com/v1',
+      'http://0.0.0.0/v1',
+      'http://localhost.attacker.example/v1',
+      'http://127.0.0.1.nip.io/v1',
+      'http://[::ffff:7f00:1]/v1',
+      'http://10.0.0.2/v1',
+    ]) {
       const resolved = resolveApiBase('training API', address);
       assert.equal(resolved.ok, false, address);
       if (!resolved.ok) assert.equal(resolved.problem, `the training API address "${address}" uses http:// for a host other than this computer; use https:// so your key is sent encrypted`);

@@ -14,14 +14,19 @@ describe('chat chunk decoding', () => {
   it('turns an error object sent as an event into a PlatformError', () => {
     assert.throws(
       () => decoder.decode('{"error":{"message":"Engine overloaded","type":"server_error","code":503}}'),
-      (error: unknown) =>
-        isPlatformError(error) && error.kind === 'http' && error.status === 503 && error.message.includes('Engine overloaded') && error.method === 'POST',
+      (error: unknown) => isPlatformError(error) && error.kind === 'http' && error.status === 503 && error.message.includes('Engine overloaded') && error.method === 'POST',
     );
   });
 
   it('rejects an event that is not a JSON object as an invalid response', () => {
-    assert.throws(() => decoder.decode('{"id": "x", "choi'), (error: unknown) => isPlatformError(error) && error.kind === 'invalid-response');
-    assert.throws(() => decoder.decode('[1,2]'), (error: unknown) => isPlatformError(error) && error.kind === 'invalid-response');
+    assert.throws(
+      () => decoder.decode('{"id": "x", "choi'),
+      (error: unknown) => isPlatformError(error) && error.kind === 'invalid-response',
+    );
+    assert.throws(
+      () => decoder.decode('[1,2]'),
+      (error: unknown) => isPlatformError(error) && error.kind === 'invalid-response',
+    );
   });
 
   it('gives a usage chunk without choices an empty list', () => {

@@ -59,10 +59,12 @@ describe('client bounds', () => {
     return made;
   }
 
-  const json = (body: string, headers: Record<string, string> = {}) => (_request: IncomingMessage, response: ServerResponse) => {
-    response.writeHead(200, { 'content-type': 'application/json', ...headers });
-    response.end(body);
-  };
+  const json =
+    (body: string, headers: Record<string, string> = {}) =>
+    (_request: IncomingMessage, response: ServerResponse) => {
+      response.writeHead(200, { 'content-type': 'application/json', ...headers });
+      response.end(body);
+    };
   const list = (size: number) => JSON.stringify({ object: 'list', data: [{ id: 'x'.repeat(Math.max(0, size - 43)), object: 'model', created: 1, owned_by: 'o' }] }).slice(0, size);
 
   describe('answer sizes', () => {
@@ -96,20 +98,26 @@ describe('client bounds', () => {
     });
 
     it('caps the whole completion of a server that ignores stream: true', async () => {
-      answer = json(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'y'.repeat(5000) }, finish_reason: 'stop' }] }));
+      answer = json(
+        JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'y'.repeat(5000) }, finish_reason: 'stop' }] }),
+      );
       const { chunks, error } = await drain(client({ maxJsonBytes: 1000 }).inference.streamChatCompletion({ model: 'm', messages: [] }));
       assert.equal(chunks.length, 0);
       assert.equal(error?.kind, 'too-large');
     });
 
     it('ends a stream whose event passes the event cap, after the events before it', async () => {
-      const event = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+      const event = (content: string) =>
+        `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
       answer = (_request, response) => {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
         response.end(event('fine') + event('z'.repeat(3000)) + 'data: [DONE]\n\n');
       };
       const { chunks, error } = await drain(client({ maxStreamEventSize: 1000 }).inference.streamChatCompletion({ model: 'm', messages: [] }));
-      assert.deepEqual(chunks.map((chunk) => chunk.choices[0]?.delta.content), ['fine']);
+      assert.deepEqual(
+        chunks.map((chunk) => chunk.choices[0]?.delta.content),
+        ['fine'],
+      );
       assert.equal(error?.kind, 'too-large');
       assert.equal(error?.message, 'POST /v1/chat/completions: an event of the answer stream was larger than 1000 bytes; the stream was stopped (1 chunk received)');
     });
@@ -153,13 +161,18 @@ describe('client bounds', () => {
         const timer = setInterval(() => {
           if (++comments <= 12) return void response.write(': keep-alive\n\n');
           clearInterval(timer);
-          response.end(`data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'late' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+          response.end(
+            `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'late' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+          );
         }, 40);
       };
       // 12 comments 40 ms apart outlast both a 150 ms idle timeout and a 150 ms call timeout.
       const { chunks, error } = await drain(client({ streamIdleTimeoutMs: 150, timeoutMs: 150 }).inference.streamChatCompletion({ model: 'm', messages: [] }));
       assert.equal(error, undefined);
-      assert.deepEqual(chunks.map((chunk) => chunk.choices[0]?.delta.content), ['late']);
+      assert.deepEqual(
+        chunks.map((chunk) => chunk.choices[0]?.delta.content),
+        ['late'],
+      );
     });
   });
 

@@ -87,7 +87,7 @@ describe('describeFailure: one reason per failure, in plain words', () => {
     assert.match(unreadable.message, /^The inference API at 127\.0\.0\.1:\d+ sent an answer RL Studio cannot read/);
   });
 
-  it('a refused request keeps the server\'s reason; a 404 says nothing is there', async () => {
+  it("a refused request keeps the server's reason; a 404 says nothing is there", async () => {
     const refused = await failureOf(() => client.training.createTrainingJob({ model_id: 'not-a-model', trajectory_groups: [] } as never));
     assert.ok(refused.kind === 'refused-request' || refused.kind === 'not-found', refused.kind);
     assert.match(refused.message, /^The training API (refused the request \(4\d\d\)|has no such item \(404\))/);
@@ -98,7 +98,15 @@ describe('describeFailure: one reason per failure, in plain words', () => {
   });
 
   it('a validation answer leads with the field that was wrong', () => {
-    const error = new PlatformError({ kind: 'http', status: 422, api: 'training', method: 'POST', path: '/preview/training-jobs', message: 'POST /preview/training-jobs failed: 422 body.model_id: Field required', details: ['body.model_id: Field required'] });
+    const error = new PlatformError({
+      kind: 'http',
+      status: 422,
+      api: 'training',
+      method: 'POST',
+      path: '/preview/training-jobs',
+      message: 'POST /preview/training-jobs failed: 422 body.model_id: Field required',
+      details: ['body.model_id: Field required'],
+    });
     assert.equal(describeFailure(error).message, 'The training API refused the request (422): body.model_id: Field required');
   });
 

@@ -71,9 +71,7 @@ describe('platform client endpoints', () => {
     });
 
     it('creates a model and deletes it', async () => {
-      const { value: model, requests } = await requestsDuring(() =>
-        client.training.createModel({ project: 'tests', name: 'endpoint-model', base_model: emulator.seeded!.baseModels[0]! }),
-      );
+      const { value: model, requests } = await requestsDuring(() => client.training.createModel({ project: 'tests', name: 'endpoint-model', base_model: emulator.seeded!.baseModels[0]! }));
       assert.equal(model.name, 'endpoint-model');
       assert.equal(model.project, 'tests');
       assert.ok(model.id);
@@ -98,7 +96,10 @@ describe('platform client endpoints', () => {
     it('lists checkpoints with a query and deletes some with a JSON body', async () => {
       const modelId = await emulator.createModelWithCheckpoints('endpoint-checkpoints', 10);
       const { value: page, requests } = await requestsDuring(() => client.training.listCheckpoints(modelId, { limit: 3, order: 'desc' }));
-      assert.deepEqual(page.data.map((checkpoint) => checkpoint.step), [9, 8, 7]);
+      assert.deepEqual(
+        page.data.map((checkpoint) => checkpoint.step),
+        [9, 8, 7],
+      );
       assert.equal(page.has_more, true);
       assert.equal(page.last_id, page.data[2]?.id);
       assert.deepEqual(requests[0]?.query, { limit: '3', order: 'desc' });
@@ -128,9 +129,7 @@ describe('platform client endpoints', () => {
     });
 
     it('logs trajectories', async () => {
-      const { value, requests } = await requestsDuring(() =>
-        client.training.log(emulator.seeded!.trainedModelId, { split: 'val', trajectory_groups: [trajectoryGroup] }),
-      );
+      const { value, requests } = await requestsDuring(() => client.training.log(emulator.seeded!.trainedModelId, { split: 'val', trajectory_groups: [trajectoryGroup] }));
       assert.equal(value, undefined);
       assert.equal(requests[0]?.path, `/training/v1/preview/models/${emulator.seeded!.trainedModelId}/log`);
       assert.deepEqual(JSON.parse(requests[0]!.body), { split: 'val', trajectory_groups: [trajectoryGroup] });
@@ -169,11 +168,7 @@ describe('platform client endpoints', () => {
     });
 
     it('reads the base models, health and system check without a key', async () => {
-      const { value: baseModels, requests } = await requestsDuring(async () => [
-        await client.training.baseModels(),
-        await client.training.health(),
-        await client.training.systemCheck(),
-      ]);
+      const { value: baseModels, requests } = await requestsDuring(async () => [await client.training.baseModels(), await client.training.health(), await client.training.systemCheck()]);
       const [models, health, check] = baseModels as [string[], unknown, Awaited<ReturnType<PlatformClient['training']['systemCheck']>>];
       assert.deepEqual(models, emulator.seeded!.baseModels);
       assert.deepEqual(health, { status: 'ok' });
@@ -209,7 +204,10 @@ describe('platform client endpoints', () => {
     it('lists models with the key and Compat-Project', async () => {
       const { value, requests } = await requestsDuring(() => client.inference.listModels());
       assert.equal(value.object, 'list');
-      assert.deepEqual(value.data.map((model) => model.id), emulator.seeded!.inferenceModels);
+      assert.deepEqual(
+        value.data.map((model) => model.id),
+        emulator.seeded!.inferenceModels,
+      );
       assert.equal(requests[0]?.method, 'GET');
       assert.equal(requests[0]?.path, '/inference/v1/models');
       assert.equal(headerOf(requests[0]!, 'authorization'), `Bearer ${testApiKey}`);
@@ -220,13 +218,23 @@ describe('platform client endpoints', () => {
     it('creates a chat completion', async () => {
       const model = emulator.seeded!.inferenceModels[0]!;
       const { value, requests } = await requestsDuring(() =>
-        client.inference.chatCompletion({ model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], temperature: 0.2 }),
+        client.inference.chatCompletion({
+          model,
+          messages: [
+            { role: 'system', content: 'Be brief.' },
+            { role: 'user', content: 'Hi' },
+          ],
+          temperature: 0.2,
+        }),
       );
       assert.equal(value.model, model);
       assert.equal(typeof value.choices[0]?.message.content, 'string');
       assert.equal(value.choices[0]?.finish_reason !== undefined, true);
       assert.equal(headerOf(requests[0]!, 'compat-project'), 'acme/rl-demo');
-      assert.deepEqual(JSON.parse(requests[0]!.body).messages, [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]);
+      assert.deepEqual(JSON.parse(requests[0]!.body).messages, [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+      ]);
     });
 
     it('streams a chat completion with reasoning deltas and a usage chunk', async () => {

@@ -46,16 +46,34 @@ describe('Retry-After and back-off', () => {
 
   it('draws a full-jitter delay under an exponential, capped ceiling', () => {
     const policy = { baseDelayMs: 100, maxDelayMs: 1000 };
-    assert.equal(retryDelay(1, policy, undefined, () => 0.999), 99);
-    assert.equal(retryDelay(3, policy, undefined, () => 0.5), 200);
-    assert.equal(retryDelay(10, policy, undefined, () => 0.999), 999);
-    assert.equal(retryDelay(2, policy, undefined, () => 0), 0);
+    assert.equal(
+      retryDelay(1, policy, undefined, () => 0.999),
+      99,
+    );
+    assert.equal(
+      retryDelay(3, policy, undefined, () => 0.5),
+      200,
+    );
+    assert.equal(
+      retryDelay(10, policy, undefined, () => 0.999),
+      999,
+    );
+    assert.equal(
+      retryDelay(2, policy, undefined, () => 0),
+      0,
+    );
   });
 
   it('uses Retry-After instead, capped by the maximum delay', () => {
     const policy = { baseDelayMs: 100, maxDelayMs: 1000 };
-    assert.equal(retryDelay(1, policy, 700, () => 0), 700);
-    assert.equal(retryDelay(1, policy, 60_000, () => 0), 1000);
+    assert.equal(
+      retryDelay(1, policy, 700, () => 0),
+      700,
+    );
+    assert.equal(
+      retryDelay(1, policy, 60_000, () => 0),
+      1000,
+    );
   });
 });
 

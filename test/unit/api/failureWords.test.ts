@@ -66,15 +66,63 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: '401', kind: 'rejected', statusBar: 'RL Studio: key rejected', models: 'key rejected welcome', fail: ({ respondWith, client }) => (respondWith(json(401, { error: { message: 'Invalid API key' } })), client.inference.listModels()) },
-  { name: '403', kind: 'forbidden', statusBar: 'RL Studio', models: 'warning row', fail: ({ respondWith, client }) => (respondWith(json(403, { error: { message: 'Region not supported' } })), client.inference.listModels()) },
-  { name: '404', kind: 'not-found', statusBar: 'RL Studio', models: 'warning row', fail: ({ respondWith, client }) => (respondWith(json(404, { error: { message: 'Not found' } })), client.inference.listModels()) },
-  { name: '422', kind: 'refused-request', statusBar: 'RL Studio', models: 'warning row', fail: ({ respondWith, client }) => (respondWith(json(422, { detail: [{ loc: ['query', 'limit'], msg: 'Input should be a valid integer' }] })), client.inference.listModels()) },
-  { name: '429 with Retry-After', kind: 'rate-limited', statusBar: 'RL Studio: inference API rate limited', models: 'warning row', fail: ({ respondWith, client }) => (respondWith(json(429, { error: { message: 'Concurrency limit reached for requests' } }, { 'retry-after': '8' })), client.inference.listModels()) },
-  { name: '5xx', kind: 'server-error', statusBar: 'RL Studio: inference API failing', models: 'warning row', fail: ({ respondWith, client }) => (respondWith(json(500, { error: { message: 'Internal server error' } })), client.inference.listModels()) },
-  { name: 'timeout', kind: 'timeout', statusBar: 'RL Studio: inference API not answering', models: 'unreachable welcome', fail: ({ respondWith, impatientClient }) => (respondWith(() => undefined), impatientClient.inference.listModels()) },
+  {
+    name: '401',
+    kind: 'rejected',
+    statusBar: 'RL Studio: key rejected',
+    models: 'key rejected welcome',
+    fail: ({ respondWith, client }) => (respondWith(json(401, { error: { message: 'Invalid API key' } })), client.inference.listModels()),
+  },
+  {
+    name: '403',
+    kind: 'forbidden',
+    statusBar: 'RL Studio',
+    models: 'warning row',
+    fail: ({ respondWith, client }) => (respondWith(json(403, { error: { message: 'Region not supported' } })), client.inference.listModels()),
+  },
+  {
+    name: '404',
+    kind: 'not-found',
+    statusBar: 'RL Studio',
+    models: 'warning row',
+    fail: ({ respondWith, client }) => (respondWith(json(404, { error: { message: 'Not found' } })), client.inference.listModels()),
+  },
+  {
+    name: '422',
+    kind: 'refused-request',
+    statusBar: 'RL Studio',
+    models: 'warning row',
+    fail: ({ respondWith, client }) => (respondWith(json(422, { detail: [{ loc: ['query', 'limit'], msg: 'Input should be a valid integer' }] })), client.inference.listModels()),
+  },
+  {
+    name: '429 with Retry-After',
+    kind: 'rate-limited',
+    statusBar: 'RL Studio: inference API rate limited',
+    models: 'warning row',
+    fail: ({ respondWith, client }) => (respondWith(json(429, { error: { message: 'Concurrency limit reached for requests' } }, { 'retry-after': '8' })), client.inference.listModels()),
+  },
+  {
+    name: '5xx',
+    kind: 'server-error',
+    statusBar: 'RL Studio: inference API failing',
+    models: 'warning row',
+    fail: ({ respondWith, client }) => (respondWith(json(500, { error: { message: 'Internal server error' } })), client.inference.listModels()),
+  },
+  {
+    name: 'timeout',
+    kind: 'timeout',
+    statusBar: 'RL Studio: inference API not answering',
+    models: 'unreachable welcome',
+    fail: ({ respondWith, impatientClient }) => (respondWith(() => undefined), impatientClient.inference.listModels()),
+  },
   { name: 'refused', kind: 'unreachable', statusBar: 'RL Studio: inference API unreachable', models: 'unreachable welcome', fail: ({ closedClient }) => closedClient.inference.listModels() },
-  { name: 'too-large', kind: 'too-large', statusBar: 'RL Studio', models: 'warning row', fail: ({ respondWith, client }) => (respondWith(json(200, { object: 'list', data: [], padding: 'x'.repeat(4096) })), client.inference.listModels()) },
+  {
+    name: 'too-large',
+    kind: 'too-large',
+    statusBar: 'RL Studio',
+    models: 'warning row',
+    fail: ({ respondWith, client }) => (respondWith(json(200, { object: 'list', data: [], padding: 'x'.repeat(4096) })), client.inference.listModels()),
+  },
   { name: 'invalid-input', kind: 'invalid-input', statusBar: 'RL Studio', models: 'warning row', fail: ({ client }) => client.training.listCheckpoints('../../models', {}) },
   {
     name: 'cancelled',
@@ -156,15 +204,16 @@ function modelsWelcome(key: string): string {
 /** The chat's footer for a streamed answer that failed with `error`, through the platform backend. */
 async function chatFooterWith(error: unknown, describe: (error: unknown) => Failure): Promise<{ kind: string; message: string }> {
   const backend = createPlatformBackend({
-    client: async () => ({
-      inference: {
-        streamChatCompletion: () => ({
-          async *[Symbol.asyncIterator]() {
-            throw error;
-          },
-        }),
-      },
-    }) as never,
+    client: async () =>
+      ({
+        inference: {
+          streamChatCompletion: () => ({
+            async *[Symbol.asyncIterator]() {
+              throw error;
+            },
+          }),
+        },
+      }) as never,
     trainedModels: () => [],
     describeFailure: describe,
   });
@@ -188,7 +237,13 @@ describe('one failure, the same words in the chat, the Models view and the statu
     const closed = await startPlatform();
     closedUrl = closed.url;
     await closed.close();
-    const options = { credentials: { getApiKey: async () => 'sk-failure-words-0123456789' }, maxRetries: 0, timeoutMs: 10_000, maxJsonBytes: 1024, logger: (entry: RequestLogEntry) => void entries.push(entry) };
+    const options = {
+      credentials: { getApiKey: async () => 'sk-failure-words-0123456789' },
+      maxRetries: 0,
+      timeoutMs: 10_000,
+      maxJsonBytes: 1024,
+      logger: (entry: RequestLogEntry) => void entries.push(entry),
+    };
     client = new PlatformClient({ ...options, trainingUrl: platform.url, inferenceUrl: platform.url });
     closedClient = new PlatformClient({ ...options, trainingUrl: platform.url, inferenceUrl: closedUrl });
     impatientClient = new PlatformClient({ ...options, trainingUrl: platform.url, inferenceUrl: platform.url, timeoutMs: 300 });

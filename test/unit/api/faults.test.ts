@@ -36,10 +36,13 @@ describe('faults', () => {
       assert.ok(waited >= 1000, `waited ${waited.toFixed(0)} ms, Retry-After asked for 1000`);
       const [first, second] = emulator.requests.slice(before);
       assert.ok(second!.at - first!.at >= 990, 'the retry came after the Retry-After delay');
-      assert.deepEqual(patient.log.map((entry) => [entry.attempt, entry.status]), [
-        [1, 429],
-        [2, 200],
-      ]);
+      assert.deepEqual(
+        patient.log.map((entry) => [entry.attempt, entry.status]),
+        [
+          [1, 429],
+          [2, 200],
+        ],
+      );
       assert.match(patient.log[0]!.error!, /429 Concurrency limit reached for requests/);
     } finally {
       await patient.close();

@@ -39,7 +39,10 @@ describe('pagination', () => {
   it('loads every checkpoint in ascending order, a page of 100 at a time', async () => {
     const before = emulator.requests.length;
     const steps = (await loadAll(checkpointPager({ limit: 100 }))).map((checkpoint) => checkpoint.step);
-    assert.deepEqual(steps, Array.from({ length: 250 }, (_, step) => step));
+    assert.deepEqual(
+      steps,
+      Array.from({ length: 250 }, (_, step) => step),
+    );
     const pages = emulator.requests.slice(before);
     assert.equal(pages.length, 3);
     assert.equal(pages[0]?.query.after, undefined);
@@ -49,7 +52,10 @@ describe('pagination', () => {
   it('loads every checkpoint newest first with the default page size', async () => {
     const before = emulator.requests.length;
     const steps = (await loadAll(checkpointPager({ order: 'desc' }))).map((checkpoint) => checkpoint.step);
-    assert.deepEqual(steps, Array.from({ length: 250 }, (_, index) => 249 - index));
+    assert.deepEqual(
+      steps,
+      Array.from({ length: 250 }, (_, index) => 249 - index),
+    );
     assert.equal(emulator.requests.length - before, 13, '250 items in pages of 20');
     assert.ok(emulator.requests.slice(before).every((request) => request.query.order === 'desc'));
   });
@@ -79,6 +85,9 @@ describe('pagination', () => {
     const first = await client.training.listTrainingJobEvents(jobId, { limit: 10 });
     const known = new Set(first.data.map((event) => event.id));
     const rest = await readNewEvents(fetchPage, first.last_id, (id) => known.has(id), new RecentCursors(), { maxPages: 100 }, signal);
-    assert.deepEqual(rest.events.map((event) => event.id), events.slice(10).map((event) => event.id));
+    assert.deepEqual(
+      rest.events.map((event) => event.id),
+      events.slice(10).map((event) => event.id),
+    );
   });
 });

@@ -145,7 +145,11 @@ describe('SSE parser', () => {
     it('counts every data line of one event, and a bookkeeping cost for each, so many short lines hit it too', () => {
       const lines = Math.ceil(10_000 / (1 + lineCost));
       assert.throws(() => eventsOf([encode('data: x\n'.repeat(lines))], { maxEventSize: 10_000 }), SseEventTooLargeError);
-      assert.deepEqual(eventsOf([encode('data: x\n'.repeat(lines - 2) + '\n')], { maxEventSize: 10_000 }), [Array(lines - 2).fill('x').join('\n')]);
+      assert.deepEqual(eventsOf([encode('data: x\n'.repeat(lines - 2) + '\n')], { maxEventSize: 10_000 }), [
+        Array(lines - 2)
+          .fill('x')
+          .join('\n'),
+      ]);
     });
 
     it('counts a comment line that never ends, but not comments once they end', () => {

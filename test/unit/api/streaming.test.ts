@@ -178,7 +178,10 @@ describe('chat streams', () => {
         }
       });
       assert.equal(error.kind, 'stream-cut');
-      assert.deepEqual(contents, Array.from({ length: written }, (_, index) => `${index} `));
+      assert.deepEqual(
+        contents,
+        Array.from({ length: written }, (_, index) => `${index} `),
+      );
     } finally {
       await fastClient.close();
       server.closeAllConnections();
@@ -227,7 +230,16 @@ describe('chat streams', () => {
     it('reads a whole JSON completion from a server that ignores stream: true', async () => {
       answer = (response) => {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id: 'chatcmpl-y', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'All at once', reasoning: 'short' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 3, total_tokens: 4 } }));
+        response.end(
+          JSON.stringify({
+            id: 'chatcmpl-y',
+            object: 'chat.completion',
+            created: 1,
+            model: 'm',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'All at once', reasoning: 'short' }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 1, completion_tokens: 3, total_tokens: 4 },
+          }),
+        );
       };
       const odd = clientFor(emulator, { trainingUrl: url, inferenceUrl: url });
       try {
@@ -249,7 +261,10 @@ describe('chat streams', () => {
       try {
         const { chunks, error } = await drain(odd.inference.streamChatCompletion({ model: 'm', messages: [] }));
         assert.equal(error, undefined);
-        assert.deepEqual(chunks.map((chunk) => chunk.choices[0]?.delta.content), ['a']);
+        assert.deepEqual(
+          chunks.map((chunk) => chunk.choices[0]?.delta.content),
+          ['a'],
+        );
       } finally {
         await odd.close();
       }

@@ -227,7 +227,15 @@ describe('chat bounds', () => {
     });
 
     it('builds settings from checked fields only, with every string bounded', () => {
-      const settings = params.settings(JSON.parse('{"settings": {"model": "m", "__proto__": {"compare": true}, "parameters": {"__proto__": {"temperature": 1}, "stop": ["a", 5, "' + 'b'.repeat(600) + '", "c", "d", "e"], "seed": "' + '9'.repeat(100) + '"}}}'));
+      const settings = params.settings(
+        JSON.parse(
+          '{"settings": {"model": "m", "__proto__": {"compare": true}, "parameters": {"__proto__": {"temperature": 1}, "stop": ["a", 5, "' +
+            'b'.repeat(600) +
+            '", "c", "d", "e"], "seed": "' +
+            '9'.repeat(100) +
+            '"}}}',
+        ),
+      );
       assert.equal(settings.compare, false);
       assert.equal(Object.getPrototypeOf(settings.parameters), Object.prototype);
       assert.equal(Object.prototype.hasOwnProperty.call(settings.parameters, 'temperature'), false);
@@ -249,7 +257,10 @@ describe('chat bounds', () => {
         maxConcurrentIncoming: 4,
       });
       for (let id = 1; id <= 10; id++) endpoint.receive({ kind: 'request', id, method: 'wait', params: {} });
-      assert.deepEqual(replies.map((reply) => [reply.id, reply.code]), [5, 6, 7, 8, 9, 10].map((id) => [id, 'too-many-requests']));
+      assert.deepEqual(
+        replies.map((reply) => [reply.id, reply.code]),
+        [5, 6, 7, 8, 9, 10].map((id) => [id, 'too-many-requests']),
+      );
       for (const done of release.splice(0)) done();
       await new Promise((resolve) => setImmediate(resolve));
       assert.equal(replies.filter((reply) => reply.ok).length, 4);
@@ -296,7 +307,10 @@ describe('chat bounds', () => {
 
       let close!: (value: boolean) => void;
       const first = guards.dialog(() => new Promise<boolean>((resolve) => (close = resolve)));
-      await assert.rejects(guards.dialog(async () => true), (error: unknown) => (error as ProtocolError).code === 'busy');
+      await assert.rejects(
+        guards.dialog(async () => true),
+        (error: unknown) => (error as ProtocolError).code === 'busy',
+      );
       close(true);
       assert.equal(await first, true);
       assert.equal(await guards.dialog(async () => 'again'), 'again');

@@ -52,7 +52,10 @@ describe('chat controller', () => {
     assert.equal(answer.stats?.completionTokens, 3);
     assert.equal(answer.stats?.usageReported, true);
     assert.ok(answer.stats!.ttftMs! >= 0);
-    assert.ok(events.some((event) => event.type === 'answerDelta'), 'text was streamed before the end');
+    assert.ok(
+      events.some((event) => event.type === 'answerDelta'),
+      'text was streamed before the end',
+    );
     assert.equal(shownText(events).get(answer.id), 'Hello there!');
     assert.deepEqual(backend.calls[0]!.request.messages, [{ role: 'user', content: 'Hi' }]);
     assert.equal(backend.calls[0]!.api, 'inference');
@@ -61,7 +64,12 @@ describe('chat controller', () => {
 
   it('keeps exactly the text shown when Stop is pressed, and posts no text after it', async () => {
     const backend = new FakeBackend();
-    backend.scripts.push(slowWords(Array.from({ length: 500 }, (_, i) => `w${i} `), 3));
+    backend.scripts.push(
+      slowWords(
+        Array.from({ length: 500 }, (_, i) => `w${i} `),
+        3,
+      ),
+    );
     const storage = new MemoryStorage();
     const { webview, events } = createHarness({ backend, storage, lastModel: 'model-a' });
     const { conversation } = await webview.request('ready', {});
@@ -82,7 +90,10 @@ describe('chat controller', () => {
     await webview.request('send', { conversationId: conversation.id, text: 'Again' });
     await until(() => finished(events).length === 2, 3000, 'the next answer');
     assert.equal(finished(events)[1]!.content, 'after stop');
-    assert.ok(eventsAbout(events.slice(eventsAtStop), finished(events)[1]!.id).some((event) => event.type === 'answerDelta'), 'the next answer was streamed in batches');
+    assert.ok(
+      eventsAbout(events.slice(eventsAtStop), finished(events)[1]!.id).some((event) => event.type === 'answerDelta'),
+      'the next answer was streamed in batches',
+    );
     assert.deepEqual(eventsAbout(events.slice(eventsAtStop), answerId), [], 'nothing about the stopped answer arrives after the Stop reply');
   });
 
@@ -103,7 +114,15 @@ describe('chat controller', () => {
     const backend = new FakeBackend();
     backend.scripts.push(() =>
       (async function* (): AsyncGenerator<ChatCompletionChunk> {
-        throw new PlatformError({ kind: 'http', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: 'POST /chat/completions failed: 429 Concurrency limit reached for requests', status: 429, retryAfterMs: 1000 });
+        throw new PlatformError({
+          kind: 'http',
+          api: 'inference',
+          method: 'POST',
+          path: '/v1/chat/completions',
+          message: 'POST /chat/completions failed: 429 Concurrency limit reached for requests',
+          status: 429,
+          retryAfterMs: 1000,
+        });
       })(),
     );
     backend.scripts.push(slowWords(['Recovered'], 0));
@@ -120,7 +139,10 @@ describe('chat controller', () => {
     assert.equal(retried.id, messageId);
     assert.equal(retried.content, 'Recovered');
     const reopened = await webview.request('openConversation', { conversationId: conversation.id });
-    assert.deepEqual(reopened.messages.map((entry) => entry.content), ['Question', 'Recovered']);
+    assert.deepEqual(
+      reopened.messages.map((entry) => entry.content),
+      ['Question', 'Recovered'],
+    );
     assert.deepEqual(backend.calls[1]!.request.messages, [{ role: 'user', content: 'Question' }]);
   });
 
@@ -150,14 +172,25 @@ describe('chat controller', () => {
     await webview.request('updateSettings', { conversationId: conversation.id, settings: { ...conversation.settings, compare: true, compareModel: checkpoint } });
     await webview.request('send', { conversationId: conversation.id, text: 'Compare' });
     await until(() => finished(events).length === 2);
-    assert.deepEqual(backend.calls.map((call) => [call.request.model, call.api]).sort(), [['model-a', 'inference'], [checkpoint, 'training']]);
+    assert.deepEqual(backend.calls.map((call) => [call.request.model, call.api]).sort(), [
+      ['model-a', 'inference'],
+      [checkpoint, 'training'],
+    ]);
     const byColumn = finished(events).sort((a, b) => a.column - b.column);
-    assert.deepEqual(byColumn.map((answer) => answer.content), ['answer from model-a', `answer from ${checkpoint}`]);
+    assert.deepEqual(
+      byColumn.map((answer) => answer.content),
+      ['answer from model-a', `answer from ${checkpoint}`],
+    );
   });
 
   it('refuses a second send while an answer streams, and an empty message', async () => {
     const backend = new FakeBackend();
-    backend.scripts.push(slowWords(Array.from({ length: 100 }, () => 'x'), 5));
+    backend.scripts.push(
+      slowWords(
+        Array.from({ length: 100 }, () => 'x'),
+        5,
+      ),
+    );
     const { webview } = createHarness({ backend, lastModel: 'model-a' });
     const { conversation } = await webview.request('ready', {});
     await webview.request('send', { conversationId: conversation.id, text: 'one' });
@@ -179,7 +212,10 @@ describe('chat controller', () => {
     await webview.request('regenerate', { conversationId: conversation.id });
     await until(() => finished(events).length === 3);
     const final = await webview.request('openConversation', { conversationId: conversation.id });
-    assert.deepEqual(final.messages.map((entry) => entry.content), ['first', 're: first']);
+    assert.deepEqual(
+      final.messages.map((entry) => entry.content),
+      ['first', 're: first'],
+    );
     assert.equal(backend.calls.length, 3);
   });
 
@@ -226,7 +262,10 @@ describe('chat controller', () => {
     const conversation = await controller.sendAsNewConversation('```ts\nconst a = 1;\n```');
     assert.notEqual(conversation.id, first.id);
     await until(() => finished(events).length === 2);
-    assert.deepEqual(conversation.messages.map((entry) => entry.content), ['```ts\nconst a = 1;\n```', 'about the selection']);
+    assert.deepEqual(
+      conversation.messages.map((entry) => entry.content),
+      ['```ts\nconst a = 1;\n```', 'about the selection'],
+    );
     assert.deepEqual(backend.calls[1]!.request.messages, [{ role: 'user', content: '```ts\nconst a = 1;\n```' }]);
   });
 
@@ -245,7 +284,10 @@ describe('chat controller', () => {
     const second = createHarness({ storage });
     const snapshot = await second.webview.request('ready', { conversationId: conversation.id });
     assert.equal(snapshot.conversation.id, conversation.id);
-    assert.deepEqual(snapshot.conversation.messages.map((entry) => entry.content), ['remember me', 'kept']);
+    assert.deepEqual(
+      snapshot.conversation.messages.map((entry) => entry.content),
+      ['remember me', 'kept'],
+    );
     assert.equal(snapshot.conversation.draft, 'unsent words');
     assert.equal(snapshot.conversation.title, 'remember me');
   });
@@ -275,7 +317,16 @@ describe('chat controller', () => {
   it('opens only http(s) links, and passes code to the clipboard and the editor', async () => {
     const { webview, ui } = createHarness();
     await webview.request('ready', {});
-    for (const href of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<script>', 'file:///etc/passwd', 'vscode:extension/x', 'command:workbench.action.quit', 'https://user:pw@example.com/', 'not a url']) {
+    for (const href of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<script>',
+      'file:///etc/passwd',
+      'vscode:extension/x',
+      'command:workbench.action.quit',
+      'https://user:pw@example.com/',
+      'not a url',
+    ]) {
       assert.deepEqual(await webview.request('openLink', { href }), { opened: false }, href);
     }
     assert.deepEqual(await webview.request('openLink', { href: 'https://example.com/a?b=c' }), { opened: true });
@@ -291,7 +342,12 @@ describe('chat controller', () => {
 
   it('stops and saves answers still streaming when the panel closes', async () => {
     const backend = new FakeBackend();
-    backend.scripts.push(slowWords(Array.from({ length: 1000 }, () => 'y'), 2));
+    backend.scripts.push(
+      slowWords(
+        Array.from({ length: 1000 }, () => 'y'),
+        2,
+      ),
+    );
     const storage = new MemoryStorage();
     const { controller, webview, events } = createHarness({ backend, storage, lastModel: 'model-a' });
     const { conversation } = await webview.request('ready', {});

@@ -28,7 +28,7 @@ describe('chat on the platform emulator', function () {
     await emulator?.close();
   });
 
-  it('offers the catalogue and the remembered model\'s newest checkpoints', async () => {
+  it("offers the catalogue and the remembered model's newest checkpoints", async () => {
     await chat.webview.request('ready', {});
     const catalogue = await chat.webview.request('refreshModels', {});
     const seeded = emulator.seeded!;

@@ -58,7 +58,10 @@ describe('chat controller bounds', () => {
     assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1);
     const codes = results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as RpcError).code] : []));
     assert.equal(codes.length, 199, 'every other send got an error reply');
-    assert.ok(codes.every((code) => code === 'busy' || code === 'too-many-requests'), codes.join());
+    assert.ok(
+      codes.every((code) => code === 'busy' || code === 'too-many-requests'),
+      codes.join(),
+    );
     assert.equal(backend.calls.length, 1);
     await webview.request('stop', { conversationId: conversation.id, shown: [] });
   });
@@ -113,7 +116,10 @@ describe('chat controller bounds', () => {
     const backend = new FakeBackend();
     const { webview } = createHarness({ storage, backend, lastModel: 'model-a' });
     await webview.request('ready', { conversationId: conversation.id });
-    await assert.rejects(webview.request('send', { conversationId: conversation.id, text: 'more' }), (error: unknown) => error instanceof RpcError && error.code === 'conversation-full' && /start a new conversation/.test(error.message));
+    await assert.rejects(
+      webview.request('send', { conversationId: conversation.id, text: 'more' }),
+      (error: unknown) => error instanceof RpcError && error.code === 'conversation-full' && /start a new conversation/.test(error.message),
+    );
     assert.equal(backend.calls.length, 0);
   });
 
@@ -148,9 +154,15 @@ describe('chat controller bounds', () => {
       conversationId: conversation.id,
       shown: [older!, newer!].map((answer) => shownLength(answer.id, 0)),
     });
-    assert.deepEqual(answers.map((answer) => answer.id), [newer!.id]);
+    assert.deepEqual(
+      answers.map((answer) => answer.id),
+      [newer!.id],
+    );
     const reopened = await webview.request('openConversation', { conversationId: conversation.id });
-    assert.deepEqual(reopened.messages.map((entry) => entry.content), ['first', 'answer to first', 'second', '']);
+    assert.deepEqual(
+      reopened.messages.map((entry) => entry.content),
+      ['first', 'answer to first', 'second', ''],
+    );
   });
 
   it('opens one dialog at a time', async () => {

@@ -1,15 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  appendUserTurn,
-  createConversation,
-  editLastUserMessage,
-  historyFor,
-  lastTurnAnswers,
-  regenerateLastTurn,
-  retryAnswer,
-  titleFrom,
-  untitled,
-} from '../../../src/chat/conversation';
+import { appendUserTurn, createConversation, editLastUserMessage, historyFor, lastTurnAnswers, regenerateLastTurn, retryAnswer, titleFrom, untitled } from '../../../src/chat/conversation';
 import { defaultSettings, isAnswer, type AnswerEntry } from '../../../src/chat/conversationTypes';
 import { buildChatRequest, normalizeParameters, parameterFields } from '../../../src/chat/requestBuilder';
 import { testEnv } from './support';
@@ -36,14 +26,28 @@ describe('chat conversations', () => {
     const env = testEnv();
     const conversation = createConversation(env, { ...defaultSettings('a'), compare: true, compareModel: 'b' });
     const first = appendUserTurn(conversation, 'one', env);
-    assert.deepEqual(first.answers.map((answer) => [answer.model, answer.column]), [['a', 0], ['b', 1]]);
+    assert.deepEqual(
+      first.answers.map((answer) => [answer.model, answer.column]),
+      [
+        ['a', 0],
+        ['b', 1],
+      ],
+    );
     finish(first.answers[0]!, 'A1');
     finish(first.answers[1]!, 'B1');
     const second = appendUserTurn(conversation, 'two', env);
     const forA = buildChatRequest(conversation, second.answers[0]!);
     const forB = buildChatRequest(conversation, second.answers[1]!);
-    assert.deepEqual(forA.messages, [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'A1' }, { role: 'user', content: 'two' }]);
-    assert.deepEqual(forB.messages, [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'B1' }, { role: 'user', content: 'two' }]);
+    assert.deepEqual(forA.messages, [
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'A1' },
+      { role: 'user', content: 'two' },
+    ]);
+    assert.deepEqual(forB.messages, [
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'B1' },
+      { role: 'user', content: 'two' },
+    ]);
     assert.equal(forA.model, 'a');
     assert.equal(forB.model, 'b');
   });
@@ -58,7 +62,10 @@ describe('chat conversations', () => {
     second.answers[0]!.content = 'stopped early';
     second.answers[0]!.status = 'stopped';
     const third = appendUserTurn(conversation, 'three', env);
-    assert.deepEqual(historyFor(conversation, third.answers[0]!).map((entry) => entry.content), ['one', 'two', 'stopped early', 'three']);
+    assert.deepEqual(
+      historyFor(conversation, third.answers[0]!).map((entry) => entry.content),
+      ['one', 'two', 'stopped early', 'three'],
+    );
   });
 
   it('builds the history only up to the message being answered', () => {
@@ -67,7 +74,10 @@ describe('chat conversations', () => {
     const first = appendUserTurn(conversation, 'one', env);
     finish(first.answers[0]!, 'A1');
     appendUserTurn(conversation, 'two', env);
-    assert.deepEqual(historyFor(conversation, first.answers[0]!).map((entry) => entry.content), ['one']);
+    assert.deepEqual(
+      historyFor(conversation, first.answers[0]!).map((entry) => entry.content),
+      ['one'],
+    );
   });
 
   it('edits the last user message, dropping its answers and starting new ones', () => {
@@ -78,7 +88,10 @@ describe('chat conversations', () => {
     finish(second.answers[0]!, 'A2');
     const edited = editLastUserMessage(conversation, 'two', env)!;
     assert.equal(edited.user.id, second.user.id);
-    assert.deepEqual(conversation.messages.map((entry) => entry.content), ['one', 'A1', 'two', '']);
+    assert.deepEqual(
+      conversation.messages.map((entry) => entry.content),
+      ['one', 'A1', 'two', ''],
+    );
     assert.notEqual(edited.answers[0]!.id, second.answers[0]!.id);
   });
 
@@ -98,7 +111,10 @@ describe('chat conversations', () => {
     finish(appendUserTurn(conversation, 'one', env).answers[0]!, 'A1');
     conversation.settings = { ...conversation.settings, model: 'c', compare: true, compareModel: 'd' };
     const answers = regenerateLastTurn(conversation, env)!;
-    assert.deepEqual(answers.map((answer) => answer.model), ['c', 'd']);
+    assert.deepEqual(
+      answers.map((answer) => answer.model),
+      ['c', 'd'],
+    );
     assert.deepEqual(lastTurnAnswers(conversation), answers);
     assert.equal(conversation.messages.filter(isAnswer).length, 2);
   });
@@ -146,7 +162,10 @@ describe('chat request building', () => {
     const { answers } = appendUserTurn(conversation, 'hi', env);
     assert.deepEqual(buildChatRequest(conversation, answers[0]!), {
       model: 'm',
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+      ],
       temperature: 0.2,
       top_p: 0.9,
       max_tokens: 100,

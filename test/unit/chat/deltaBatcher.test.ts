@@ -7,7 +7,12 @@ function streamedAnswer() {
   const timers = manualTimers();
   const answer = { content: '', reasoning: '' };
   const sent: AnswerDelta[] = [];
-  const batcher = new DeltaBatcher(() => answer, (delta) => sent.push(delta), 16, timers);
+  const batcher = new DeltaBatcher(
+    () => answer,
+    (delta) => sent.push(delta),
+    16,
+    timers,
+  );
   const append = (content: string, reasoning = '') => {
     answer.content += content;
     answer.reasoning += reasoning;
@@ -37,7 +42,10 @@ describe('streamed text batching', () => {
     // The answer's owner changes it before the timer fires; the post carries the text as it is then.
     answer.content += ' and more';
     timers.fire();
-    assert.deepEqual(sent.map((delta) => delta.content), ['first and more']);
+    assert.deepEqual(
+      sent.map((delta) => delta.content),
+      ['first and more'],
+    );
   });
 
   it('sends nothing for empty deltas and nothing after cancel', () => {

@@ -12,7 +12,13 @@ const at = new Date('2025-01-02T03:04:05.000Z');
 
 function sampleConversation() {
   const env = testEnv();
-  const conversation = createConversation(env, { ...defaultSettings('model-a'), compare: true, compareModel: 'model-b', systemPrompt: 'Be brief.', parameters: { temperature: 0.5, stop: [], jsonOutput: false } });
+  const conversation = createConversation(env, {
+    ...defaultSettings('model-a'),
+    compare: true,
+    compareModel: 'model-b',
+    systemPrompt: 'Be brief.',
+    parameters: { temperature: 0.5, stop: [], jsonOutput: false },
+  });
   const { answers } = appendUserTurn(conversation, 'What is RL?', env);
   Object.assign(answers[0]!, {
     content: 'Reinforcement learning.\n\n```python\nprint("hi")\n```',
@@ -77,11 +83,14 @@ describe('chat export', () => {
     assert.equal(parsed.format, 'rl-studio.chat');
     assert.equal(parsed.version, 1);
     assert.equal(parsed.exportedAt, '2025-01-02T03:04:05.000Z');
-    assert.deepEqual(parsed.messages.map((m: { role: string; model?: string; status?: string }) => [m.role, m.model, m.status]), [
-      ['user', undefined, undefined],
-      ['assistant', 'model-a', 'done'],
-      ['assistant', 'model-b', 'error'],
-    ]);
+    assert.deepEqual(
+      parsed.messages.map((m: { role: string; model?: string; status?: string }) => [m.role, m.model, m.status]),
+      [
+        ['user', undefined, undefined],
+        ['assistant', 'model-a', 'done'],
+        ['assistant', 'model-b', 'error'],
+      ],
+    );
     assert.equal(parsed.messages[1].stats.completionTokens, 10);
     assert.ok(!JSON.stringify(parsed).includes('secret draft'));
   });
@@ -108,21 +117,33 @@ describe('chat models', () => {
 
   it('lists catalogue models, then each trained model latest-first, without duplicates', () => {
     const options = buildModelOptions(['a', 'b', 'a'], [{ entity: 'e', project: 'p', name: 'n', steps: [0, 2, 1, 2] }]);
-    assert.deepEqual(options.map((option) => [option.id, option.api]), [
-      ['a', 'inference'],
-      ['b', 'inference'],
-      ['wandb-artifact:///e/p/n', 'training'],
-      ['wandb-artifact:///e/p/n:step2', 'training'],
-      ['wandb-artifact:///e/p/n:step1', 'training'],
-      ['wandb-artifact:///e/p/n:step0', 'training'],
-    ]);
-    assert.deepEqual(groupOptions(options).map((group) => [group.group, group.options.length]), [['Inference models', 2], ['e/p/n', 4]]);
+    assert.deepEqual(
+      options.map((option) => [option.id, option.api]),
+      [
+        ['a', 'inference'],
+        ['b', 'inference'],
+        ['wandb-artifact:///e/p/n', 'training'],
+        ['wandb-artifact:///e/p/n:step2', 'training'],
+        ['wandb-artifact:///e/p/n:step1', 'training'],
+        ['wandb-artifact:///e/p/n:step0', 'training'],
+      ],
+    );
+    assert.deepEqual(
+      groupOptions(options).map((group) => [group.group, group.options.length]),
+      [
+        ['Inference models', 2],
+        ['e/p/n', 4],
+      ],
+    );
   });
 
   it('always offers the selected model, even when no source listed it', () => {
     const options = buildModelOptions(['a'], []);
     const withCheckpoint = withSelectedModels(options, ['wandb-artifact:///e/p/n:step7', 'a', '']);
-    assert.deepEqual(withCheckpoint.map((option) => option.id), ['a', 'wandb-artifact:///e/p/n:step7']);
+    assert.deepEqual(
+      withCheckpoint.map((option) => option.id),
+      ['a', 'wandb-artifact:///e/p/n:step7'],
+    );
     assert.equal(withCheckpoint[1]!.group, 'Other');
     assert.equal(withSelectedModels(options, ['a']), options);
   });

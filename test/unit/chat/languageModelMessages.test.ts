@@ -45,10 +45,7 @@ describe('chat about a selection', () => {
       selectionMessage({ text: 'const a = 1;\n', languageId: 'typescript', fileLabel: 'src/a.ts', startLine: 3, endLine: 3 }),
       'From `src/a.ts` (line 3):\n\n```typescript\nconst a = 1;\n```',
     );
-    assert.equal(
-      selectionMessage({ text: 'x\n```\ny', languageId: 'markdown', fileLabel: 'README.md', startLine: 1, endLine: 3 }),
-      'x\n```\ny',
-    );
+    assert.equal(selectionMessage({ text: 'x\n```\ny', languageId: 'markdown', fileLabel: 'README.md', startLine: 1, endLine: 3 }), 'x\n```\ny');
     assert.match(selectionMessage({ text: 'a\n```\nb', languageId: 'python', fileLabel: 'a.py', startLine: 1, endLine: 3 }), /^From `a.py` \(lines 1–3\):\n\n````python\n/);
   });
 });

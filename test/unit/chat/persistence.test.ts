@@ -33,14 +33,24 @@ describe('chat persistence', () => {
   it('recovers what it can from damaged documents', () => {
     assert.equal(parseConversation('{not json'), undefined);
     assert.equal(parseConversation(JSON.stringify({ id: '../../etc/passwd' })), undefined);
-    const restored = parseConversation(JSON.stringify({
-      id: 'abc',
-      settings: { model: 5, parameters: { temperature: 9 } },
-      messages: [null, { id: 'u', role: 'user', content: 'hi' }, { id: 'x', role: 'assistant', content: 'no replyTo' }, { id: 'a', role: 'assistant', replyTo: 'u', model: 'm', content: 'ok', column: 7, status: 'weird' }],
-    }))!;
+    const restored = parseConversation(
+      JSON.stringify({
+        id: 'abc',
+        settings: { model: 5, parameters: { temperature: 9 } },
+        messages: [
+          null,
+          { id: 'u', role: 'user', content: 'hi' },
+          { id: 'x', role: 'assistant', content: 'no replyTo' },
+          { id: 'a', role: 'assistant', replyTo: 'u', model: 'm', content: 'ok', column: 7, status: 'weird' },
+        ],
+      }),
+    )!;
     assert.equal(restored.settings.model, '');
     assert.equal(restored.settings.parameters.temperature, 2);
-    assert.deepEqual(restored.messages.map((entry) => entry.id), ['u', 'a']);
+    assert.deepEqual(
+      restored.messages.map((entry) => entry.id),
+      ['u', 'a'],
+    );
     assert.equal((restored.messages[1] as { column: number }).column, 0);
     assert.deepEqual(parseIndex('[]'), { version: 1, conversations: [] });
     assert.deepEqual(parseIndex(JSON.stringify({ conversations: [{ id: 'ok', title: 't' }, { id: 'bad/id' }, 3] })).conversations, [{ id: 'ok', title: 't', updatedAt: 0, messageCount: 0 }]);
@@ -65,7 +75,10 @@ describe('chat persistence', () => {
     await store.setLastOpened(first.id);
 
     const reopened = new ConversationStore(storage);
-    assert.deepEqual((await reopened.list()).map((item) => item.title), ['Second', 'New chat']);
+    assert.deepEqual(
+      (await reopened.list()).map((item) => item.title),
+      ['Second', 'New chat'],
+    );
     assert.equal(await reopened.lastOpenedId(), first.id);
     assert.deepEqual(await reopened.get(second.id), second);
 

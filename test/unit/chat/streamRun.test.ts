@@ -23,7 +23,11 @@ describe('streamed answer runner', () => {
       fromArray([chunk('', { reasoning: 'think ' }), chunk('Hel'), chunk('lo', { finish: 'stop' }), usageChunk({ prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 })]),
       { signal: new AbortController().signal, onDelta: (c, r) => deltas.push([c, r]), clock: steppingClock(100) },
     );
-    assert.deepEqual(deltas, [['', 'think '], ['Hel', ''], ['lo', '']]);
+    assert.deepEqual(deltas, [
+      ['', 'think '],
+      ['Hel', ''],
+      ['lo', ''],
+    ]);
     assert.equal(outcome.status, 'done');
     assert.equal(outcome.finishReason, 'stop');
     assert.deepEqual(outcome.usage, { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 });
@@ -103,10 +107,13 @@ describe('streamed answer runner', () => {
 
   it('maps HTTP failures to readable, actionable footers', async () => {
     const fail = (status: number, retryAfterMs?: number) =>
-      runStream(fromArray([], new PlatformError({ kind: 'http', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: `POST /chat/completions failed: ${status}`, status, retryAfterMs })), {
-        signal: new AbortController().signal,
-        onDelta: () => undefined,
-      });
+      runStream(
+        fromArray([], new PlatformError({ kind: 'http', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: `POST /chat/completions failed: ${status}`, status, retryAfterMs })),
+        {
+          signal: new AbortController().signal,
+          onDelta: () => undefined,
+        },
+      );
     const unauthorized = await fail(401);
     assert.equal(unauthorized.error?.action, 'signIn');
     assert.equal(unauthorized.error?.retryable, false);

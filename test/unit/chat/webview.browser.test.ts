@@ -118,8 +118,7 @@ describe('chat webview in a real browser', function () {
       await view.page.fill('.composer-input', text);
       await view.page.press('.composer-input', 'Enter');
     };
-    const answersDone = (count: number) =>
-      view.page.waitForFunction((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length >= n, count, { timeout: 60_000 });
+    const answersDone = (count: number) => view.page.waitForFunction((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length >= n, count, { timeout: 60_000 });
     const report = () => chat.controller.report() as Promise<WebviewReport>;
     /**
      * Waits for two more frames and a round trip through the page's channel: whatever drawing the
@@ -129,10 +128,19 @@ describe('chat webview in a real browser', function () {
       await view.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       await report();
     };
-    return { view, chat, ask, answersDone, report, settled, requests, close: async () => {
-      await view.page.context().close();
-      await chat.close();
-    } };
+    return {
+      view,
+      chat,
+      ask,
+      answersDone,
+      report,
+      settled,
+      requests,
+      close: async () => {
+        await view.page.context().close();
+        await chat.close();
+      },
+    };
   }
 
   describe('on a fast emulator', () => {
@@ -176,16 +184,25 @@ describe('chat webview in a real browser', function () {
         const names = nodes.filter((node) => node.role?.value === 'button' && !node.ignored).map((node) => String(node.name?.value ?? ''));
         assert.ok(names.length >= 10, `buttons found: ${JSON.stringify(names)}`);
         // A name is words, not a glyph such as "↻" read out as "clockwise open circle arrow".
-        assert.deepEqual(names.filter((name) => !/\p{L}{2}/u.test(name)), [], 'buttons without a name in words');
+        assert.deepEqual(
+          names.filter((name) => !/\p{L}{2}/u.test(name)),
+          [],
+          'buttons without a name in words',
+        );
         assert.ok(names.includes('Refresh models'), `the model list's refresh button: ${JSON.stringify(names)}`);
         // Every button, shown or hidden: a tooltip, and words a sighted user reads on it (a glyph is
         // only ever beside them, hidden from assistive technology).
-        const buttons = await page.evaluate(() => [...document.querySelectorAll('button')].map((button) => {
-          const visible = button.cloneNode(true) as HTMLElement;
-          for (const hidden of visible.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
-          return { html: button.outerHTML.slice(0, 160), words: /\p{L}{2}/u.test(visible.textContent ?? ''), title: button.title.trim() };
-        }));
-        assert.deepEqual(buttons.filter((button) => !button.words || button.title.length < 8).map((button) => button.html), []);
+        const buttons = await page.evaluate(() =>
+          [...document.querySelectorAll('button')].map((button) => {
+            const visible = button.cloneNode(true) as HTMLElement;
+            for (const hidden of visible.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+            return { html: button.outerHTML.slice(0, 160), words: /\p{L}{2}/u.test(visible.textContent ?? ''), title: button.title.trim() };
+          }),
+        );
+        assert.deepEqual(
+          buttons.filter((button) => !button.words || button.title.length < 8).map((button) => button.html),
+          [],
+        );
         const refresh = page.locator('button.refresh-models');
         assert.match(await refresh.innerText(), /Refresh/);
         assert.match((await refresh.getAttribute('title')) ?? '', /models/);
@@ -204,7 +221,7 @@ describe('chat webview in a real browser', function () {
       const seen = await assertInert(s, onPage);
       assert.ok(seen.text.includes("<script>window.top.__pwned='script';alert('script')</script>"), 'a script tag is shown as text');
       assert.ok(!s.requests.some((url) => url.includes('tracker.invalid') || url.includes('evil.invalid')), 'a remote resource was requested');
-      assert.ok(await s.view.page.locator('.transcript th.align-right').count() > 0, 'table alignment survives as a class');
+      assert.ok((await s.view.page.locator('.transcript th.align-right').count()) > 0, 'table alignment survives as a class');
 
       // Clicking a link asks the extension; only http(s) is opened, and the page never navigates.
       const safe = s.view.page.locator('.transcript a[href="https://example.com/safe"]').last();
@@ -222,11 +239,7 @@ describe('chat webview in a real browser', function () {
       const line = Array.from({ length: Math.ceil(1_000_000 / (word.length + 1)) }, (_, i) => (i % 50 === 0 ? `<b>${i}</b>` : word)).join(' ');
       const before = await s.view.page.locator('article.answer').count();
       await s.ask(`/echo ${line}`);
-      await s.view.page.waitForFunction(
-        (n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length > n,
-        before,
-        { timeout: 60_000, polling: 100 },
-      );
+      await s.view.page.waitForFunction((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length > n, before, { timeout: 60_000, polling: 100 });
       const answerText = await s.view.page.locator('article.answer').last().locator('.message-body').innerText();
       assert.equal(answerText.length, line.length, 'the whole line is shown');
       assert.equal((await inspectTranscript(s.view)).pwned, undefined);
@@ -322,7 +335,10 @@ describe('chat webview in a real browser', function () {
       await s.view.page.press('.composer-input', 'Enter');
       await s.view.page.waitForFunction(() => document.querySelector('article.answer[data-status="done"] .message-body')?.textContent?.trim() === 'edited');
       const report = await s.report();
-      assert.deepEqual(report.messages.map((message) => message.text.trim()), ['/echo edited', 'edited']);
+      assert.deepEqual(
+        report.messages.map((message) => message.text.trim()),
+        ['/echo edited', 'edited'],
+      );
     });
   });
 
@@ -431,7 +447,8 @@ describe('chat webview in a real browser', function () {
         const attributes: string[] = [];
         for (const element of app.querySelectorAll('*')) {
           for (const attribute of element.attributes) {
-            if (/^on/i.test(attribute.name) || ['style', 'src', 'srcdoc', 'formaction', 'action'].includes(attribute.name) || attribute.name.includes(':')) attributes.push(`${element.tagName}.${attribute.name}`);
+            if (/^on/i.test(attribute.name) || ['style', 'src', 'srcdoc', 'formaction', 'action'].includes(attribute.name) || attribute.name.includes(':'))
+              attributes.push(`${element.tagName}.${attribute.name}`);
           }
         }
         const hrefs = [...app.querySelectorAll('[href]')].map((element) => element.getAttribute('href')!);
@@ -446,7 +463,10 @@ describe('chat webview in a real browser', function () {
       assert.deepEqual(dialogs, []);
       const remote = requests.filter((url) => !url.startsWith(origin));
       assert.deepEqual(remote, [], 'requests beyond the test page');
-      assert.ok(requests.some((url) => url.endsWith('/control-missing.png')), 'the control image was requested');
+      assert.ok(
+        requests.some((url) => url.endsWith('/control-missing.png')),
+        'the control image was requested',
+      );
     });
   });
 });

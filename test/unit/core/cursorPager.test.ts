@@ -2,7 +2,10 @@ import * as assert from 'node:assert/strict';
 import type { Page } from '../../../src/api/types';
 import { CursorPager, newestFirst } from '../../../src/core/cursorPager';
 
-interface Item { id: string; step: number }
+interface Item {
+  id: string;
+  step: number;
+}
 
 function serverOf(count: number) {
   const items: Item[] = Array.from({ length: count }, (_, index) => ({ id: `c${count - 1 - index}`, step: count - 1 - index }));
@@ -108,7 +111,14 @@ describe('cursor pager', () => {
   it("follows the last item's id when the server leaves last_id empty", async () => {
     const requests: (string | undefined)[] = [];
     const pages: Record<string, Page<Item>> = {
-      start: { data: [{ id: '1', step: 1 }, { id: '2', step: 2 }], last_id: '', has_more: true },
+      start: {
+        data: [
+          { id: '1', step: 1 },
+          { id: '2', step: 2 },
+        ],
+        last_id: '',
+        has_more: true,
+      },
       '2': { data: [{ id: '3', step: 3 }], has_more: false },
     };
     const pager = new CursorPager<Item>(async (after) => {
@@ -117,7 +127,10 @@ describe('cursor pager', () => {
     });
     await pager.loadMore();
     await pager.loadMore();
-    assert.deepEqual(pager.items.map((item) => item.id), ['1', '2', '3']);
+    assert.deepEqual(
+      pager.items.map((item) => item.id),
+      ['1', '2', '3'],
+    );
     assert.deepEqual(requests, [undefined, '2']);
   });
 
@@ -143,7 +156,10 @@ describe('cursor pager', () => {
     const pager = new CursorPager(fetchPage);
     await pager.first();
     pager.remove((item) => item.step % 2 === 0);
-    assert.deepEqual(pager.items.map((item) => item.step), [3, 1]);
+    assert.deepEqual(
+      pager.items.map((item) => item.step),
+      [3, 1],
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import { KeyedDebounce } from '../../../src/core/debounce';
 import { FakeClock } from './fakeClock';
 
 describe('keyed debounce', () => {
-  it('runs a key\'s last work once its changes pause, each key on its own', async () => {
+  it("runs a key's last work once its changes pause, each key on its own", async () => {
     const clock = new FakeClock();
     const debounce = new KeyedDebounce<string>(clock);
     const ran: string[] = [];
@@ -29,7 +29,7 @@ describe('keyed debounce', () => {
     assert.equal(ran, true);
   });
 
-  it('cancels one key\'s work, and all of it on dispose, after which nothing is scheduled', async () => {
+  it("cancels one key's work, and all of it on dispose, after which nothing is scheduled", async () => {
     const clock = new FakeClock();
     const debounce = new KeyedDebounce<string>(clock);
     const ran: string[] = [];

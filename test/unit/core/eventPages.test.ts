@@ -4,7 +4,13 @@ import { readNewEvents, RecentCursors, type FetchEventPage } from '../../../src/
 import { EventWindow } from '../../../src/core/eventWindow';
 
 const ev = (id: string, type = 'gradient_step'): TrainingJobEvent => ({ id, type, data: {} });
-const page = (ids: string[], hasMore: boolean, lastId = ids.at(-1) ?? ''): Page<TrainingJobEvent> => ({ object: 'list', data: ids.map((id) => ev(id)), first_id: ids[0] ?? '', last_id: lastId, has_more: hasMore });
+const page = (ids: string[], hasMore: boolean, lastId = ids.at(-1) ?? ''): Page<TrainingJobEvent> => ({
+  object: 'list',
+  data: ids.map((id) => ev(id)),
+  first_id: ids[0] ?? '',
+  last_id: lastId,
+  has_more: hasMore,
+});
 const signal = new AbortController().signal;
 
 /** Answers the queued pages in order and records the cursors asked for. */
@@ -20,10 +26,13 @@ function scripted(pages: Page<TrainingJobEvent>[]) {
 }
 
 describe('reading new events by cursor', () => {
-  it('follows has_more page by page with each page\'s last id', async () => {
+  it("follows has_more page by page with each page's last id", async () => {
     const { fetchPage, asked } = scripted([page(['a', 'b'], true), page(['c', 'd'], true), page(['e'], false)]);
     const read = await readNewEvents(fetchPage, undefined, () => false, new RecentCursors(), { maxPages: 10 }, signal);
-    assert.deepEqual(read.events.map((event) => event.id), ['a', 'b', 'c', 'd', 'e']);
+    assert.deepEqual(
+      read.events.map((event) => event.id),
+      ['a', 'b', 'c', 'd', 'e'],
+    );
     assert.deepEqual(asked, [undefined, 'b', 'd']);
     assert.equal(read.fault, undefined);
     assert.equal(read.more, false);
@@ -38,10 +47,13 @@ describe('reading new events by cursor', () => {
     assert.equal(read.fault, undefined);
   });
 
-  it('tolerates the cursor\'s own event at the head of a page', async () => {
+  it("tolerates the cursor's own event at the head of a page", async () => {
     const { fetchPage } = scripted([page(['x', 'y', 'z'], false)]);
     const read = await readNewEvents(fetchPage, 'x', (id) => id === 'x', new RecentCursors(), { maxPages: 10 }, signal);
-    assert.deepEqual(read.events.map((event) => event.id), ['y', 'z']);
+    assert.deepEqual(
+      read.events.map((event) => event.id),
+      ['y', 'z'],
+    );
     assert.equal(read.fault, undefined);
   });
 
@@ -57,7 +69,10 @@ describe('reading new events by cursor', () => {
     const known = new Set(['a', 'b', 'c']);
     const withAnchor = scripted([page(['a', 'b', 'c', 'd'], false)]);
     const read = await readNewEvents(withAnchor.fetchPage, 'c', (id) => known.has(id), new RecentCursors(), { maxPages: 10 }, signal);
-    assert.deepEqual(read.events.map((event) => event.id), ['d']);
+    assert.deepEqual(
+      read.events.map((event) => event.id),
+      ['d'],
+    );
     assert.equal(read.fault, 'redelivered');
     // The window keeps 'a' (the first event) but no longer 'old2'…: an old page that holds 'a' is
     // recognised, and its unknown events are not mistaken for new ones.
@@ -98,7 +113,10 @@ describe('event window', () => {
   it('keeps the newest events up to its limit, plus the first and the terminal one', () => {
     const window = new EventWindow(5);
     window.append([ev('start', 'training_started'), ...Array.from({ length: 10 }, (_, index) => ev(`s${index}`)), ev('end', 'training_ended'), ev('late1'), ev('late2')]);
-    assert.deepEqual(window.events.map((event) => event.id), ['start', 's9', 'end', 'late1', 'late2']);
+    assert.deepEqual(
+      window.events.map((event) => event.id),
+      ['start', 's9', 'end', 'late1', 'late2'],
+    );
     assert.equal(window.dropped, 9);
     assert.equal(window.has('s0'), false);
     assert.equal(window.has('s9'), true);
@@ -110,7 +128,10 @@ describe('event window', () => {
     const before = window.events;
     window.append([ev('b'), ev('c')]);
     assert.notEqual(window.events, before);
-    assert.deepEqual(window.events.map((event) => event.id), ['a', 'b', 'c']);
+    assert.deepEqual(
+      window.events.map((event) => event.id),
+      ['a', 'b', 'c'],
+    );
     assert.equal(window.setLimit(4), false);
     window.append([ev('d')]);
     assert.equal(window.setLimit(1.5), true);

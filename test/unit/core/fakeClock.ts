@@ -1,6 +1,10 @@
 import type { Clock } from '../../../src/core/clock';
 
-interface Timer { id: number; at: number; callback: () => void }
+interface Timer {
+  id: number;
+  at: number;
+  callback: () => void;
+}
 
 /** A clock whose time moves only when a test says so; timers fire in time order. */
 export class FakeClock implements Clock {

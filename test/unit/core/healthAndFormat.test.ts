@@ -21,7 +21,7 @@ describe('health summary', () => {
     assert.match(summary.detail.join('\n'), /✗ `gpu_queue`.*no GPU workers/);
   });
 
-  it('shows the server\'s words about a check as text: no link, image or emphasis starts from them', () => {
+  it("shows the server's words about a check as text: no link, image or emphasis starts from them", () => {
     const hostile = { 'x`](command:y)': { success: false, error: '![pixel](https://attacker.example/p.png) **now** $(alert)\n# heading' } };
     const summary = summarizeHealth({ state: 'ok', value: { healthy: false, status: 503, checks: hostile }, ms: 5 }, { state: 'ok', value: {}, ms: 30 });
     const line = summary.detail.find((entry) => entry.startsWith('- ✗'))!;

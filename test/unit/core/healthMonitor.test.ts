@@ -69,7 +69,14 @@ describe('health monitor', () => {
 
   it('reads a probe that throws as a failed check and keeps checking', async () => {
     const clock = new FakeClock();
-    const monitor = new HealthMonitor({ clock, firstCheckDelayMs: 10, recheckMs: 100, probe: async () => { throw new Error('no client'); } });
+    const monitor = new HealthMonitor({
+      clock,
+      firstCheckDelayMs: 10,
+      recheckMs: 100,
+      probe: async () => {
+        throw new Error('no client');
+      },
+    });
     const summary = await monitor.check();
     assert.equal(summary.level, 'unknown');
     assert.match(summary.detail.join(' '), /no client/);

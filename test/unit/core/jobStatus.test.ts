@@ -70,10 +70,7 @@ describe('job status derived from events', () => {
   });
 
   it('times the job from event times, or from when events were observed', () => {
-    const timed = applyJobEvents(initialJobStatus, [
-      event('training_started', {}, '2025-01-01T00:00:00Z'),
-      event('training_ended', {}, '2025-01-01T00:02:30Z'),
-    ]);
+    const timed = applyJobEvents(initialJobStatus, [event('training_started', {}, '2025-01-01T00:00:00Z'), event('training_ended', {}, '2025-01-01T00:02:30Z')]);
     assert.equal(elapsedMs(timed, Date.now()), 150_000);
     const observed = applyJobEvents(initialJobStatus, [event('training_started')], 1_000);
     assert.equal(elapsedMs(observed, 4_000), 3_000);
@@ -88,9 +85,9 @@ describe('job status derived from events', () => {
     const observed = applyJobEvents(initialJobStatus, [event('training_started'), event('training_ended')], 5_000);
     assert.equal(elapsedMs(observed, 0), 0, 'both seen in one poll');
     const corrected = withJobRecord(observed, { id: 'j', training_start: '2025-01-01T00:00:00Z', training_end: '2025-01-01T00:01:00Z' });
-    assert.equal(elapsedMs(corrected, 0), 60_000, 'the server\'s times replace times only observed');
+    assert.equal(elapsedMs(corrected, 0), 60_000, "the server's times replace times only observed");
     const ownTimes = applyJobEvents(initialJobStatus, [event('training_started', {}, '2025-01-01T00:00:30Z'), event('training_ended', {}, '2025-01-01T00:00:40Z')]);
-    assert.equal(elapsedMs(withJobRecord(ownTimes, { id: 'j', training_start: '2025-01-01T00:00:00Z', training_end: '2025-01-01T00:01:00Z' }), 0), 10_000, 'never the events\' own times');
+    assert.equal(elapsedMs(withJobRecord(ownTimes, { id: 'j', training_start: '2025-01-01T00:00:00Z', training_end: '2025-01-01T00:01:00Z' }), 0), 10_000, "never the events' own times");
     const eventsWin = withJobRecord(applyJobEvents(initialJobStatus, [event('training_started')]), { id: 'j', status: 'queued' });
     assert.equal(eventsWin.phase, 'running');
     assert.equal(withJobRecord(initialJobStatus, undefined), initialJobStatus);

@@ -39,7 +39,7 @@ class FakeJobSource implements JobSource {
 
   private inventedPage(id: string, query: PageQuery): Page<TrainingJobEvent> {
     const data = Array.from({ length: query.limit ?? 20 }, () => ({ id: `${id}-made${++this.invented}`, type: 'gradient_step', data: { loss: 1 } }));
-    const last = this.alternating.has(id) ? (this.invented / data.length) % 2 === 0 ? 'cursor-A' : 'cursor-B' : data.at(-1)!.id;
+    const last = this.alternating.has(id) ? ((this.invented / data.length) % 2 === 0 ? 'cursor-A' : 'cursor-B') : data.at(-1)!.id;
     return { object: 'list', data, first_id: data[0]!.id, last_id: last, has_more: true };
   }
 
@@ -97,7 +97,10 @@ describe('job tracker', () => {
     assert.equal(running.status.phase, 'running');
     assert.equal(running.status.step, 2);
     assert.equal(running.events.length, 3);
-    assert.deepEqual(changes.at(-1)?.newEvents.map((event) => event.type), ['training_started', 'gradient_step', 'gradient_step']);
+    assert.deepEqual(
+      changes.at(-1)?.newEvents.map((event) => event.type),
+      ['training_started', 'gradient_step', 'gradient_step'],
+    );
 
     source.add('j', 'gradient_step', { loss: 1 });
     source.add('j', 'training_ended');
@@ -131,7 +134,10 @@ describe('job tracker', () => {
     const record = tracker.get('j')!;
     assert.equal(record.connectionError, undefined);
     assert.equal(record.status.step, 2);
-    assert.deepEqual(record.events.map((event) => event.type), ['training_started', 'gradient_step', 'gradient_step']);
+    assert.deepEqual(
+      record.events.map((event) => event.type),
+      ['training_started', 'gradient_step', 'gradient_step'],
+    );
     const retries = source.queries.slice(1).map((entry) => entry.query.after);
     assert.deepEqual(retries.slice(0, 3), [cursor, cursor, cursor]);
   });
@@ -203,7 +209,10 @@ describe('job tracker', () => {
     source.add('j', 'training_ended');
     await clock.advance(120_000);
     const record = wide.get('j')!;
-    assert.deepEqual(record.events.map((event) => event.type), ['training_started', ...Array(5).fill('gradient_step'), 'training_ended']);
+    assert.deepEqual(
+      record.events.map((event) => event.type),
+      ['training_started', ...Array(5).fill('gradient_step'), 'training_ended'],
+    );
     assert.equal(record.status.step, 5);
     assert.equal(record.status.phase, 'succeeded');
     assert.equal(wide.isPolling('j'), false);

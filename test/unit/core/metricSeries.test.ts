@@ -11,7 +11,10 @@ describe('metric series', () => {
       { id: '3', type: 'gradient_step', data: { loss: 1.5, reward: 0.2, tokens_per_second: 900 } },
     ]);
     assert.deepEqual([...touched].sort(), ['loss', 'reward', 'tokens_per_second', 'zeta']);
-    assert.deepEqual(set.list().map((series) => series.key), ['loss', 'reward', 'tokens_per_second', 'zeta']);
+    assert.deepEqual(
+      set.list().map((series) => series.key),
+      ['loss', 'reward', 'tokens_per_second', 'zeta'],
+    );
     assert.deepEqual(set.get('loss'), { key: 'loss', jobSteps: [1, 2], modelSteps: [10, NaN], values: [2, 1.5] });
     // One gradient step without a model step: the whole set is charted by job step.
     assert.equal(set.axis, 'job');

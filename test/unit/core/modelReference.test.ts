@@ -31,7 +31,10 @@ function refused(reading: ReferenceReading, problem: RegExp): void {
 
 describe('model references typed by a person', () => {
   describe('accepted forms', () => {
-    for (const [label, options] of [['with rlStudio.project', withProject], ['without rlStudio.project', withoutProject]] as const) {
+    for (const [label, options] of [
+      ['with rlStudio.project', withProject],
+      ['without rlStudio.project', withoutProject],
+    ] as const) {
       it(`reads a model id (a UUID, any case, trimmed) ${label}`, () => {
         assert.deepEqual(accepted(readModelReference(`  ${uuid}  `, options)), { form: 'id', id: uuid });
         assert.deepEqual(accepted(readModelReference(uuid.toUpperCase(), options)), { form: 'id', id: uuid.toUpperCase() });
@@ -39,13 +42,18 @@ describe('model references typed by a person', () => {
 
       it(`reads a checkpoint model id with and without its step ${label}`, () => {
         assert.deepEqual(accepted(readModelReference('wandb-artifact:///team-x/proj.1/agent_001', options)), {
-          form: 'artifact', coordinates: { entity: 'team-x', project: 'proj.1', name: 'agent_001' },
+          form: 'artifact',
+          coordinates: { entity: 'team-x', project: 'proj.1', name: 'agent_001' },
         });
         assert.deepEqual(accepted(readModelReference('wandb-artifact:///team-x/proj/agent:step12', options)), {
-          form: 'artifact', coordinates: { entity: 'team-x', project: 'proj', name: 'agent' }, step: 12,
+          form: 'artifact',
+          coordinates: { entity: 'team-x', project: 'proj', name: 'agent' },
+          step: 12,
         });
         assert.deepEqual(accepted(readModelReference('WANDB-ARTIFACT:///team-x/proj/agent:step0', options)), {
-          form: 'artifact', coordinates: { entity: 'team-x', project: 'proj', name: 'agent' }, step: 0,
+          form: 'artifact',
+          coordinates: { entity: 'team-x', project: 'proj', name: 'agent' },
+          step: 0,
         });
       });
 
@@ -184,7 +192,7 @@ describe('model references typed by a person', () => {
       assert.equal(describeReference(accepted(readModelReference('wandb-artifact:///x/y/z:step9', withProject))), 'checkpoint model id of x/y/z, step 9');
     });
 
-    it('gives examples in the user\'s own team/project', () => {
+    it("gives examples in the user's own team/project", () => {
       assert.equal(referenceExamples('acme/agents'), `e.g. ${exampleModelId}, acme/agents/agent-001 or agent-001`);
       assert.equal(referenceExamples(''), `e.g. ${exampleModelId} or acme/agents/agent-001`);
       assert.equal(referenceExamples('not a project'), `e.g. ${exampleModelId} or acme/agents/agent-001`);

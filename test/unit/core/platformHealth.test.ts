@@ -15,7 +15,13 @@ function stateWithLog() {
 }
 
 /** What the client's request log reports for one attempt. */
-const refused = { api: 'training' as const, method: 'GET', path: '/training-jobs/j/events?limit=100', error: 'GET /training-jobs/j/events?limit=100: could not connect to 127.0.0.1:8787 (connection refused)', kind: 'network' as const };
+const refused = {
+  api: 'training' as const,
+  method: 'GET',
+  path: '/training-jobs/j/events?limit=100',
+  error: 'GET /training-jobs/j/events?limit=100: could not connect to 127.0.0.1:8787 (connection refused)',
+  kind: 'network' as const,
+};
 const answered = { api: 'training' as const, method: 'GET', path: '/training-jobs/j/events?limit=100', status: 200, ms: 12 };
 
 /** The tooltip lines as a person reads them: the Markdown escapes of the failure's words removed. */
@@ -34,7 +40,10 @@ describe('platform health fed by every call', () => {
     assert.match(shownText(health.summary().detail), /\*\*Training API\*\*: Can't reach the training API at 127\.0\.0\.1:8787\./);
     health.noteCall(answered);
     assert.equal(health.summary().level, 'healthy');
-    assert.deepEqual(changes.map((change) => `${change.current.state}${change.recovered ? ' (recovered)' : ''}`), ['reachable', 'failing', 'reachable (recovered)']);
+    assert.deepEqual(
+      changes.map((change) => `${change.current.state}${change.recovered ? ' (recovered)' : ''}`),
+      ['reachable', 'failing', 'reachable (recovered)'],
+    );
   });
 
   it('the same failure again is no news: listeners hear of changes only', () => {
@@ -68,7 +77,7 @@ describe('platform health fed by every call', () => {
     assert.equal(health.summary().retrySoon, true, 'the training API may come back by itself');
   });
 
-  it('says which API fails and how, in describeFailure\'s words: no answer at all before an answer with errors', () => {
+  it("says which API fails and how, in describeFailure's words: no answer at all before an answer with errors", () => {
     const { health } = stateWithLog();
     health.noteCall({ api: 'inference', method: 'GET', path: '/models', status: 503, error: 'GET /models failed: 503 Engine overloaded', kind: 'http' });
     assert.equal(health.summary().text, 'RL Studio: inference API unavailable');

@@ -88,7 +88,12 @@ describe('poll scheduler', () => {
 
   it('never has two polls of one job in flight, even when woken during a slow poll', async () => {
     let release: (() => void) | undefined;
-    const { clock, calls, scheduler } = harness(() => new Promise<PollOutcome>((resolve) => { release = () => resolve('continue'); }));
+    const { clock, calls, scheduler } = harness(
+      () =>
+        new Promise<PollOutcome>((resolve) => {
+          release = () => resolve('continue');
+        }),
+    );
     scheduler.follow('a');
     await settle();
     scheduler.wake('a');
@@ -189,7 +194,11 @@ describe('poll scheduler', () => {
     }
     assert.equal(calls.length, 20);
     assert.equal(maxInFlight(), 3);
-    assert.deepEqual(calls, Array.from({ length: 20 }, (_, index) => `job-${index}`), 'first come, first served');
+    assert.deepEqual(
+      calls,
+      Array.from({ length: 20 }, (_, index) => `job-${index}`),
+      'first come, first served',
+    );
   });
 
   it('spreads the first polls of many jobs followed at once instead of starting them together', async () => {
@@ -202,7 +211,10 @@ describe('poll scheduler', () => {
     assert.ok(atOnce <= 5, `${atOnce} first polls at the same instant`);
     const perTick = new Map<number, number>();
     for (const at of startedAt) perTick.set(at, (perTick.get(at) ?? 0) + 1);
-    assert.ok([...perTick.entries()].every(([at, count]) => at === t0 || count === 1), 'after the first ones, one first poll at a time');
+    assert.ok(
+      [...perTick.entries()].every(([at, count]) => at === t0 || count === 1),
+      'after the first ones, one first poll at a time',
+    );
     // The four slots and the first job that waited for one, then one every 25 ms.
     assert.equal(startedAt.length, 5 + Math.floor(999 / 25));
     await clock.advance(5000);

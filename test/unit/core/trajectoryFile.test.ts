@@ -5,14 +5,16 @@ import { checkTrajectoryFile, formatForFileName, parseTrajectoryFile, tooLargeTo
 import { validateTrajectoryGroup } from '../../../src/core/trajectoryShape';
 
 const group = (reward: unknown = 1, extra: Record<string, unknown> = {}) => ({
-  trajectories: [{
-    messages_and_choices: [
-      { role: 'system', content: 'You are terse.' },
-      { role: 'user', content: 'Say hi' },
-      { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } },
-    ],
-    reward,
-  }],
+  trajectories: [
+    {
+      messages_and_choices: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Say hi' },
+        { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } },
+      ],
+      reward,
+    },
+  ],
   ...extra,
 });
 
@@ -24,22 +26,27 @@ describe('trajectory-group shape', () => {
 
   it('accepts assistant tool calls with null content and a choice without index', () => {
     const value = {
-      trajectories: [{
-        messages_and_choices: [
-          { role: 'user', content: 'weather?' },
-          { finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'x' }] } },
-          { role: 'tool', content: '{"temp": 3}', tool_call_id: 'x' },
-          { finish_reason: 'stop', message: { role: 'assistant', content: 'cold' } },
-        ],
-        reward: -1,
-        tools: [],
-      }],
+      trajectories: [
+        {
+          messages_and_choices: [
+            { role: 'user', content: 'weather?' },
+            { finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'x' }] } },
+            { role: 'tool', content: '{"temp": 3}', tool_call_id: 'x' },
+            { finish_reason: 'stop', message: { role: 'assistant', content: 'cold' } },
+          ],
+          reward: -1,
+          tools: [],
+        },
+      ],
     };
     assert.deepEqual(validateTrajectoryGroup(value), []);
   });
 
   it('names each problem with its path', () => {
-    const issues = validateTrajectoryGroup({ trajectories: [{ messages_and_choices: [{ content: 'x' }, { finish_reason: 1, message: { role: 'user', content: 3 } }], reward: '1' }], metrics: { a: 'x' } });
+    const issues = validateTrajectoryGroup({
+      trajectories: [{ messages_and_choices: [{ content: 'x' }, { finish_reason: 1, message: { role: 'user', content: 3 } }], reward: '1' }],
+      metrics: { a: 'x' },
+    });
     const byPath = issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     assert.deepEqual(byPath, [
       'trajectories.0.messages_and_choices.0: expected a chat message {"role", "content"} or a choice {"finish_reason", "message"}: this object has neither "role" nor "finish_reason"',
@@ -53,10 +60,13 @@ describe('trajectory-group shape', () => {
 
   it('reports missing keys and warns about a trajectory with nothing to train on', () => {
     const issues = validateTrajectoryGroup({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hi' }] }] });
-    assert.deepEqual(issues.map((issue) => [issue.severity, issue.missingKey ?? issue.path.join('.')]), [
-      ['warning', 'trajectories.0.messages_and_choices'],
-      ['error', 'reward'],
-    ]);
+    assert.deepEqual(
+      issues.map((issue) => [issue.severity, issue.missingKey ?? issue.path.join('.')]),
+      [
+        ['warning', 'trajectories.0.messages_and_choices'],
+        ['error', 'reward'],
+      ],
+    );
     assert.equal(validateTrajectoryGroup([]).length, 1);
     assert.equal(validateTrajectoryGroup({ trajectories: [] })[0]!.message, '"trajectories" is empty: a group needs at least one trajectory');
   });
@@ -104,7 +114,23 @@ describe('trajectory files', () => {
   });
 
   it('reads a .json array and places problems inside pretty-printed groups', () => {
-    const text = JSON.stringify([group(), { trajectories: [{ messages_and_choices: [{ role: 'user', content: 'x' }, { finish_reason: 'stop', message: { role: 'assistant', content: 'y' } }] }] }], null, 2);
+    const text = JSON.stringify(
+      [
+        group(),
+        {
+          trajectories: [
+            {
+              messages_and_choices: [
+                { role: 'user', content: 'x' },
+                { finish_reason: 'stop', message: { role: 'assistant', content: 'y' } },
+              ],
+            },
+          ],
+        },
+      ],
+      null,
+      2,
+    );
     const parsed = parseTrajectoryFile(text, 'json');
     assert.equal(parsed.groups.length, 1);
     assert.equal(parsed.problems.length, 1);
@@ -151,7 +177,10 @@ describe('trajectory file limits', () => {
     const parsed = parseTrajectoryFile(text.replace(/"reward":1/, '"reward":"x"'), 'jsonl', limits);
     assert.equal(parsed.ok, false);
     assert.deepEqual(parsed.groups, []);
-    assert.deepEqual(parsed.problems.map((problem) => problem.line), [0, 4]);
+    assert.deepEqual(
+      parsed.problems.map((problem) => problem.line),
+      [0, 4],
+    );
     assert.match(parsed.problems[0]!.message, /"reward" must be a number/);
     assert.match(parsed.problems[1]!.message, /larger than 0\.\d MB.*lines 5 onward were not checked and nothing will be sent/);
   });
@@ -173,7 +202,15 @@ describe('trajectory file limits', () => {
     const bad = JSON.stringify(group('x'));
     const text = [line, ...Array.from({ length: 7 }, () => bad)].join('\n');
     const parsed = parseTrajectoryFile(text, 'jsonl', { maxSize: 1e6, maxProblems: 3 });
-    assert.deepEqual(parsed.problems.map((problem) => [problem.line, problem.severity]), [[1, 'error'], [2, 'error'], [3, 'error'], [4, 'error']]);
+    assert.deepEqual(
+      parsed.problems.map((problem) => [problem.line, problem.severity]),
+      [
+        [1, 'error'],
+        [2, 'error'],
+        [3, 'error'],
+        [4, 'error'],
+      ],
+    );
     assert.equal(parsed.problems[3]!.message, '4 more problems not listed, from here on: fix the ones above first');
     assert.equal(parsed.problems[3]!.notListed, 4, 'the closing entry says how many it stands for');
     assert.equal(parsed.groups.length, 1);
@@ -212,7 +249,14 @@ describe('trajectory fixture files', () => {
   it('finds each problem of the invalid fixture on its line', () => {
     const parsed = parseTrajectoryFile(fixture('invalid.jsonl'), 'jsonl');
     assert.equal(parsed.ok, false);
-    assert.deepEqual(parsed.problems.map((problem) => [problem.line, problem.severity]), [[1, 'error'], [2, 'error'], [3, 'error']]);
+    assert.deepEqual(
+      parsed.problems.map((problem) => [problem.line, problem.severity]),
+      [
+        [1, 'error'],
+        [2, 'error'],
+        [3, 'error'],
+      ],
+    );
     assert.match(parsed.problems[0]!.message, /"reward" must be a number/);
     assert.match(parsed.problems[1]!.message, /not valid JSON/);
     assert.match(parsed.problems[2]!.message, /missing "reward"/);

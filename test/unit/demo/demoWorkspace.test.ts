@@ -21,9 +21,15 @@ function filesUnder(folder: string): string[] {
   });
 }
 
-const files = filesUnder(workspace).map((path) => relative(workspace, path).split('\\').join('/')).sort();
+const files = filesUnder(workspace)
+  .map((path) => relative(workspace, path).split('\\').join('/'))
+  .sort();
 const text = (file: string) => readFileSync(join(workspace, file), 'utf8');
-const groupsOf = (file: string) => text(file).split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
+const groupsOf = (file: string) =>
+  text(file)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as unknown);
 
 async function schemaProblems(automation: string): Promise<string[]> {
   const schemaPath = join(repositoryRoot(), 'media', 'schemas', 'automation.schema.json');

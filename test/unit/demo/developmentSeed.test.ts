@@ -32,10 +32,7 @@ function seed(overrides: Partial<DevelopmentSeed> = {}): DevelopmentSeed {
     trainingApiUrl: trainingUrl,
     inferenceApiUrl: inferenceUrl,
     apiKey,
-    models: [
-      trainingModel({ id: 'model-a', name: 'agent-001', base_model: 'base-1' }),
-      trainingModel({ id: 'model-b', name: 'agent-002', base_model: 'base-1' }),
-    ],
+    models: [trainingModel({ id: 'model-a', name: 'agent-001', base_model: 'base-1' }), trainingModel({ id: 'model-b', name: 'agent-002', base_model: 'base-1' })],
     jobs: [
       { id: 'job-running', modelId: 'model-a', kind: 'rl', label: 'long run → agent-001' },
       { id: 'job-failed', modelId: 'model-b', kind: 'rl', label: 'out-of-memory run → agent-002' },
@@ -90,7 +87,10 @@ describe('development seed', () => {
   });
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-  for (const [name, mode] of [['Production', vscode.ExtensionMode.Production], ['Test', vscode.ExtensionMode.Test]] as const) {
+  for (const [name, mode] of [
+    ['Production', vscode.ExtensionMode.Production],
+    ['Test', vscode.ExtensionMode.Test],
+  ] as const) {
     it(`${name} mode, with a valid seed file named: skipped before reading anything; no key, no models, no jobs`, async () => {
       const { services, secrets, globalState } = setUp(mode);
       const result = await applyDevelopmentSeed(services, dependencies());
@@ -117,11 +117,17 @@ describe('development seed', () => {
     assert.equal(secrets.values.get('rlStudio.apiKey'), apiKey);
     assert.equal(await services.credentials.getApiKey(), apiKey);
     assert.deepEqual(services.remembered.models.list(), seed().models);
-    assert.deepEqual(services.remembered.jobs.list().map(({ addedAt: _, ...job }) => job), seed().jobs);
+    assert.deepEqual(
+      services.remembered.jobs.list().map(({ addedAt: _, ...job }) => job),
+      seed().jobs,
+    );
     assert.ok(services.remembered.jobs.list().every((job) => !Number.isNaN(Date.parse(job.addedAt))));
     // The key is kept nowhere but SecretStorage: not in globalState, not in the log.
     assert.ok(!JSON.stringify([...globalState.values]).includes(apiKey));
-    assert.ok(outputLines.some((line) => line.includes('development seed: signed in')), outputLines.join('\n'));
+    assert.ok(
+      outputLines.some((line) => line.includes('development seed: signed in')),
+      outputLines.join('\n'),
+    );
     assert.ok(!outputLines.join('\n').includes(apiKey));
   });
 
@@ -130,7 +136,10 @@ describe('development seed', () => {
     await applyDevelopmentSeed(services, dependencies());
     await services.remembered.jobs.remove('job-failed');
     assert.deepEqual(await applyDevelopmentSeed(services, dependencies()), { status: 'skipped', reason: 'already-applied' });
-    assert.deepEqual(services.remembered.jobs.list().map((job) => job.id), ['job-running', 'job-succeeded']);
+    assert.deepEqual(
+      services.remembered.jobs.list().map((job) => job.id),
+      ['job-running', 'job-succeeded'],
+    );
   });
 
   it('a new run replaces what the profile remembered for that address from an earlier run, and only for it', async () => {
@@ -140,9 +149,18 @@ describe('development seed', () => {
     await globalState.update('rlStudio.jobs:https://training.example.com/v1', [rememberedJob('elsewhere')]);
     writeSeed(seed({ runId: 'run-2' }));
     assert.equal((await applyDevelopmentSeed(services, dependencies())).status, 'applied');
-    assert.deepEqual(services.remembered.jobs.list().map((job) => job.id), ['job-running', 'job-failed', 'job-succeeded']);
-    assert.deepEqual(services.remembered.models.list().map((model) => model.id), ['model-a', 'model-b']);
-    assert.deepEqual(globalState.get<RememberedJob[]>('rlStudio.jobs:https://training.example.com/v1').map((job) => job.id), ['elsewhere']);
+    assert.deepEqual(
+      services.remembered.jobs.list().map((job) => job.id),
+      ['job-running', 'job-failed', 'job-succeeded'],
+    );
+    assert.deepEqual(
+      services.remembered.models.list().map((model) => model.id),
+      ['model-a', 'model-b'],
+    );
+    assert.deepEqual(
+      globalState.get<RememberedJob[]>('rlStudio.jobs:https://training.example.com/v1').map((job) => job.id),
+      ['elsewhere'],
+    );
   });
 
   it('a seed for other addresses than the configured ones: refused; the key already stored stays', async () => {
@@ -197,7 +215,10 @@ describe('development seed', () => {
       const result = await applyDevelopmentSeed(services, dependencies());
       assert.equal(result.status, 'refused');
       assert.match((result as { reason: string }).reason, reason);
-      assert.ok(outputLines.some((line) => line.startsWith('warn') && line.includes('not applied')), outputLines.join('\n'));
+      assert.ok(
+        outputLines.some((line) => line.startsWith('warn') && line.includes('not applied')),
+        outputLines.join('\n'),
+      );
       assert.equal(secrets.values.size, 0);
     });
   }

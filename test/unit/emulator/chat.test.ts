@@ -68,9 +68,15 @@ describe('emulator: chat completions', () => {
 
   it('is deterministic for the same model, prompt and seed, and varies with them', async () => {
     const ask = async (model: string, content: string, seed?: number) =>
-      (await call(emulator, 'inference', 'POST', '/chat/completions', { body: { model, messages: [{ role: 'user', content }], ...(seed === undefined ? {} : { seed }) } })).json.choices[0].message.content;
+      (await call(emulator, 'inference', 'POST', '/chat/completions', { body: { model, messages: [{ role: 'user', content }], ...(seed === undefined ? {} : { seed }) } })).json.choices[0].message
+        .content;
     assert.equal(await ask(MODEL, 'same question'), await ask(MODEL, 'same question'));
-    const variants = new Set([await ask(MODEL, 'same question'), await ask(MODEL, 'other question'), await ask('meta-llama/Llama-3.1-8B-Instruct', 'same question'), await ask(MODEL, 'same question', 7)]);
+    const variants = new Set([
+      await ask(MODEL, 'same question'),
+      await ask(MODEL, 'other question'),
+      await ask('meta-llama/Llama-3.1-8B-Instruct', 'same question'),
+      await ask(MODEL, 'same question', 7),
+    ]);
     assert.equal(variants.size, 4);
   });
 
@@ -82,7 +88,9 @@ describe('emulator: chat completions', () => {
   });
 
   it('stops before a stop sequence', async () => {
-    const answer = await call(emulator, 'inference', 'POST', '/chat/completions', { body: { model: MODEL, messages: [{ role: 'user', content: '/echo alpha beta STOP gamma' }], stop: ['STOP', 'never'] } });
+    const answer = await call(emulator, 'inference', 'POST', '/chat/completions', {
+      body: { model: MODEL, messages: [{ role: 'user', content: '/echo alpha beta STOP gamma' }], stop: ['STOP', 'never'] },
+    });
     assert.equal(answer.json.choices[0].message.content, 'alpha beta ');
     assert.equal(answer.json.choices[0].finish_reason, 'stop');
   });
@@ -97,7 +105,9 @@ describe('emulator: chat completions', () => {
   });
 
   it('returns a JSON object for response_format json_object', async () => {
-    const answer = await call(emulator, 'inference', 'POST', '/chat/completions', { body: { model: MODEL, messages: [{ role: 'user', content: 'classify this' }], response_format: { type: 'json_object' } } });
+    const answer = await call(emulator, 'inference', 'POST', '/chat/completions', {
+      body: { model: MODEL, messages: [{ role: 'user', content: 'classify this' }], response_format: { type: 'json_object' } },
+    });
     const parsed = JSON.parse(answer.json.choices[0].message.content);
     assert.equal(typeof parsed, 'object');
     assert.ok(!Array.isArray(parsed));
@@ -116,7 +126,11 @@ describe('emulator: chat completions', () => {
   it('serves trained checkpoints on the training API, by step or latest, with and without trailing slash', async () => {
     const seeded = emulator.seeded!;
     const base = `wandb-artifact:///${seeded.trainedModelEntity}/${seeded.trainedModelProject}/${seeded.trainedModelName}`;
-    for (const [model, path] of [[`${base}:step3`, '/chat/completions'], [base, '/chat/completions/'], [MODEL, '/chat/completions']] as const) {
+    for (const [model, path] of [
+      [`${base}:step3`, '/chat/completions'],
+      [base, '/chat/completions/'],
+      [MODEL, '/chat/completions'],
+    ] as const) {
       const answer = await call(emulator, 'training', 'POST', path, { body: { model, messages: [{ role: 'user', content: 'hi' }] } });
       assert.equal(answer.status, 200, `${model} ${path}`);
       assert.equal(answer.json.model, model);

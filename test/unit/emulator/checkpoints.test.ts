@@ -42,13 +42,19 @@ describe('emulator: checkpoints', () => {
 
   it('pages in ascending order to the end', async () => {
     const { steps, pages } = await allPages(emulator, modelId, 'asc', 10);
-    assert.deepEqual(steps, Array.from({ length: 53 }, (_, step) => step));
+    assert.deepEqual(
+      steps,
+      Array.from({ length: 53 }, (_, step) => step),
+    );
     assert.equal(pages, 6);
   });
 
   it('pages in descending order to the end', async () => {
     const { steps } = await allPages(emulator, modelId, 'desc', 20);
-    assert.deepEqual(steps, Array.from({ length: 53 }, (_, index) => 52 - index));
+    assert.deepEqual(
+      steps,
+      Array.from({ length: 53 }, (_, index) => 52 - index),
+    );
   });
 
   it('defaults to 20 ascending and ends an exact last page without has_more', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startEmulator, type Emulator } from '../../emulator/index';
 import { runningJobSteps } from '../../emulator/seed';
 
-describe('emulator: the demo\'s live job and command line', () => {
+describe("emulator: the demo's live job and command line", () => {
   it('sizes the live job by wall time: 12 hours at any clock, never fewer than 1000 steps', () => {
     assert.equal(runningJobSteps(2), 21_600);
     assert.equal(runningJobSteps(0.5) * 0.5, 12 * 3600);
@@ -19,14 +19,17 @@ describe('emulator: the demo\'s live job and command line', () => {
     });
     after(() => emulator.close());
 
-    it('announces those steps when it starts, and the failing job fails after two steps with its group\'s message', async () => {
+    it("announces those steps when it starts, and the failing job fails after two steps with its group's message", async () => {
       const headers = { authorization: `Bearer ${emulator.apiKey}` };
       const events = async (id: string) =>
         ((await (await fetch(`${emulator.trainingUrl}/preview/training-jobs/${id}/events?limit=100`, { headers })).json()) as { data: Array<{ type: string; data: Record<string, unknown> }> }).data;
       const started = (await events(emulator.seeded!.runningJobId)).find((event) => event.type === 'training_started');
       assert.equal(started?.data.num_sequences, runningJobSteps(0.05));
       const failed = await events(emulator.seeded!.failedJobId);
-      assert.deepEqual(failed.map((event) => event.type), ['training_started', 'gradient_step', 'gradient_step', 'training_failed']);
+      assert.deepEqual(
+        failed.map((event) => event.type),
+        ['training_started', 'gradient_step', 'gradient_step', 'training_failed'],
+      );
       assert.match(String(failed.at(-1)?.data.error_message), /CUDA out of memory/);
     });
   });

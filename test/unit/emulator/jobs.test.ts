@@ -27,7 +27,10 @@ describe('emulator: training jobs', () => {
     const jobId = created.json.id as string;
     const events = await finished(emulator, jobId);
 
-    assert.deepEqual(events.map((event) => event.type), ['training_started', ...Array(5).fill('gradient_step'), 'training_ended']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['training_started', ...Array(5).fill('gradient_step'), 'training_ended'],
+    );
     assert.equal(events[0]!.data.num_sequences, 5);
     assert.equal(new Set(events.map((event) => event.id)).size, events.length);
     const steps = events.filter((event) => event.type === 'gradient_step');
@@ -40,7 +43,10 @@ describe('emulator: training jobs', () => {
     assert.ok((steps.at(-1)!.data.loss as number) < (steps[0]!.data.loss as number), 'loss falls');
 
     const checkpoints = await call(emulator, 'training', 'GET', `/preview/models/${modelId}/checkpoints`);
-    assert.deepEqual(checkpoints.json.data.map((checkpoint: { step: number }) => checkpoint.step), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      checkpoints.json.data.map((checkpoint: { step: number }) => checkpoint.step),
+      [0, 1, 2, 3, 4, 5],
+    );
     assert.deepEqual(checkpoints.json.data[5].metrics, steps[4]!.data);
 
     const job = await call(emulator, 'training', 'GET', `/preview/training-jobs/${jobId}`);
@@ -72,7 +78,10 @@ describe('emulator: training jobs', () => {
     const groups = [trajectoryGroup(), trajectoryGroup({ emulator_fail: 'Reward function raised ValueError' }), trajectoryGroup(), trajectoryGroup()];
     const jobId = (await call(emulator, 'training', 'POST', '/preview/training-jobs', { body: { model_id: modelId, trajectory_groups: groups } })).json.id;
     const events = await finished(emulator, jobId);
-    assert.deepEqual(events.map((event) => event.type), ['training_started', 'gradient_step', 'gradient_step', 'training_failed']);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['training_started', 'gradient_step', 'gradient_step', 'training_failed'],
+    );
     assert.equal(events.at(-1)!.data.error_message, 'Reward function raised ValueError');
     const job = await call(emulator, 'training', 'GET', `/preview/training-jobs/${jobId}`);
     assert.equal(job.json.status, 'failed');
@@ -80,14 +89,18 @@ describe('emulator: training jobs', () => {
   });
 
   it('fails a job whose experimental config asks for it', async () => {
-    const jobId = (await call(emulator, 'training', 'POST', '/preview/training-jobs', { body: { model_id: modelId, trajectory_groups: [trajectoryGroup()], experimental_config: { emulator_fail: 'NaN loss' } } })).json.id;
+    const jobId = (
+      await call(emulator, 'training', 'POST', '/preview/training-jobs', { body: { model_id: modelId, trajectory_groups: [trajectoryGroup()], experimental_config: { emulator_fail: 'NaN loss' } } })
+    ).json.id;
     const events = await finished(emulator, jobId);
     assert.equal(events.at(-1)!.type, 'training_failed');
     assert.equal(events.at(-1)!.data.error_message, 'NaN loss');
   });
 
   it('runs a supervised job of eight steps', async () => {
-    const created = await call(emulator, 'training', 'POST', '/preview/sft-training-jobs', { body: { model_id: modelId, training_data_url: 'https://data.example/train.jsonl', config: { batch_size: 'auto', learning_rate: [2e-5, 1e-5] } } });
+    const created = await call(emulator, 'training', 'POST', '/preview/sft-training-jobs', {
+      body: { model_id: modelId, training_data_url: 'https://data.example/train.jsonl', config: { batch_size: 'auto', learning_rate: [2e-5, 1e-5] } },
+    });
     assert.equal(created.status, 200);
     const events = await finished(emulator, created.json.id);
     assert.equal(events.filter((event) => event.type === 'gradient_step').length, 8);
@@ -127,7 +140,10 @@ describe('emulator: seeded demo data', () => {
     const seeded = emulator.seeded!;
     assert.equal(`${seeded.trainedModelEntity}/${seeded.trainedModelProject}/${seeded.trainedModelName}`, 'emulator-entity/demo-project/agent-001');
     const page = await call(emulator, 'training', 'GET', `/preview/models/${seeded.trainedModelId}/checkpoints?limit=25`);
-    assert.deepEqual(page.json.data.map((checkpoint: { step: number }) => checkpoint.step), Array.from({ length: 25 }, (_, step) => step));
+    assert.deepEqual(
+      page.json.data.map((checkpoint: { step: number }) => checkpoint.step),
+      Array.from({ length: 25 }, (_, step) => step),
+    );
     const succeeded = await call(emulator, 'training', 'GET', `/preview/training-jobs/${seeded.succeededJobId}`);
     assert.equal(succeeded.json.status, 'succeeded');
     const events = await allEvents(emulator, seeded.succeededJobId);

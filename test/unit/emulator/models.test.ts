@@ -20,7 +20,10 @@ describe('emulator: models', () => {
     assert.deepEqual({ ...created.json, id: undefined, run_id: undefined }, { id: undefined, entity: 'emulator-entity', project: 'p', name: 'first', base_model: BASE, run_id: undefined });
     assert.equal(typeof created.json.run_id, 'string');
     const checkpoints = await call(emulator, 'training', 'GET', `/preview/models/${created.json.id}/checkpoints`);
-    assert.deepEqual(checkpoints.json.data.map((checkpoint: { step: number }) => checkpoint.step), [0]);
+    assert.deepEqual(
+      checkpoints.json.data.map((checkpoint: { step: number }) => checkpoint.step),
+      [0],
+    );
   });
 
   it('returns the existing model when asked, and refuses a duplicate otherwise', async () => {

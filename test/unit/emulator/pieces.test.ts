@@ -29,9 +29,27 @@ describe('emulator: completions', () => {
   });
 
   it('takes the prompt from the last user message, including text parts', () => {
-    const fromParts = generateCompletion({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: '/echo from ' }, { type: 'text', text: 'parts' }] }] });
+    const fromParts = generateCompletion({
+      model: 'm',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '/echo from ' },
+            { type: 'text', text: 'parts' },
+          ],
+        },
+      ],
+    });
     assert.equal(content(fromParts), 'from parts');
-    const lastUser = generateCompletion({ model: 'm', messages: [{ role: 'user', content: '/echo one' }, { role: 'assistant', content: 'x' }, { role: 'user', content: '/echo two' }] });
+    const lastUser = generateCompletion({
+      model: 'm',
+      messages: [
+        { role: 'user', content: '/echo one' },
+        { role: 'assistant', content: 'x' },
+        { role: 'user', content: '/echo two' },
+      ],
+    });
     assert.equal(content(lastUser), 'two');
   });
 });
@@ -77,6 +95,9 @@ describe('emulator: checkpoint list', () => {
     const gone = checkpoints.byStep(2)!.id;
     assert.deepEqual(checkpoints.deleteSteps([2, 7]), { deletedCount: 1, notFoundSteps: [7] });
     assert.equal(checkpoints.page(gone, 5, 'asc'), undefined);
-    assert.deepEqual(checkpoints.page(checkpoints.byStep(1)!.id, 5, 'asc')!.data.map((checkpoint) => checkpoint.step), [3]);
+    assert.deepEqual(
+      checkpoints.page(checkpoints.byStep(1)!.id, 5, 'asc')!.data.map((checkpoint) => checkpoint.step),
+      [3],
+    );
   });
 });

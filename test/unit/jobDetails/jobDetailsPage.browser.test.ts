@@ -60,7 +60,11 @@ describe('job details page in a real browser', function () {
 
   it('a second job on a model: header, timeline, chart axis and hover name the job step and the model step alike', async () => {
     const gradientSteps = secondJob.filter((event) => event.type === 'gradient_step');
-    assert.deepEqual(gradientSteps.map((event) => event.data?.step), [6, 7, 8, 9], 'the emulator continues the model step across jobs');
+    assert.deepEqual(
+      gradientSteps.map((event) => event.data?.step),
+      [6, 7, 8, 9],
+      'the emulator continues the model step across jobs',
+    );
     const early = secondJob.slice(0, 3);
     const snapshot: JobSnapshot = { job: { id: 'job-2', label: 'Job job-2' }, status: applyJobEvents(initialJobStatus, early), events: early, now: Date.now() };
     const view = await openJobDetailsPage(browser, server.url, () => ({ ready: () => snapshot, refresh: () => null, copy: () => null }));
@@ -77,7 +81,10 @@ describe('job details page in a real browser', function () {
       await view.page.waitForFunction(() => document.querySelector('.pill')?.textContent === 'succeeded');
       page = await shown(view);
       assert.equal(page.facts.split(' · ').slice(0, 3).join(' · '), 'succeeded · 4 job steps · model step 9');
-      assert.deepEqual(page.rows.map((row) => row.replace(/ · loss.*/, '')), ['job step 4model step 9', 'job step 3model step 8', 'job step 2model step 7', 'job step 1model step 6']);
+      assert.deepEqual(
+        page.rows.map((row) => row.replace(/ · loss.*/, '')),
+        ['job step 4model step 9', 'job step 3model step 8', 'job step 2model step 7', 'job step 1model step 6'],
+      );
       assert.deepEqual(page.axis, ['6', 'model step', '9']);
 
       // Hover the newest point: both numberings, the axis's first.
@@ -102,7 +109,7 @@ describe('job details page in a real browser', function () {
     }
   });
 
-  it('loads under the panel\'s policy, asks for its snapshot by request, applies an append that overtook the reply, and asks by request for refresh and copy', async () => {
+  it("loads under the panel's policy, asks for its snapshot by request, applies an append that overtook the reply, and asks by request for refresh and copy", async () => {
     const early = secondJob.slice(0, 3);
     const snapshot: JobSnapshot = { job: { id: 'job-3', label: 'Job job-3' }, status: applyJobEvents(initialJobStatus, early), events: early, now: Date.now() };
     const rest: JobAppend = { type: 'append', status: applyJobEvents(initialJobStatus, secondJob), events: secondJob.slice(3), now: Date.now() };
@@ -137,7 +144,10 @@ describe('job details page in a real browser', function () {
       assert.deepEqual(asked, ['ready', 'refresh']);
       assert.equal((JSON.parse(copied[0]!) as { events: unknown[] }).events.length, secondJob.length);
       assert.equal(view.sent.length, 3);
-      assert.ok(view.sent.every((message) => (message as { kind?: string }).kind === 'request'), 'the page sends requests only');
+      assert.ok(
+        view.sent.every((message) => (message as { kind?: string }).kind === 'request'),
+        'the page sends requests only',
+      );
 
       // The document's policy is the panel's, with this load's nonce; nothing broke it while loading.
       const loaded = await view.page.evaluate(() => ({

@@ -30,7 +30,7 @@ describe('activation bundle', () => {
     }
   });
 
-  it('returns nothing outside the extension\'s own tests, so other extensions get no exports', () => {
+  it("returns nothing outside the extension's own tests, so other extensions get no exports", () => {
     assert.equal(activation.exported, 'nothing');
   });
 
@@ -48,12 +48,21 @@ describe('activation bundle', () => {
     const required = new Map<string, string[]>();
     for (const name of readdirSync(dist).filter((file) => file.endsWith('.js'))) {
       const text = readFileSync(join(dist, name), 'utf8');
-      required.set(name, [...text.matchAll(/require\(["']\.\/([\w.-]+\.js)["']\)/g)].map((match) => match[1]!));
+      required.set(
+        name,
+        [...text.matchAll(/require\(["']\.\/([\w.-]+\.js)["']\)/g)].map((match) => match[1]!),
+      );
     }
-    assert.deepEqual(
-      [...new Set(required.get('extension.js'))].sort(),
-      ['chat.js', 'developmentSeed.js', 'errors.js', 'languageModels.js', 'network.js', 'payloadLanguage.js', 'sidebar.js', 'webhooks.js'],
-    );
+    assert.deepEqual([...new Set(required.get('extension.js'))].sort(), [
+      'chat.js',
+      'developmentSeed.js',
+      'errors.js',
+      'languageModels.js',
+      'network.js',
+      'payloadLanguage.js',
+      'sidebar.js',
+      'webhooks.js',
+    ]);
     for (const [name, bundles] of required) {
       for (const bundle of bundles) assert.ok(required.has(bundle), `${name} requires ./${bundle}, which was not built`);
     }

@@ -74,7 +74,9 @@ describe('bundle contents', () => {
           output.replace(/^dist\//, ''),
           {
             entry: bundle.entryPoint!,
-            inputs: Object.entries(bundle.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([input]) => input),
+            inputs: Object.entries(bundle.inputs)
+              .filter(([, input]) => input.bytesInOutput > 0)
+              .map(([input]) => input),
             external: bundle.imports.filter((entry) => entry.external).map((entry) => entry.path),
           },
         ]),
@@ -102,7 +104,10 @@ describe('bundle contents', () => {
       const packages = new Set(inputs.filter((input) => input.includes('node_modules/')).map((input) => input.split('node_modules/').pop()!.split('/')[0]!));
       for (const found of packages) assert.ok(packagesByBundle[found]?.includes(name), `dist/${name} holds ${found}`);
     }
-    assert.ok(bundle('network.js').inputs.some((input) => input.includes('node_modules/undici/')), 'undici is not in dist/network.js');
+    assert.ok(
+      bundle('network.js').inputs.some((input) => input.includes('node_modules/undici/')),
+      'undici is not in dist/network.js',
+    );
   });
 
   it('holds the PlatformError class in dist/errors.js alone, which loads nothing else', () => {
@@ -115,7 +120,7 @@ describe('bundle contents', () => {
     }
   });
 
-  it('copies no bundle\'s entry into another bundle', () => {
+  it("copies no bundle's entry into another bundle", () => {
     for (const [name, { entry }] of bundles) {
       const holders = [...bundles].filter(([other, { inputs }]) => other !== name && inputs.includes(entry)).map(([other]) => other);
       assert.deepEqual(holders, [], `${entry} (dist/${name})`);

@@ -29,7 +29,7 @@ describe('the one command registration', () => {
     assert.equal(await editor.get('rlStudio.signIn')!(), 'signed in');
   });
 
-  it('registers a late feature\'s commands as stand-ins, and loads the feature once, on the first call', async () => {
+  it("registers a late feature's commands as stand-ins, and loads the feature once, on the first call", async () => {
     const { table, editor } = tableWithEditor();
     let loads = 0;
     const sidebar = onFirstUse('sidebar', undefined, () => {
@@ -45,7 +45,7 @@ describe('the one command registration', () => {
     assert.equal(await editor.get('rlStudio.two')!(), 'two');
     assert.equal(await editor.get('rlStudio.one')!(1), 2);
     assert.equal(loads, 1);
-    assert.equal(editor.size, 2, 'the feature\'s handlers are not registered with the editor a second time');
+    assert.equal(editor.size, 2, "the feature's handlers are not registered with the editor a second time");
   });
 
   it('registers test-only commands only in test mode, and refuses their handlers outside it', async () => {
@@ -70,7 +70,7 @@ describe('the one command registration', () => {
     assert.throws(() => table.register('rlStudio.one', () => undefined), /rlStudio\.one belongs to sidebar, whose commands were not registered at activation/);
   });
 
-  it('refuses a feature\'s stand-ins registered twice', () => {
+  it("refuses a feature's stand-ins registered twice", () => {
     const { table } = tableWithEditor();
     table.loadOnFirstCall('sidebar', () => undefined);
     assert.throws(() => table.loadOnFirstCall('sidebar', () => undefined), /commands of sidebar were registered twice/);
@@ -85,12 +85,15 @@ describe('the one command registration', () => {
   it('passes a start that failed halfway on to the caller, and starts the feature again on the next call', async () => {
     const { table, editor } = tableWithEditor();
     let attempts = 0;
-    table.loadOnFirstCall('sidebar', onFirstUse('sidebar', undefined, () => {
-      attempts++;
-      table.register('rlStudio.one', () => `start ${attempts}`);
-      if (attempts === 1) throw new Error('the views failed to start');
-      table.register('rlStudio.two', () => 'two');
-    }));
+    table.loadOnFirstCall(
+      'sidebar',
+      onFirstUse('sidebar', undefined, () => {
+        attempts++;
+        table.register('rlStudio.one', () => `start ${attempts}`);
+        if (attempts === 1) throw new Error('the views failed to start');
+        table.register('rlStudio.two', () => 'two');
+      }),
+    );
     assert.throws(() => editor.get('rlStudio.two')!(), /the views failed to start/);
     assert.equal(await editor.get('rlStudio.one')!(), 'start 2');
     assert.equal(await editor.get('rlStudio.two')!(), 'two');

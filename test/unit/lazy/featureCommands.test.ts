@@ -26,14 +26,23 @@ describe('the table of commands and who handles them', () => {
   const table = Object.keys(commandOwners);
 
   it('holds every command of package.json', () => {
-    assert.deepEqual(declaredCommands().filter((id) => !table.includes(id)), []);
+    assert.deepEqual(
+      declaredCommands().filter((id) => !table.includes(id)),
+      [],
+    );
   });
 
   it('holds only commands of package.json, except the test-only ones, which package.json must not declare', () => {
     const declared = declaredCommands();
     const testOnly: readonly string[] = testOnlyCommands;
-    assert.deepEqual(table.filter((id) => !declared.includes(id) && !testOnly.includes(id)), []);
-    assert.deepEqual(testOnly.filter((id) => declared.includes(id)), []);
+    assert.deepEqual(
+      table.filter((id) => !declared.includes(id) && !testOnly.includes(id)),
+      [],
+    );
+    assert.deepEqual(
+      testOnly.filter((id) => declared.includes(id)),
+      [],
+    );
   });
 
   it('names the owner that registers each command in src/, and every command of the table is registered there once', () => {
@@ -45,6 +54,10 @@ describe('the table of commands and who handles them', () => {
         assert.equal((commandOwners as Record<string, CommandOwner>)[id], ownerOfFile(file), `${id} is registered in ${file}`);
       }
     }
-    assert.deepEqual(table.filter((id) => registered.get(id)?.length !== 1), [], 'commands not registered exactly once in src/vscode');
+    assert.deepEqual(
+      table.filter((id) => registered.get(id)?.length !== 1),
+      [],
+      'commands not registered exactly once in src/vscode',
+    );
   });
 });

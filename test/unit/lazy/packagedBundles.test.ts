@@ -20,15 +20,25 @@ describe('packaged files', () => {
 
   it('holds every bundle the extension host and the webviews may load', () => {
     const bundles = [
-      ...readdirSync(join(root, 'dist')).filter((name) => name.endsWith('.js')).map((name) => `dist/${name}`),
-      ...readdirSync(join(root, 'media', 'dist')).filter((name) => name.endsWith('.js')).map((name) => `media/dist/${name}`),
+      ...readdirSync(join(root, 'dist'))
+        .filter((name) => name.endsWith('.js'))
+        .map((name) => `dist/${name}`),
+      ...readdirSync(join(root, 'media', 'dist'))
+        .filter((name) => name.endsWith('.js'))
+        .map((name) => `media/dist/${name}`),
     ];
     assert.ok(bundles.includes('dist/extension.js') && bundles.includes('dist/network.js'));
-    assert.deepEqual(bundles.filter((bundle) => !packaged.includes(bundle)), []);
+    assert.deepEqual(
+      bundles.filter((bundle) => !packaged.includes(bundle)),
+      [],
+    );
   });
 
   it('holds no source map, source or test file', () => {
-    assert.deepEqual(packaged.filter((file) => /\.map$|\.ts$|^(src|test|out|node_modules)\//.test(file)), []);
+    assert.deepEqual(
+      packaged.filter((file) => /\.map$|\.ts$|^(src|test|out|node_modules)\//.test(file)),
+      [],
+    );
   });
 
   it('holds the manifest and what it points at', () => {

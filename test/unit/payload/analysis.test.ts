@@ -14,7 +14,14 @@ describe('payload analysis', () => {
   it('stops an unterminated reference at the next opening or at the end of the string', () => {
     const text = '{"a": "${x ${y} ${z", "b": 1}';
     const references = analysePayload(text, 'payload').references;
-    assert.deepEqual(references.map((r) => [r.name, r.terminated]), [['x ', false], ['y', true], ['z', false]]);
+    assert.deepEqual(
+      references.map((r) => [r.name, r.terminated]),
+      [
+        ['x ', false],
+        ['y', true],
+        ['z', false],
+      ],
+    );
     assert.equal(text.slice(references[2].start, references[2].end), '${z');
   });
 
@@ -25,13 +32,19 @@ describe('payload analysis', () => {
 
   it('marks references in keys', () => {
     const text = '{"k${event_type}": "${entity_name}"}';
-    assert.deepEqual(analysePayload(text, 'payload').references.map((r) => r.inKey), [true, false]);
+    assert.deepEqual(
+      analysePayload(text, 'payload').references.map((r) => r.inKey),
+      [true, false],
+    );
   });
 
   it('treats only the payload of an automation as a template', () => {
     const text = '{"name": "${x}", "description": "${y}", "payload": {"a": "${event_type}"}, "webhook": "${z}"}';
     const analysis = analysePayload(text, 'automation');
-    assert.deepEqual(analysis.references.map((r) => r.name), ['event_type']);
+    assert.deepEqual(
+      analysis.references.map((r) => r.name),
+      ['event_type'],
+    );
     assert.equal(analysis.automation?.webhook?.value, '${z}');
   });
 
@@ -47,7 +60,10 @@ describe('payload analysis', () => {
   it('keeps the reference of an unclosed string (typing before the closing quote)', () => {
     const text = '{\n  "a": "${proj\n}';
     const analysis = analysePayload(text, 'payload');
-    assert.deepEqual(analysis.references.map((r) => [r.name, r.terminated]), [['proj', false]]);
+    assert.deepEqual(
+      analysis.references.map((r) => [r.name, r.terminated]),
+      [['proj', false]],
+    );
     assert.equal(stringAt(text, analysis.strings, text.indexOf('proj') + 4), 1);
   });
 

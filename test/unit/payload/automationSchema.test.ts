@@ -23,26 +23,41 @@ describe('automation JSON schema', () => {
     const broken = fixture.name.includes('without-regex');
     it(`${broken ? 'rejects' : 'accepts'} ${fixture.name}`, async () => {
       const messages = await validate(fixture.text);
-      if (broken) assert.ok(messages.some((message) => /aliasRegex/.test(message)), messages.join('\n'));
+      if (broken)
+        assert.ok(
+          messages.some((message) => /aliasRegex/.test(message)),
+          messages.join('\n'),
+        );
       else assert.deepEqual(messages, []);
     });
   }
 
   it('rejects a collection filter on a registry scope, an unknown event and a missing webhook', async () => {
-    const messages = await validate(JSON.stringify({
-      name: 'x',
-      scope: { registry: 'r', collectionFilter: 'c' },
-      event: { type: 'SOMETHING_ELSE' },
-      team: 'acme',
-      payload: {},
-    }));
-    assert.ok(messages.some((message) => /webhook/.test(message)), messages.join('\n'));
-    assert.ok(messages.some((message) => /SOMETHING_ELSE|LINK_ARTIFACT/.test(message)), messages.join('\n'));
+    const messages = await validate(
+      JSON.stringify({
+        name: 'x',
+        scope: { registry: 'r', collectionFilter: 'c' },
+        event: { type: 'SOMETHING_ELSE' },
+        team: 'acme',
+        payload: {},
+      }),
+    );
+    assert.ok(
+      messages.some((message) => /webhook/.test(message)),
+      messages.join('\n'),
+    );
+    assert.ok(
+      messages.some((message) => /SOMETHING_ELSE|LINK_ARTIFACT/.test(message)),
+      messages.join('\n'),
+    );
     assert.ok(messages.length >= 3, messages.join('\n'));
   });
 
   it('requires the options of run events', async () => {
     const messages = await validate(JSON.stringify({ name: 'x', scope: { project: 'acme/p' }, event: { type: 'RUN_METRIC_THRESHOLD', metric: 'loss' }, team: 't', webhook: 'w' }));
-    assert.ok(messages.some((message) => /operator/.test(message)), messages.join('\n'));
+    assert.ok(
+      messages.some((message) => /operator/.test(message)),
+      messages.join('\n'),
+    );
   });
 });

@@ -25,9 +25,16 @@ describe('payload variables in a file whose JSON is broken elsewhere', () => {
   it('still tells keys from values where the JSON is broken', () => {
     const text = '{"k${event_type}" "${entity_name}", "v": "${tag}",}}, "k2${alias}": "${project_name}"';
     const references = analysePayload(text, 'payload').references;
-    assert.deepEqual(references.map((reference) => [reference.name, reference.inKey]), [
-      ['event_type', true], ['entity_name', false], ['tag', false], ['alias', true], ['project_name', false],
-    ]);
+    assert.deepEqual(
+      references.map((reference) => [reference.name, reference.inKey]),
+      [
+        ['event_type', true],
+        ['entity_name', false],
+        ['tag', false],
+        ['alias', true],
+        ['project_name', false],
+      ],
+    );
     assert.ok(problems(text).filter((problem) => problem.startsWith('variable-in-key')).length === 2);
   });
 

@@ -16,7 +16,9 @@ describe('payload completion (golden files)', () => {
         const result = complete(analysis, cursor, context);
         if (!result) return `${header}\n  (nothing offered)`;
         const range = `  replaces ${lineColumn(text, result.replaceStart)}-${lineColumn(text, result.replaceEnd)} ${JSON.stringify(text.slice(result.replaceStart, result.replaceEnd))}`;
-        const items = result.items.map((item) => `  ${item.kind.padEnd(15)} ${item.label.padEnd(32)} inserts ${JSON.stringify(item.insertText)}${item.retrigger ? ' then suggests again' : ''}\n${''.padEnd(19)}— ${item.summary}`);
+        const items = result.items.map(
+          (item) => `  ${item.kind.padEnd(15)} ${item.label.padEnd(32)} inserts ${JSON.stringify(item.insertText)}${item.retrigger ? ' then suggests again' : ''}\n${''.padEnd(19)}— ${item.summary}`,
+        );
         return [header, range, ...(items.length ? items : ['  (empty list)'])].join('\n');
       });
       const golden = matchGolden(join(fixturesDirectory, 'completion', fixture.name.replace(/\.json$/, '.expected.txt')), blocks.join('\n\n') + '\n');

@@ -5,13 +5,15 @@ import { fixturesDirectory, fixturesIn, lineColumn, matchGolden } from './suppor
 
 function formatDiagnostics(text: string, diagnostics: PayloadDiagnostic[]): string {
   if (diagnostics.length === 0) return '(no diagnostics)\n';
-  return diagnostics
-    .map((diagnostic) => {
-      const range = `${lineColumn(text, diagnostic.start)}-${lineColumn(text, diagnostic.end)}`;
-      const fixes = diagnostic.fixes?.length ? `\n    fixes: ${diagnostic.fixes.map((fix) => JSON.stringify(fix)).join(', ')}` : '';
-      return `${range} ${diagnostic.severity} ${diagnostic.code} on ${JSON.stringify(text.slice(diagnostic.start, diagnostic.end))}\n    ${diagnostic.message}${fixes}`;
-    })
-    .join('\n') + '\n';
+  return (
+    diagnostics
+      .map((diagnostic) => {
+        const range = `${lineColumn(text, diagnostic.start)}-${lineColumn(text, diagnostic.end)}`;
+        const fixes = diagnostic.fixes?.length ? `\n    fixes: ${diagnostic.fixes.map((fix) => JSON.stringify(fix)).join(', ')}` : '';
+        return `${range} ${diagnostic.severity} ${diagnostic.code} on ${JSON.stringify(text.slice(diagnostic.start, diagnostic.end))}\n    ${diagnostic.message}${fixes}`;
+      })
+      .join('\n') + '\n'
+  );
 }
 
 describe('payload diagnostics (golden files)', () => {

@@ -18,16 +18,22 @@ describe('payload analysis limits', () => {
     assert.deepEqual([diagnostics[0]!.code, diagnostics[0]!.severity, diagnostics[0]!.start], ['too-large', 'warning', 0]);
     assert.match(diagnostics[0]!.message, /^This file is \d+\.\d MB, too large to analyse \(the limit is 2 MB\)/);
     assert.match(renderPayload(analysis, { sample, maskSecrets: true }).invalid!.message, /not rendered: the file is too large/);
-    assert.equal(renderPayload(analysis, { sample, maskSecrets: true }).notRendered, true, "a payload past a limit has no body to send");
+    assert.equal(renderPayload(analysis, { sample, maskSecrets: true }).notRendered, true, 'a payload past a limit has no body to send');
   });
 
   it('checks a too-deep document up to the bracket that goes too deep, and says so there', () => {
     const deep = '['.repeat(600) + ']'.repeat(600);
     const text = `{"a": "\${nope}", "b": [1,, 2], "c": ${deep}, "d": "\${alsonope}"}`;
     const analysis = analysePayload(text, 'payload');
-    assert.deepEqual(analysis.references.map((reference) => reference.name), ['nope']);
+    assert.deepEqual(
+      analysis.references.map((reference) => reference.name),
+      ['nope'],
+    );
     const diagnostics = diagnose(analysis);
-    assert.deepEqual(diagnostics.map((diagnostic) => diagnostic.code), ['unknown-variable', 'invalid-json', 'too-deep']);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => diagnostic.code),
+      ['unknown-variable', 'invalid-json', 'too-deep'],
+    );
     const tooDeep = diagnostics[2]!;
     assert.equal(tooDeep.start, text.indexOf('[[') + 511);
     assert.equal(tooDeep.message, 'Nested deeper than 512 levels: the rest of this file is not checked.');
@@ -38,7 +44,10 @@ describe('payload analysis limits', () => {
     const text = `{"event": {"type": "ADD_ARTIFACT_ALIAS", "aliasRegex": "^prod$"}, "payload": {"a": "\${event_type}", "b": ${'{"x":'.repeat(600)}1${'}'.repeat(600)}}}`;
     const analysis = analysePayload(text, 'automation');
     assert.equal(analysis.automation?.event?.aliasRegex?.value, '^prod$');
-    assert.deepEqual(analysis.references.map((reference) => reference.name), ['event_type']);
+    assert.deepEqual(
+      analysis.references.map((reference) => reference.name),
+      ['event_type'],
+    );
     assert.deepEqual(codes(text, 'automation'), ['too-deep']);
   });
 
@@ -85,7 +94,10 @@ describe('automation regular expressions', () => {
 
   it('does not check an expression over the length limit, and says so', () => {
     const diagnostics = diagnose(analysePayload(automation('(a|b)'.repeat(20_000)), 'automation'));
-    assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity]), [['regex-too-long', 'warning']]);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity]),
+      [['regex-too-long', 'warning']],
+    );
     assert.equal(diagnostics[0]!.message, `The alias regular expression is 100,000 characters long, too long to check (the limit is ${maxRegexLength.toLocaleString('en-US')}): it is not checked.`);
     assert.deepEqual(codes(automation(`(${'a'.repeat(maxRegexLength - 2)}`), 'automation'), ['regex-invalid'], 'at the limit it is still compiled');
   });

@@ -1,23 +1,45 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { visit } from 'jsonc-parser';
-import {
-  analysePayload,
-  complete,
-  defaultSampleEvent,
-  diagnose,
-  hover,
-  renderPayload,
-  type PayloadDocumentKind,
-} from '../../../src/payload';
+import { analysePayload, complete, defaultSampleEvent, diagnose, hover, renderPayload, type PayloadDocumentKind } from '../../../src/payload';
 import { scanValidJson } from '../../../src/payload/fastScan';
 
 // Pieces that matter to the analyser: JSON punctuation, quotes and escapes, reference openings and
 // closings, names, astral characters and line breaks, so shrunk failures stay readable.
 const fragment = fc.constantFrom(
-  '{', '}', '[', ']', ':', ',', '"', '\\', '\\"', '\\u00e9', '${', '$', '}', ' ', '\n', '\t',
-  'event_type', 'artifact_metadata.', 'a.b', 'ACCESS_TOKEN', '"payload"', '"event"', '"type"', '"ADD_ARTIFACT_ALIAS"',
-  '"aliasRegex"', '"(["', '1', 'true', 'null', '🚀', 'é', '//', '/*',
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  ',',
+  '"',
+  '\\',
+  '\\"',
+  '\\u00e9',
+  '${',
+  '$',
+  '}',
+  ' ',
+  '\n',
+  '\t',
+  'event_type',
+  'artifact_metadata.',
+  'a.b',
+  'ACCESS_TOKEN',
+  '"payload"',
+  '"event"',
+  '"type"',
+  '"ADD_ARTIFACT_ALIAS"',
+  '"aliasRegex"',
+  '"(["',
+  '1',
+  'true',
+  'null',
+  '🚀',
+  'é',
+  '//',
+  '/*',
 );
 const documentText = fc.oneof(
   fc.array(fragment, { maxLength: 60 }).map((parts) => parts.join('')),
@@ -29,10 +51,9 @@ const documentText = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 80 }),
 );
 const kind = fc.constantFrom<PayloadDocumentKind>('payload', 'automation');
-const webhook = fc.option(
-  fc.record({ name: fc.constant('hook'), hasAccessToken: fc.boolean(), secretName: fc.option(fc.constantFrom('SECRET', 'event_type'), { nil: undefined }) }),
-  { nil: undefined },
-);
+const webhook = fc.option(fc.record({ name: fc.constant('hook'), hasAccessToken: fc.boolean(), secretName: fc.option(fc.constantFrom('SECRET', 'event_type'), { nil: undefined }) }), {
+  nil: undefined,
+});
 
 function inside(text: string, start: number, end: number): boolean {
   return Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= text.length;

@@ -29,11 +29,19 @@ describe('context keys', () => {
   it('declares every key the manifest reads, and only those', () => {
     const declared = new Set<string>(Object.values(ContextKeys));
     const read = keysReadByManifest();
-    assert.deepEqual([...read].filter((key) => !declared.has(key)), [], 'read by package.json but never set');
-    assert.deepEqual([...declared].filter((key) => !read.has(key)), [], 'set but read by nothing');
+    assert.deepEqual(
+      [...read].filter((key) => !declared.has(key)),
+      [],
+      'read by package.json but never set',
+    );
+    assert.deepEqual(
+      [...declared].filter((key) => !read.has(key)),
+      [],
+      'set but read by nothing',
+    );
   });
 
-  it('sets a key through VS Code\'s setContext command, every time it is asked', () => {
+  it("sets a key through VS Code's setContext command, every time it is asked", () => {
     executed.length = 0;
     setContext(ContextKeys.jobsEmpty, true);
     setContext(ContextKeys.jobsEmpty, true);

@@ -128,7 +128,25 @@ describe('redactSecrets: ordinary text', () => {
   });
 
   it('keeps JSON valid when credential syntax sits next to quotes and backslashes', () => {
-    const fragment = fc.constantFrom('Cookie: ', 'set-cookie:', 'Bearer ', 'basic ', 'Authorization: ', 'x-api-key=', 'https://u:p@', '?token=', '&sig=', '"', '\\', '\n', 'abc', 'Zq8Pw2Lm0X', ' ', ';', '=');
+    const fragment = fc.constantFrom(
+      'Cookie: ',
+      'set-cookie:',
+      'Bearer ',
+      'basic ',
+      'Authorization: ',
+      'x-api-key=',
+      'https://u:p@',
+      '?token=',
+      '&sig=',
+      '"',
+      '\\',
+      '\n',
+      'abc',
+      'Zq8Pw2Lm0X',
+      ' ',
+      ';',
+      '=',
+    );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 30 }), keyArbitrary, (parts, key) => {
         const document = JSON.stringify({ text: parts.join('') + key, [parts.join('')]: [parts.reverse().join('')] });

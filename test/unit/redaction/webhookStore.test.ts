@@ -44,7 +44,10 @@ describe('webhook URLs in secret storage', () => {
     assert.equal(survivingPiece(JSON.stringify([...state.values]), pathToken), undefined, 'global state holds no piece of the path token');
     assert.equal(await store.url(webhook.id), hookUrl);
     assert.ok([...secrets.values.values()].includes(hookUrl));
-    assert.ok(revealed.some((value) => value.includes(pathToken)), 'the log hears the path token');
+    assert.ok(
+      revealed.some((value) => value.includes(pathToken)),
+      'the log hears the path token',
+    );
     assert.ok(revealed.includes('tok-Vn3Lq8Zr4WxP'), 'and the access token');
 
     const receiver = { onDidChange: () => ({ dispose: () => undefined }), running: undefined } as unknown as ReceiverController;
@@ -57,15 +60,21 @@ describe('webhook URLs in secret storage', () => {
   });
 
   it('moves URLs of earlier versions out of global state, once', async () => {
-    const legacy = [{ id: 'a1', name: 'old', url: hookUrl, hasAccessToken: false }, { id: 'b2', name: 'local', url: 'http://127.0.0.1:8080/hooks', hasAccessToken: false }];
+    const legacy = [
+      { id: 'a1', name: 'old', url: hookUrl, hasAccessToken: false },
+      { id: 'b2', name: 'local', url: 'http://127.0.0.1:8080/hooks', hasAccessToken: false },
+    ];
     const { state, secrets, store, revealed } = setUp(true, { 'rlStudio.webhooks': legacy });
     assert.equal(survivingPiece(JSON.stringify(store.list()), pathToken), undefined, 'not even before the move finished');
     await store.migrated;
     const stored = state.values.get('rlStudio.webhooks') as Array<Record<string, unknown>>;
-    assert.deepEqual(stored.map((entry) => [entry.id, entry.url, entry.endpoint]), [
-      ['a1', undefined, 'https://hooks.example.com/services/…'],
-      ['b2', undefined, 'http://127.0.0.1:8080/hooks'],
-    ]);
+    assert.deepEqual(
+      stored.map((entry) => [entry.id, entry.url, entry.endpoint]),
+      [
+        ['a1', undefined, 'https://hooks.example.com/services/…'],
+        ['b2', undefined, 'http://127.0.0.1:8080/hooks'],
+      ],
+    );
     assert.equal(secrets.values.get('rlStudio.webhook.a1.url'), hookUrl);
     assert.equal(await store.url('b2'), 'http://127.0.0.1:8080/hooks');
     assert.ok(revealed.some((value) => value.includes(pathToken)));
@@ -99,7 +108,11 @@ describe('webhook commands called by another extension', () => {
     const { store, run } = setUp(false);
     dialogs.answers.push(accept(), accept(), accept('typed-token-Zq81'), accept(), accept('typed-secret-Wp42'));
     const id = (await run('rlStudio.webhook.add', {
-      name: 'planted', url: 'https://collector.example/in', accessToken: 'planted-token', secretName: 'S', secretValue: 'planted-secret',
+      name: 'planted',
+      url: 'https://collector.example/in',
+      accessToken: 'planted-token',
+      secretName: 'S',
+      secretValue: 'planted-secret',
     })) as string;
     assert.equal(dialogs.shown.length, 5, 'every box was shown');
     assert.equal(passwordBoxes().length, 2);
@@ -113,7 +126,7 @@ describe('webhook commands called by another extension', () => {
     assert.equal(store.list().length, 0);
   });
 
-  it('add: the extension\'s own tests may pass a complete draft', async () => {
+  it("add: the extension's own tests may pass a complete draft", async () => {
     const { store, run } = setUp(true);
     const id = (await run('rlStudio.webhook.add', { name: 'n', url: 'https://a.example/h', accessToken: 'given-token-1', secretName: 'S', secretValue: 'given-secret' })) as string;
     assert.equal(dialogs.shown.length, 0);

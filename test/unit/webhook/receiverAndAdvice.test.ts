@@ -67,7 +67,10 @@ describe('local webhook receiver', () => {
     for (let index = 0; index < 5; index++) await post(receiver.url, `{"n": ${index}}`);
     assert.equal(receiver.requests.length, 3);
     assert.equal(receiver.requests.at(-1)!.bodyText, '{"n": 4}');
-    assert.deepEqual(receiver.requests.map((request) => request.sequence), [3, 4, 5]);
+    assert.deepEqual(
+      receiver.requests.map((request) => request.sequence),
+      [3, 4, 5],
+    );
     assert.equal(receiver.stats().dropped, 2);
   });
 

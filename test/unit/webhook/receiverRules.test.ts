@@ -1,13 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  describeReceiverState,
-  describeRefusal,
-  droppedExplanation,
-  formatReceivedRequest,
-  maskCredentialFields,
-  maskHeaders,
-  shownBodyChars,
-} from '../../../src/webhook/receivedReport';
+import { describeReceiverState, describeRefusal, droppedExplanation, formatReceivedRequest, maskCredentialFields, maskHeaders, shownBodyChars } from '../../../src/webhook/receivedReport';
 import { comesFromBrowser, isOwnHost, judgeRequest, pathUnderToken, receiverLimits, receiverPortFrom, type ReceivedRequest, type ReceiverStats } from '../../../src/webhook/receiver';
 
 const token = '0123456789abcdef0123456789abcdef';
@@ -48,7 +40,17 @@ describe('local receiver rules', () => {
     assert.equal(pathUnderToken(`/hook/${token}/`, token), '/');
     assert.equal(pathUnderToken(`/hook/${token}/deploy/x?y=1`, token), '/deploy/x?y=1');
     assert.equal(pathUnderToken(`/hook/${token}?y=1`, token), '/?y=1');
-    for (const path of ['/', '/hook/', `/hook/${token.slice(0, -1)}`, `/hook/${token}0`, `/hook/${token.toUpperCase()}`, `/HOOK/${token}`, `//hook/${token}`, `http://127.0.0.1/hook/${token}`, `/hook/${'é'.repeat(32)}`]) {
+    for (const path of [
+      '/',
+      '/hook/',
+      `/hook/${token.slice(0, -1)}`,
+      `/hook/${token}0`,
+      `/hook/${token.toUpperCase()}`,
+      `/HOOK/${token}`,
+      `//hook/${token}`,
+      `http://127.0.0.1/hook/${token}`,
+      `/hook/${'é'.repeat(32)}`,
+    ]) {
       assert.equal(pathUnderToken(path, token), undefined, path);
     }
   });
@@ -137,16 +139,20 @@ describe('what the receiver shows', () => {
 
   it('says what it keeps, dropped and refused, and why it refused', () => {
     const stats: ReceiverStats = {
-      kept: 3, keptBytes: 10, dropped: 0, bytesRead: 0, openConnections: 0,
+      kept: 3,
+      keptBytes: 10,
+      dropped: 0,
+      bytesRead: 0,
+      openConnections: 0,
       refused: { 'foreign-host': 0, browser: 0, 'unknown-path': 0, 'method-not-allowed': 0, 'too-large': 0, 'too-slow': 0, malformed: 0, 'too-many-connections': 0 },
     };
     assert.equal(describeReceiverState(stats), '3 kept');
-    assert.equal(
-      describeReceiverState({ ...stats, dropped: 2, refused: { ...stats.refused, browser: 4, 'too-large': 1 } }),
-      '3 kept, 2 dropped, 5 refused',
-    );
+    assert.equal(describeReceiverState({ ...stats, dropped: 2, refused: { ...stats.refused, browser: 4, 'too-large': 1 } }), '3 kept, 2 dropped, 5 refused');
     assert.equal(droppedExplanation, 'The oldest requests are dropped first, to keep at most 100 requests and 16 MiB.');
-    assert.equal(describeRefusal({ reason: 'browser', status: 403, at: Date.UTC(2025, 0, 1) }), '2025-01-01T00:00:00.000Z Refused a request sent by a web page in a browser (it carried an Origin or Sec-Fetch-Site header); nothing was kept. (answered 403)');
+    assert.equal(
+      describeRefusal({ reason: 'browser', status: 403, at: Date.UTC(2025, 0, 1) }),
+      '2025-01-01T00:00:00.000Z Refused a request sent by a web page in a browser (it carried an Origin or Sec-Fetch-Site header); nothing was kept. (answered 403)',
+    );
     assert.match(describeRefusal({ reason: 'too-many-connections', at: 0 }), /limit of 32 open at once; nothing was read\.$/);
   });
 });

@@ -47,7 +47,7 @@ describe('webhook test send through the local receiver', () => {
     assert.equal(JSON.parse(received.bodyText).token, 'token-123');
 
     assert.equal(result.request.headers.Authorization, 'Bearer ********', 'the report never shows the token');
-    assert.equal(result.request.endpoint, `${new URL(receiver.url).origin}/hook/…`, 'the endpoint is shown with its path (and the receiver\'s token) masked');
+    assert.equal(result.request.endpoint, `${new URL(receiver.url).origin}/hook/…`, "the endpoint is shown with its path (and the receiver's token) masked");
     const report = formatTestReport(result);
     assert.match(report, /\*\*Succeeded\*\*: 200 OK in \d+ ms/);
     assert.doesNotMatch(report, /token-123/, 'neither in the headers nor in the body shown');
@@ -125,10 +125,16 @@ describe('webhook test send (fake transport)', () => {
   it('passes a cancellation signal through', async () => {
     const controller = new AbortController();
     let signal: AbortSignal | undefined;
-    await sendTest('{}', { name: 'h', url: 'http://127.0.0.1:1/' }, {}, async (request) => {
-      signal = request.signal;
-      throw Object.assign(new Error('cancelled'), { kind: 'aborted' });
-    }, { signal: controller.signal });
+    await sendTest(
+      '{}',
+      { name: 'h', url: 'http://127.0.0.1:1/' },
+      {},
+      async (request) => {
+        signal = request.signal;
+        throw Object.assign(new Error('cancelled'), { kind: 'aborted' });
+      },
+      { signal: controller.signal },
+    );
     assert.equal(signal, controller.signal);
   });
 });

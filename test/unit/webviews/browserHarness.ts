@@ -14,8 +14,15 @@ import type { WireMessage } from '../../../src/webview/common/wire';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const chromiumArgs = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
 ];
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
@@ -99,7 +106,14 @@ export async function openWebviewPage(
   let queue = Promise.resolve();
   const post = (message: WireMessage) => {
     const copy = JSON.parse(JSON.stringify(message));
-    queue = queue.then(() => page.evaluate((data) => window.postMessage(data, '*'), copy).then(() => undefined, () => undefined));
+    queue = queue.then(() =>
+      page
+        .evaluate((data) => window.postMessage(data, '*'), copy)
+        .then(
+          () => undefined,
+          () => undefined,
+        ),
+    );
   };
   const onMessage = connect(post);
   const sent: unknown[] = [];

@@ -22,7 +22,10 @@ describe('webview page documents', () => {
       assert.equal(policy, contentSecurityPolicy('https://file+.vscode-resource.example', 'abc123'));
       const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
       assert.deepEqual(scripts, [`<script nonce="abc123" src="https://r.example/media/dist/${page}.js">`]);
-      assert.deepEqual([...html.matchAll(/<link\b[^>]*>/g)].map((match) => match[0]), [`<link rel="stylesheet" href="https://r.example/media/${page}.css">`]);
+      assert.deepEqual(
+        [...html.matchAll(/<link\b[^>]*>/g)].map((match) => match[0]),
+        [`<link rel="stylesheet" href="https://r.example/media/${page}.css">`],
+      );
       assert.ok(!/<style\b/.test(html));
       assert.ok(!/\sstyle=/.test(html));
       assert.ok(!/\son[a-z]+=/.test(html));

@@ -118,7 +118,18 @@ describe('webview request/reply channel', () => {
   it('ignores messages that are not part of the protocol', () => {
     const problems: string[] = [];
     const endpoint = new RpcEndpoint<Left, Right, never, unknown>({ post: () => assert.fail('nothing to answer'), handlers: { echo: () => '' }, onProtocolError: (p) => problems.push(p) });
-    for (const junk of [null, 42, 'text', [], {}, { kind: 'request' }, { kind: 'request', id: -1, method: 'echo' }, { kind: 'request', id: 1.5, method: 'echo' }, { kind: 'reply', id: 1 }, { kind: 'event', event: 3 }]) {
+    for (const junk of [
+      null,
+      42,
+      'text',
+      [],
+      {},
+      { kind: 'request' },
+      { kind: 'request', id: -1, method: 'echo' },
+      { kind: 'request', id: 1.5, method: 'echo' },
+      { kind: 'reply', id: 1 },
+      { kind: 'event', event: 3 },
+    ]) {
       endpoint.receive(junk);
     }
     assert.equal(problems.length, 10);

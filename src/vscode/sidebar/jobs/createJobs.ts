@@ -27,10 +27,7 @@ export async function readTrajectoryGroups(diagnostics: TrajectoryDiagnostics, u
   const name = path.basename(uri.fsPath);
   const show = 'Show Problem';
   // Not awaited: the command ends now (nothing was sent); the message stays until dismissed.
-  void vscode.window.showErrorMessage(
-    `${name} has ${count} problem${count === 1 ? '' : 's'}; nothing was sent. Line ${first.line + 1}: ${first.message}`,
-    show,
-  ).then(async (picked) => {
+  void vscode.window.showErrorMessage(`${name} has ${count} problem${count === 1 ? '' : 's'}; nothing was sent. Line ${first.line + 1}: ${first.message}`, show).then(async (picked) => {
     if (picked !== show) return;
     const editor = await vscode.window.showTextDocument(uri);
     const position = new vscode.Position(first.line, first.column);
@@ -70,11 +67,13 @@ export async function createSftJob(services: Services, dialogs: Dialogs): Promis
   if (!(await readyForTraining(services))) return undefined;
   const modelId = await pickTargetModel(services, dialogs, 'Supervised fine-tuning: target model');
   if (!modelId) return undefined;
-  const url = (await dialogs.input({
-    title: 'Supervised fine-tuning: training data URL',
-    prompt: 'Where the training data is, for example https://… or s3://…',
-    validateInput: (value) => (/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value.trim()) ? undefined : 'Enter a URL such as https://host/data.jsonl'),
-  }))?.trim();
+  const url = (
+    await dialogs.input({
+      title: 'Supervised fine-tuning: training data URL',
+      prompt: 'Where the training data is, for example https://… or s3://…',
+      validateInput: (value) => (/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value.trim()) ? undefined : 'Enter a URL such as https://host/data.jsonl'),
+    })
+  )?.trim();
   if (!url) return undefined;
   const defaults = { label: 'Default settings', custom: false };
   const custom = { label: 'Batch size and learning rate…', custom: true };
@@ -103,12 +102,22 @@ export async function createSftJob(services: Services, dialogs: Dialogs): Promis
   const client = await services.client();
   const created = await withNotification('creating the fine-tuning job…', () => client.training.createSftJob(request));
   const model = services.remembered.models.get(modelId);
-  const dataName = url.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? url;
+  const dataName =
+    url
+      .replace(/[?#].*$/, '')
+      .split('/')
+      .filter(Boolean)
+      .pop() ?? url;
   await services.remembered.jobs.add({ id: created.id, modelId, kind: 'sft', addedAt: new Date().toISOString(), label: `SFT ${dataName} → ${model ? modelLabel(model) : modelId.slice(0, 8)}` });
   return { id: created.id, modelId };
 }
 
-export async function logTrajectoriesFromFile(services: Services, dialogs: Dialogs, diagnostics: TrajectoryDiagnostics, given: unknown): Promise<{ modelId: string; split: string; count: number } | undefined> {
+export async function logTrajectoriesFromFile(
+  services: Services,
+  dialogs: Dialogs,
+  diagnostics: TrajectoryDiagnostics,
+  given: unknown,
+): Promise<{ modelId: string; split: string; count: number } | undefined> {
   if (!(await readyForTraining(services))) return undefined;
   const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;

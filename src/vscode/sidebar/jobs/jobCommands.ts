@@ -24,9 +24,12 @@ export function registerJobCommands({ services, tree, view, dialogs, diagnostics
     // The row exists once the view has read the list again after the job was added: wait for that
     // read. A hidden view reads nothing, and is not opened for this.
     if (!view.visible) return;
-    void tree.whenListed(jobId).then((node) => {
-      if (node && view.visible) return view.reveal(node, { select: true, focus: false });
-    }).catch(() => undefined);
+    void tree
+      .whenListed(jobId)
+      .then((node) => {
+        if (node && view.visible) return view.reveal(node, { select: true, focus: false });
+      })
+      .catch(() => undefined);
   };
   const announce = (jobId: string, what: string) => {
     reveal(jobId);
@@ -49,11 +52,14 @@ export function registerJobCommands({ services, tree, view, dialogs, diagnostics
 
   services.registerCommand('rlStudio.addJob', async (given?: unknown) => {
     if (!(await readyForTraining(services))) return undefined;
-    const typed = typeof given === 'string' ? given : await dialogs.input({
-      title: 'Add Training Job by ID',
-      prompt: 'The id of a training job (a UUID)',
-      validateInput: (value) => idProblem(value, 'training job'),
-    });
+    const typed =
+      typeof given === 'string'
+        ? given
+        : await dialogs.input({
+            title: 'Add Training Job by ID',
+            prompt: 'The id of a training job (a UUID)',
+            validateInput: (value) => idProblem(value, 'training job'),
+          });
     if (!typed?.trim()) return undefined;
     const id = checkedId(typed, 'training job');
     if (!services.remembered.jobs.get(id)) {
@@ -105,6 +111,9 @@ export function registerJobCommands({ services, tree, view, dialogs, diagnostics
 async function pickJob(services: Services, dialogs: Dialogs): Promise<string | undefined> {
   const jobs = services.remembered.jobs.list();
   if (jobs.length === 0) return undefined;
-  const picked = await dialogs.pick(jobs.map((job) => ({ label: jobLabel(job), description: job.id, id: job.id })), { title: 'Training job' });
+  const picked = await dialogs.pick(
+    jobs.map((job) => ({ label: jobLabel(job), description: job.id, id: job.id })),
+    { title: 'Training job' },
+  );
   return picked?.id;
 }

@@ -34,7 +34,10 @@ export class JobDetailsPanels implements vscode.Disposable {
   /** Messages posted, per job (for diagnostics and tests). */
   readonly posted = new Map<string, number>();
 
-  constructor(private readonly services: Services, private readonly jobs: JobService) {
+  constructor(
+    private readonly services: Services,
+    private readonly jobs: JobService,
+  ) {
     this.subscriptions.push(jobs.onDidChangeJob((change) => this.push(change)));
   }
 

@@ -28,7 +28,10 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vsco
   private view: vscode.TreeView<JobsNode> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly services: Services, private readonly jobs: JobService) {
+  constructor(
+    private readonly services: Services,
+    private readonly jobs: JobService,
+  ) {
     this.subscriptions.push(
       services.remembered.jobs.onDidChange(() => this.changed.fire(undefined)),
       services.onDidChangeConnection(() => this.changed.fire(undefined)),

@@ -30,7 +30,7 @@ export async function pickTargetModel(services: Services, dialogs: Dialogs, titl
 
 /** Asks for an optional experimental config; `null` means the user cancelled. */
 export async function pickExperimentalConfig(dialogs: Dialogs): Promise<ExperimentalConfig | undefined | null> {
-  const defaults = { label: 'Default settings', detail: 'Train with the platform\'s defaults', custom: false };
+  const defaults = { label: 'Default settings', detail: "Train with the platform's defaults", custom: false };
   const custom = { label: 'Experimental config…', detail: 'Set learning_rate, loss_fn, kl_penalty_coef… as JSON', custom: true };
   const picked = await dialogs.pick([defaults, custom], { title: 'Training settings' });
   if (!picked) return null;

@@ -21,10 +21,7 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
 
   constructor() {
-    this.subscriptions = [
-      vscode.workspace.onDidChangeTextDocument((event) => this.scheduleCheck(event.document)),
-      vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
-    ];
+    this.subscriptions = [vscode.workspace.onDidChangeTextDocument((event) => this.scheduleCheck(event.document)), vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri))];
   }
 
   /** Parses and checks a file (unsaved edits included) and shows its problems. */

@@ -53,12 +53,14 @@ export async function addModel(services: Services, dialogs: Dialogs, givenId?: s
 
 function addPrompt(project: string): string {
   const nameAlone = readProject(project) ? `or a name alone, in ${project} (rlStudio.project)` : 'or a name alone once rlStudio.project (team/project) is set';
-  return `A model id (a UUID), a checkpoint model id (wandb-artifact:///entity/project/name, :stepN optional), entity/project/name, ${nameAlone}. `
-    + 'The training API finds models only by id: after a name, RL Studio asks how to get the id.';
+  return (
+    `A model id (a UUID), a checkpoint model id (wandb-artifact:///entity/project/name, :stepN optional), entity/project/name, ${nameAlone}. ` +
+    'The training API finds models only by id: after a name, RL Studio asks how to get the id.'
+  );
 }
 
 function understood(reference: ModelReference): string {
-  if (reference.form === 'id') return 'Understood: a model id. Next, RL Studio checks it on the training API, then asks for the model\'s name (optional; needed to chat).';
+  if (reference.form === 'id') return "Understood: a model id. Next, RL Studio checks it on the training API, then asks for the model's name (optional; needed to chat).";
   return `Understood: ${describeReference(reference)}. The training API finds models only by id: next, choose how to get it.`;
 }
 
@@ -117,8 +119,14 @@ async function addByName(services: Services, dialogs: Dialogs, reference: NamedR
     return undefined;
   }
   if (picked.id === 'findByName') {
-    const model = await createModel(services, dialogs, { ...coordinates, return_existing: true }, { baseModelTitle: `Find ${full}: its base model (used only if the name is free)`, progress: `finding ${full}…` });
-    if (model) dialogs.info(`Added ${fullName(model)} (id ${model.id}), as the training API returned it: the existing model, or a new one if no model had this name.`, ...chatAction(services, model, step));
+    const model = await createModel(
+      services,
+      dialogs,
+      { ...coordinates, return_existing: true },
+      { baseModelTitle: `Find ${full}: its base model (used only if the name is free)`, progress: `finding ${full}…` },
+    );
+    if (model)
+      dialogs.info(`Added ${fullName(model)} (id ${model.id}), as the training API returned it: the existing model, or a new one if no model had this name.`, ...chatAction(services, model, step));
     return model;
   }
   const typed = await dialogs.input({
@@ -129,7 +137,9 @@ async function addByName(services: Services, dialogs: Dialogs, reference: NamedR
       if (value.trim() === '') return undefined;
       const problem = idProblem(value, 'model');
       if (problem) return validationError(problem);
-      return isModelUuid(value) ? validationInfo('A model id: RL Studio checks it on the training API.') : validationWarning('Model ids are UUIDs and this is not one: RL Studio will still ask the training API.');
+      return isModelUuid(value)
+        ? validationInfo('A model id: RL Studio checks it on the training API.')
+        : validationWarning('Model ids are UUIDs and this is not one: RL Studio will still ask the training API.');
     },
   });
   if (!typed?.trim()) return undefined;
@@ -147,7 +157,8 @@ async function verifyModelId(services: Services, id: string): Promise<void> {
   try {
     await withNotification('checking the model id…', () => client.training.listCheckpoints(id, { limit: 1 }));
   } catch (error) {
-    if (services.describeFailure(error).kind === 'not-found') throw new Error(`The training API has no model with id ${id}. Check the id (it was returned when the model was created) and add it again.`);
+    if (services.describeFailure(error).kind === 'not-found')
+      throw new Error(`The training API has no model with id ${id}. Check the id (it was returned when the model was created) and add it again.`);
     throw error;
   }
 }

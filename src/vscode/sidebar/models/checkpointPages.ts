@@ -23,7 +23,10 @@ export class CheckpointList {
   private arrived: Checkpoint[] = [];
   private reading: AbortController | undefined;
 
-  constructor(private readonly modelId: string, private readonly source: CheckpointSource) {
+  constructor(
+    private readonly modelId: string,
+    private readonly source: CheckpointSource,
+  ) {
     this.pager = new CursorPager<Checkpoint>((after, signal) => source(modelId, { after, limit: checkpointPageSize, order: 'desc' }, signal));
   }
 
@@ -109,7 +112,10 @@ export class CheckpointPages {
   private readonly live = new Map<string, { lastAt: number; timer?: unknown }>();
   private readonly clock: Clock;
 
-  constructor(private readonly source: CheckpointSource, clock?: Clock) {
+  constructor(
+    private readonly source: CheckpointSource,
+    clock?: Clock,
+  ) {
     this.clock = clock ?? systemClock;
   }
 
@@ -143,9 +149,12 @@ export class CheckpointPages {
       entry.lastAt = this.clock.now();
       const list = this.lists.get(modelId);
       if (!list) return;
-      void list.readNewest().then((fresh) => {
-        if (fresh) changed();
-      }, (error: unknown) => onError?.(error));
+      void list.readNewest().then(
+        (fresh) => {
+          if (fresh) changed();
+        },
+        (error: unknown) => onError?.(error),
+      );
     };
     if (wait <= 0) read();
     else entry.timer = this.clock.setTimeout(read, wait);

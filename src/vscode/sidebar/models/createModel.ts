@@ -34,18 +34,26 @@ async function completeRequest(services: Services, dialogs: Dialogs, given: Part
   const [team, teamProject] = services.settings.current.project.split('/');
   const base_model = given.base_model ?? (await askBaseModel(services, dialogs, baseModelTitle));
   if (!base_model) return undefined;
-  const project = given.project ?? (await dialogs.input({
-    title: 'Create Model (2/5): project',
-    prompt: 'The project the model belongs to',
-    value: teamProject ?? '',
-    validateInput: (value) => (namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit'),
-  }))?.trim();
+  const project =
+    given.project ??
+    (
+      await dialogs.input({
+        title: 'Create Model (2/5): project',
+        prompt: 'The project the model belongs to',
+        value: teamProject ?? '',
+        validateInput: (value) => (namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit'),
+      })
+    )?.trim();
   if (!project) return undefined;
-  const name = given.name ?? (await dialogs.input({
-    title: 'Create Model (3/5): name',
-    prompt: 'A name for the model, unique in the project',
-    validateInput: (value) => (namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit'),
-  }))?.trim();
+  const name =
+    given.name ??
+    (
+      await dialogs.input({
+        title: 'Create Model (3/5): name',
+        prompt: 'A name for the model, unique in the project',
+        validateInput: (value) => (namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit'),
+      })
+    )?.trim();
   if (!name) return undefined;
   let entity = given.entity;
   if (entity === undefined && given.name === undefined) {
@@ -88,9 +96,11 @@ async function askBaseModel(services: Services, dialogs: Dialogs, title: string)
     if (!picked) return undefined;
     if (picked.value) return picked.value;
   }
-  return (await dialogs.input({
-    title,
-    prompt: 'The base model to start from, for example OpenPipe/Qwen3-14B-Instruct',
-    validateInput: (value) => (value.trim() === '' ? 'Enter a base model' : undefined),
-  }))?.trim();
+  return (
+    await dialogs.input({
+      title,
+      prompt: 'The base model to start from, for example OpenPipe/Qwen3-14B-Instruct',
+      validateInput: (value) => (value.trim() === '' ? 'Enter a base model' : undefined),
+    })
+  )?.trim();
 }

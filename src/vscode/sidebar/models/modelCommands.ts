@@ -15,9 +15,12 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     // The row exists once the view has read the list again after the model was added: wait for
     // that read. A hidden view reads nothing, and is not opened for this.
     if (!view.visible) return;
-    void tree.whenListed(modelId).then((node) => {
-      if (node && view.visible) return view.reveal(node, { select: true, focus: false });
-    }).catch(() => undefined);
+    void tree
+      .whenListed(modelId)
+      .then((node) => {
+        if (node && view.visible) return view.reveal(node, { select: true, focus: false });
+      })
+      .catch(() => undefined);
   };
 
   // Every field is asked (the tests answer through the dialogs service): no caller fills in the form.
@@ -75,7 +78,10 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     if (node?.kind !== 'checkpoint' && node?.kind !== 'trainingModel') return;
     const id = chatModelId(node);
     if (!id) {
-      dialogs.warn('This model was added by its id alone: without its entity/project/name, its checkpoints have no model id yet.', { title: 'Name Model…', run: () => vscode.commands.executeCommand('rlStudio.setModelName', node) });
+      dialogs.warn('This model was added by its id alone: without its entity/project/name, its checkpoints have no model id yet.', {
+        title: 'Name Model…',
+        run: () => vscode.commands.executeCommand('rlStudio.setModelName', node),
+      });
       return;
     }
     await vscode.env.clipboard.writeText(id);
@@ -140,7 +146,10 @@ async function pickTrainingModel(services: Services, dialogs: Dialogs, title: st
     dialogs.info('No training models yet: create one or add one by id.');
     return undefined;
   }
-  const picked = await dialogs.pick(models.map((model) => ({ label: modelLabel(model), description: model.id, model })), { title });
+  const picked = await dialogs.pick(
+    models.map((model) => ({ label: modelLabel(model), description: model.id, model })),
+    { title },
+  );
   return picked?.model;
 }
 
@@ -156,4 +165,3 @@ function listSteps(steps: number[]): string {
   if (steps.length <= 12) return steps.join(', ');
   return `${steps.slice(0, 10).join(', ')} and ${steps.length - 10} more`;
 }
-

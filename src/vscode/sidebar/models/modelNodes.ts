@@ -86,9 +86,10 @@ function groupItem(node: GroupNode): vscode.TreeItem {
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
   item.id = `group:${node.group}`;
   item.contextValue = `group ${node.group}`;
-  item.tooltip = node.group === 'inference'
-    ? 'Models served by the inference API'
-    : 'Training models you created or added by id (the platform has no list of them; RL Studio remembers them per training API address)';
+  item.tooltip =
+    node.group === 'inference'
+      ? 'Models served by the inference API'
+      : 'Training models you created or added by id (the platform has no list of them; RL Studio remembers them per training API address)';
   return item;
 }
 

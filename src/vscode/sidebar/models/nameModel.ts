@@ -15,26 +15,23 @@ export const validationError = (message: string): vscode.InputBoxValidationMessa
  * never tells a model's name, so what the person types is recorded as is: it is what the checkpoint
  * model ids are built from. Undefined when cancelled, or left empty where the name is optional.
  */
-export async function askModelName(
-  services: Services,
-  dialogs: Dialogs,
-  options: { title: string; required: boolean; current?: ModelCoordinates },
-): Promise<ModelCoordinates | undefined> {
+export async function askModelName(services: Services, dialogs: Dialogs, options: { title: string; required: boolean; current?: ModelCoordinates }): Promise<ModelCoordinates | undefined> {
   const project = services.settings.current.project;
   const team = readProject(project);
   const current = options.current && checkpointModelId(options.current) ? `${options.current.entity}/${options.current.project}/${options.current.name}` : '';
   const text = await dialogs.input({
     title: options.title,
-    prompt: `The model's entity/project/name as it was created${team ? `, or its name alone in ${project} (rlStudio.project)` : ''}. `
-      + 'Its checkpoints are served to the chat as wandb-artifact:///entity/project/name:stepN. '
-      + `RL Studio cannot check the name: the training API does not tell a model's name.${options.required ? '' : ' Leave empty to add the model without it (no chat with its checkpoints until it is named).'}`,
+    prompt:
+      `The model's entity/project/name as it was created${team ? `, or its name alone in ${project} (rlStudio.project)` : ''}. ` +
+      'Its checkpoints are served to the chat as wandb-artifact:///entity/project/name:stepN. ' +
+      `RL Studio cannot check the name: the training API does not tell a model's name.${options.required ? '' : ' Leave empty to add the model without it (no chat with its checkpoints until it is named).'}`,
     placeHolder: team ? `e.g. ${project}/agent-001 or agent-001` : 'e.g. acme/agents/agent-001',
     value: current,
     validateInput: (value) => {
       if (value.trim() === '') return undefined;
       const reading = readModelReference(value, { project, allowId: false });
       if (!reading.ok) return validationError(reading.problem);
-      if (reading.reference.form === 'id') return validationError('Enter the model\'s name');
+      if (reading.reference.form === 'id') return validationError("Enter the model's name");
       return validationInfo(`Understood: ${describeReference(reading.reference)}. Its checkpoints will be chatted with as ${checkpointModelId(reading.reference.coordinates)}:stepN.`);
     },
   });
@@ -65,12 +62,17 @@ export async function nameThenChat(services: Services, dialogs: Dialogs, model: 
   const label = modelLabel(model);
   const what = step === undefined ? `The latest checkpoint of model ${label}` : `Step ${step} of model ${label}`;
   const action = 'Name Model…';
-  const answer = await dialogs.choose(`${what} cannot be opened in chat yet: RL Studio does not know the model's entity/project/name.`, {
-    modal: true,
-    detail: `The platform serves a checkpoint under its model's name, as wandb-artifact:///entity/project/name${step === undefined ? '' : `:step${step}`}. `
-      + 'This model was added by its id alone, and the training API does not tell a model\'s name. '
-      + `Name the model as it was created, and the chat opens with ${step === undefined ? 'its latest checkpoint' : `step ${step}`}.`,
-  }, action);
+  const answer = await dialogs.choose(
+    `${what} cannot be opened in chat yet: RL Studio does not know the model's entity/project/name.`,
+    {
+      modal: true,
+      detail:
+        `The platform serves a checkpoint under its model's name, as wandb-artifact:///entity/project/name${step === undefined ? '' : `:step${step}`}. ` +
+        "This model was added by its id alone, and the training API does not tell a model's name. " +
+        `Name the model as it was created, and the chat opens with ${step === undefined ? 'its latest checkpoint' : `step ${step}`}.`,
+    },
+    action,
+  );
   if (answer !== action) return;
   const named = await nameModel(services, dialogs, model);
   const modelId = named ? checkpointModelId(named, step) : undefined;

@@ -53,7 +53,10 @@ class TreeItem {
   contextValue?: string;
   iconPath?: unknown;
   command?: unknown;
-  constructor(readonly label: string, readonly collapsibleState?: number) {}
+  constructor(
+    readonly label: string,
+    readonly collapsibleState?: number,
+  ) {}
 }
 
 class MarkdownString {
@@ -67,7 +70,10 @@ class MarkdownString {
 }
 
 class ThemeIcon {
-  constructor(readonly id: string, readonly color?: ThemeColor) {}
+  constructor(
+    readonly id: string,
+    readonly color?: ThemeColor,
+  ) {}
 }
 
 class ThemeColor {
@@ -134,7 +140,12 @@ if (!require.cache[fakeId]) {
 }
 
 /** A memento in memory. */
-export function memento(initial: Record<string, unknown> = {}): { get<T>(key: string, fallback?: T): T; update(key: string, value: unknown): Promise<void>; keys(): string[]; values: Map<string, unknown> } {
+export function memento(initial: Record<string, unknown> = {}): {
+  get<T>(key: string, fallback?: T): T;
+  update(key: string, value: unknown): Promise<void>;
+  keys(): string[];
+  values: Map<string, unknown>;
+} {
   const values = new Map<string, unknown>(Object.entries(initial));
   return {
     values,
@@ -147,7 +158,13 @@ export function memento(initial: Record<string, unknown> = {}): { get<T>(key: st
 }
 
 /** Secret storage in memory; `failing` makes every store throw (no keyring). */
-export function secretStorage(failing = false): { get(key: string): Promise<string | undefined>; store(key: string, value: string): Promise<void>; delete(key: string): Promise<void>; onDidChange: () => { dispose(): void }; values: Map<string, string> } {
+export function secretStorage(failing = false): {
+  get(key: string): Promise<string | undefined>;
+  store(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  onDidChange: () => { dispose(): void };
+  values: Map<string, string>;
+} {
   const values = new Map<string, string>();
   return {
     values,

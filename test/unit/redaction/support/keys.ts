@@ -47,8 +47,7 @@ const hex = (code: number, digits: number, upper: boolean): string => {
 };
 
 const percentDecode = (text: string): string => text.replace(/%(?:25)*([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-const backslashDecode = (text: string): string =>
-  text.replace(/\\+u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\+(.)/g, '$1');
+const backslashDecode = (text: string): string => text.replace(/\\+u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\+(.)/g, '$1');
 
 /** The base64 characters that depend on the key alone, after 0 to 2 bytes of something else. */
 export function base64Pieces(key: string, urlSafe: boolean): string[] {
