@@ -1,11 +1,12 @@
 // Builds every bundle of the extension:
-//   dist/extension.js   the extension host entry: VS Code glue only, loads fast
-//   dist/<feature>.js   the features activation does not need, each loaded on first use (hostBundles)
+//   dist/extension.js   the extension host entry: the activation glue only (see src/extension.ts)
+//   dist/<part>.js      the parts activation does not run, each required on first use (hostBundles)
 //   media/dist/*.js     webview scripts (browser), one per folder in src/webview/ that has a main.ts
 //   out/**              every source and test file transpiled one-to-one, for mocha in Node and in the extension host
+//   out/bundles.meta.json  esbuild's record of which source files each host bundle holds (its tests read it)
 // `node esbuild.mjs --watch` rebuilds on change; `--dev` skips minification.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const watch = process.argv.includes('--watch');
@@ -42,28 +43,42 @@ const shareVscodeNamespace = {
   },
 };
 
-// The extension host bundles, by output name. VS Code loads `extension`; each other one is
-// required on first use by the glue that registered its commands, views and providers.
+// The extension host bundles, by output name. VS Code loads `extension`, which holds only what
+// activation runs: it registers every command, view and provider and loads nothing else. Every other
+// part is required on first use, through onFirstUse (src/vscode/platform/lazy/onFirstUse.ts), by the
+// glue that registered what it serves; a late part's commands are listed in
+// src/vscode/platform/lazy/featureCommands.ts. Splitting pays: built as one bundle (the network
+// stack aside), the extension took about twice as long to load and activate (test/bench's probe).
 const hostBundles = {
   extension: 'src/extension.ts',
+  /**
+   * The client's error class, required by every bundle that throws or tests for it (activation
+   * included: it is small and loads nothing), so the class exists once and `instanceof` holds
+   * across bundles.
+   */
+  errors: 'src/api/errors.ts',
   /** The platform client and everything that needs undici. */
   network: 'src/network.ts',
   /** Models and Training Jobs views, job details panels and their commands. */
-  sidebar: 'src/vscode/views/sidebarFeature.ts',
+  sidebar: 'src/vscode/sidebar/sidebarFeature.ts',
   /** The chat panel and its commands. */
   chat: 'src/vscode/chat/chatFeature.ts',
   /** The platform's models in VS Code's own chat. */
   languageModels: 'src/vscode/chat/languageModelProvider.ts',
-  /** Payload language features, the Webhooks view, test sends and the local receiver. */
-  payload: 'src/vscode/payload/payloadFeature.ts',
+  /** Payload language features: completion, hover, diagnostics, quick fixes, code lenses, preview. */
+  payloadLanguage: 'src/vscode/payloadLanguage/payloadLanguageFeature.ts',
+  /** The Webhooks view, its commands, test sends and the local receiver. */
+  webhooks: 'src/vscode/webhooks/webhooksFeature.ts',
   /** The payload language core and its JSON parser, needed once a payload is analysed. */
   payloadCore: 'src/payload/index.ts',
+  /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */
+  developmentSeed: 'src/vscode/platform/developmentSeed.ts',
 };
 
-// The source loads a feature by requiring its entry module by path (`require('./chatFeature')`),
+// The source loads a part by requiring its entry module by path (`require('./chatFeature')`),
 // which also works for the one-to-one transpiled files in out/. In a bundle, such a require (or an
-// import) of another bundle's entry is rewritten to `./<name>.js` and left to Node, so the feature
-// is not copied into the bundle that asks for it and its module state exists once.
+// import) of another bundle's entry is rewritten to `./<name>.js` and left to Node, so the part is
+// not copied into the bundle that asks for it and its module state (a class, a cache) exists once.
 const lazyBundleBoundary = {
   name: 'lazy-bundle-boundary',
   setup(build) {
@@ -80,8 +95,35 @@ const lazyBundleBoundary = {
   },
 };
 
+// Which source files ended up in which host bundle, for test/unit/lazy/bundleContents.test.ts.
+const metafilePath = 'out/bundles.meta.json';
+const writeMetafile = {
+  name: 'write-metafile',
+  setup(build) {
+    build.onEnd((result) => {
+      if (!result.metafile) return;
+      mkdirSync('out', { recursive: true });
+      writeFileSync(metafilePath, JSON.stringify(result.metafile));
+    });
+  },
+};
+
+// A bundle renamed or removed would otherwise stay in dist/ and be packaged.
+const removeStaleBundles = {
+  name: 'remove-stale-bundles',
+  setup(build) {
+    build.onStart(() => {
+      if (!existsSync('dist')) return;
+      for (const file of readdirSync('dist')) {
+        if (!Object.hasOwn(hostBundles, file.replace(/\.js(\.map)?$/, ''))) rmSync(join('dist', file));
+      }
+    });
+  },
+};
+
 const hostBuild = {
-  plugins: [shareVscodeNamespace, lazyBundleBoundary],
+  plugins: [removeStaleBundles, shareVscodeNamespace, lazyBundleBoundary, writeMetafile],
+  metafile: true,
   bundle: true,
   // jsonc-parser's default entry is a UMD build whose inner requires a bundler cannot follow.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
@@ -119,6 +161,10 @@ const webviewBuild = {
   entryPoints: webviewEntries,
   outdir: 'media/dist',
 };
+
+// A full build starts out/ afresh: a transpiled file whose source was moved or deleted would
+// otherwise stay behind, and mocha would still run it.
+if (!transpileOnly) for (const dir of ['out/src', 'out/test']) rmSync(dir, { recursive: true, force: true });
 
 const builds = transpileOnly ? [transpile(transpileOnly)] : [
   hostBuild,

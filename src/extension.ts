@@ -1,18 +1,25 @@
-import type * as vscode from 'vscode';
-import { registerAccountCommands } from './vscode/account';
-import { createTestApi, type RlStudioTestApi } from './vscode/api';
-import { registerChat } from './vscode/chat/register';
-import { createServices } from './vscode/services';
-import { applyDevelopmentSeed } from './vscode/developmentSeed';
-import { registerPayloadFeatures } from './vscode/payload/register';
-import { registerWorkspaceEndpoints } from './vscode/trust/register';
-import { registerViews } from './vscode/views/register';
+import * as vscode from 'vscode';
+import { registerAccountCommands } from './vscode/platform/account';
+import { createTestApi, type RlStudioTestApi } from './vscode/platform/testApi';
+import { registerChat } from './vscode/chat/chatActivation';
+import { createServices } from './vscode/platform/services';
+import type * as DevelopmentSeed from './vscode/platform/developmentSeed';
+import { onFirstUse } from './vscode/platform/lazy/onFirstUse';
+import { registerPayloadLanguage } from './vscode/payloadLanguage/payloadLanguageActivation';
+import { registerWorkspaceEndpoints } from './vscode/trust/trustActivation';
+import { registerViews } from './vscode/sidebar/sidebarActivation';
+import { openWebhookStore, registerWebhooks } from './vscode/webhooks/webhooksActivation';
 
 /**
- * Kept cheap on purpose: it registers every command, view, serializer and provider, and nothing
- * here touches the network. What serves them is built into bundles of their own that load on first
- * use (see hostBundles in esbuild.mjs): the client and undici on the first request (Services.network),
- * the sidebar, the chat and the payload features when first shown or run.
+ * Kept cheap on purpose (test/bench measures it): it registers every command, view, serializer and
+ * provider, and loads nothing else; nothing here touches the network. Each feature's
+ * *Activation.ts registers what VS Code must know from the start, and the code that serves it is a
+ * bundle of its own (hostBundles in esbuild.mjs), loaded on first use through onFirstUse: the client
+ * and undici on the first request (Services.network), the sidebar, the chat, the language models,
+ * the payload language and the webhooks when first shown or run. A command such a feature handles
+ * is registered here as a stand-in that loads the feature (lazy/featureCommands.ts says which
+ * feature handles each command). The only other bundle loaded here is dist/errors.js, the one
+ * error class every bundle shares.
  *
  * It returns nothing in a normal install: whatever activate() returns is handed to every other
  * extension that asks (vscode.extensions.getExtension(...).exports). Only the extension's own tests
@@ -21,11 +28,17 @@ import { registerViews } from './vscode/views/register';
 export function activate(context: vscode.ExtensionContext): RlStudioTestApi | undefined {
   const services = createServices(context);
   registerWorkspaceEndpoints(services);
-  void applyDevelopmentSeed(services); // does nothing unless VS Code runs this extension in development mode (see the file)
+  // Signs the demo workbench in (see the file); it acts in development mode only, so it loads only then.
+  if (context.extensionMode === vscode.ExtensionMode.Development) {
+    const seed = onFirstUse('development seed', services.log, () => require('./vscode/platform/developmentSeed') as typeof DevelopmentSeed);
+    void seed().applyDevelopmentSeed(services);
+  }
   registerAccountCommands(services);
   const sidebar = registerViews(services);
   registerChat(services);
-  registerPayloadFeatures(services);
+  const webhookStore = openWebhookStore(services);
+  const payloadLanguage = registerPayloadLanguage(services, webhookStore);
+  registerWebhooks(services, webhookStore, payloadLanguage);
   return services.testMode ? createTestApi(services, sidebar) : undefined;
 }
 

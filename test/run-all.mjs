@@ -31,6 +31,27 @@ function typeErrors(result) {
   return result.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: Math.max(errors, 1) };
 }
 
+/**
+ * One pass for each lint tool that found nothing; for one that did, a failure per problem it counted
+ * (ESLint's problems, Prettier's unformatted files, knip's findings), at least one.
+ */
+function lintCounts(result) {
+  const problems = (output) => {
+    const eslint = /(\d+) problems? \(/.exec(output);
+    if (eslint) return Number(eslint[1]);
+    const prettier = /Code style issues found in (\d+) files/.exec(output);
+    if (prettier) return Number(prettier[1]);
+    const knip = [...output.matchAll(/^(?!Configuration hints)[A-Z][A-Za-z ]+ \((\d+)\)$/gm)];
+    return knip.reduce((sum, match) => sum + Number(match[1]), 0);
+  };
+  const counts = { passed: 0, failed: 0 };
+  for (const step of result.steps) {
+    if (step.code === 0) counts.passed += 1;
+    else counts.failed += Math.max(problems(step.output), 1);
+  }
+  return counts;
+}
+
 /** Reads the `<stage>: N passed, N failed` line the runner printed last. */
 const runnerCounts = (stage) => (result) => {
   const lines = [...result.output.matchAll(new RegExp(`^${stage}: (\\d+) passed, (\\d+) failed$`, 'gm'))];
@@ -42,7 +63,20 @@ const desktop = process.argv.includes('--desktop') || process.env.RL_STUDIO_TEST
 
 const stages = [
   { name: 'build', command: ['node', 'esbuild.mjs'], counts: wholeStage },
-  { name: 'typecheck', command: [bin('tsc'), '--noEmit', '-p', '.'], counts: typeErrors },
+  // TypeScript 7's native compiler (node_modules/.bin/tsc may be TypeScript 6's, which ESLint uses),
+  // over each layer: the extension host (no DOM), the webviews (no Node), the tests.
+  {
+    name: 'typecheck',
+    command: ['node', join('node_modules', '@typescript', 'native', 'bin', 'tsc'), '-b', 'tsconfig.host.json', 'tsconfig.webview.json', 'tsconfig.json'],
+    counts: typeErrors,
+  },
+  // ESLint (eslint.config.mjs: promises, `any`, the layers' imports), Prettier (.prettierrc.json) and
+  // knip (knip.json: unused files, exports and dependencies); each runs even when one before it failed.
+  {
+    name: 'lint',
+    steps: [[bin('eslint'), '--max-warnings', '0', '.'], [bin('prettier'), '--check', '.'], [bin('knip')]],
+    counts: lintCounts,
+  },
   {
     name: 'unit',
     needs: ['build'],
@@ -123,6 +157,22 @@ function selectStages() {
   return stages.filter((stage) => chosen.has(stage.name));
 }
 
+/** Runs a stage's steps one after the other, all of them whatever each ends with; fails when one did. */
+async function runSteps(stage) {
+  const steps = [];
+  for (const command of stage.steps) steps.push(await run({ name: stage.name, command }));
+  const failed = steps.find((step) => step.code !== 0);
+  return {
+    code: failed ? failed.code : 0,
+    output: steps.map((step) => step.output).join(''),
+    startedAt: steps[0]?.startedAt ?? Date.now(),
+    seconds: steps.reduce((sum, step) => sum + step.seconds, 0),
+    steps,
+  };
+}
+
+const commandLine = (stage) => (stage.steps ? stage.steps.map((step) => step.join(' ')).join('; ') : stage.command.join(' '));
+
 /** Runs a command, echoing its output live, except the stage's own closing line (printed once, here). */
 function run(stage) {
   const [command, ...args] = stage.command;
@@ -161,14 +211,14 @@ async function main() {
   const failedStages = new Set();
   const total = { passed: 0, failed: 0 };
   for (const stage of selectStages()) {
-    console.log(`\n=== ${stage.name}: ${stage.command.join(' ')}`);
+    console.log(`\n=== ${stage.name}: ${commandLine(stage)}`);
     const blockedBy = (stage.needs ?? []).filter((need) => failedStages.has(need));
     let counts;
     if (blockedBy.length) {
       console.log(`${stage.name} not run: ${blockedBy.join(', ')} failed`);
       counts = { passed: 0, failed: 1 };
     } else {
-      const result = await run(stage);
+      const result = stage.steps ? await runSteps(stage) : await run(stage);
       counts = stage.counts(result);
       // A command that failed without reporting a failure still failed (a crash, a missing file).
       if (result.code !== 0 && counts.failed === 0) {

@@ -7,7 +7,7 @@ import { AttemptSignal } from './attemptSignal';
 import { resolveApiBase, queryString, type ResolvedBase } from './baseUrl';
 import { abandonBody } from './bodyLimits';
 import { isPlatformError, PlatformError } from './errors';
-import { classifyFailure, seconds, type ClassifiedFailure } from './failures';
+import { classifyFailure, seconds, type ClassifiedFailure } from './networkFailures';
 import type { CredentialsProvider, RequestLogger, ResolvedClientOptions } from './options';
 import { fillPath } from './pathIds';
 import { redactSecrets } from './redact';
@@ -15,8 +15,8 @@ import { isRedirect, redirectError } from './redirects';
 import { mayRetry, retryDelay, sleep } from './retry';
 import type { AnswerContext } from './responses';
 import type { Transport, TransportResponse } from './transport';
+import type { PlatformApi } from './types';
 
-export type PlatformApi = 'training' | 'inference';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 export interface CallSpec<T> {
@@ -215,6 +215,7 @@ export function redactError(error: PlatformError, secrets: string[]): PlatformEr
     status: error.status,
     retryAfterMs: error.retryAfterMs,
     details,
+    connection: error.connection,
   });
 }
 

@@ -6,7 +6,6 @@
 import { describeErrorValue } from './errorBody';
 import { PlatformError } from './errors';
 import type { AnswerContext } from './responses';
-import { SseParser } from './sse';
 import type { ChatCompletion, ChatCompletionChunk } from './types';
 
 export class ChatChunkDecoder {
@@ -74,33 +73,3 @@ export function completionAsChunk(completion: ChatCompletion): ChatCompletionChu
     usage: completion.usage ?? null,
   };
 }
-
-export interface DecodedStream {
-  chunks: ChatCompletionChunk[];
-  /** The `[DONE]` marker arrived. */
-  done: boolean;
-}
-
-/**
- * Decodes a whole recorded stream given as its successive reads: the same parser and decoder the
- * client uses on the socket, for tests and benchmarks.
- */
-export function decodeChatStream(reads: Iterable<Uint8Array>, context: Pick<AnswerContext, 'api' | 'method' | 'path'> = recordedContext): DecodedStream {
-  const parser = new SseParser();
-  const decoder = new ChatChunkDecoder(context);
-  const chunks: ChatCompletionChunk[] = [];
-  const take = (events: string[]): boolean => {
-    for (const data of events) {
-      const chunk = decoder.decode(data);
-      if (chunk === null) return true;
-      chunks.push(chunk);
-    }
-    return false;
-  };
-  for (const read of reads) {
-    if (take(parser.feed(read))) return { chunks, done: true };
-  }
-  return { chunks, done: take(parser.end()) };
-}
-
-const recordedContext = { api: 'inference', method: 'POST', path: '/v1/chat/completions' } as const;

@@ -22,7 +22,7 @@ import { BodyIdleTimeoutError, BodyReads } from './bodyReads';
 import { abandonBody, describeSize } from './bodyLimits';
 import { ChatChunkDecoder, completionAsChunk } from './chatChunks';
 import { isPlatformError, PlatformError } from './errors';
-import { classifyFailure, seconds } from './failures';
+import { classifyFailure, seconds } from './networkFailures';
 import { errorFromResponse, header, isSuccess, parseJsonAnswer, readAnswerText, type AnswerContext } from './responses';
 import { SseEventTooLargeError, SseParser } from './sse';
 import type { TransportResponse } from './transport';

@@ -5,7 +5,8 @@
  * message text. Pure: no VS Code, no undici.
  */
 import { hostAndPort } from './baseUrl';
-import { isPlatformError, type ApiName, type PlatformErrorKind } from './errors';
+import { errorMessage } from './errorMessage';
+import { isPlatformError, type ApiName, type ConnectionProblem, type PlatformErrorKind } from './errors';
 
 export type FailureKind =
   /** No connection: refused, unreachable host, unknown host, failed TLS, connection dropped. */
@@ -20,7 +21,9 @@ export type FailureKind =
   | 'server-error'
   /** 401: the key was refused. */
   | 'rejected'
-  /** 403: the key is valid but may not do this. */
+  /** 402: the account's quota is used up. */
+  | 'quota-exceeded'
+  /** 403: the key is valid but may not do this (or not from this region). */
   | 'forbidden'
   | 'not-found'
   /** Another 4xx: the server understood the request and refused it (validation). */
@@ -41,7 +44,11 @@ export type FailureAction = 'sign-in' | 'configure' | 'retry' | 'show-log';
 
 export interface Failure {
   readonly kind: FailureKind;
-  /** Plain words, what happened first: "Can't reach the training API at 127.0.0.1:8787." */
+  /**
+   * What happened, in plain words: "Can't reach the training API at 127.0.0.1:8787." The same
+   * words on every surface (chat, trees, status bar, notifications); each adds only what it does
+   * next ("Retrying in 8 s.", "Try again in 8 s.").
+   */
   readonly message: string;
   /** What helps most, when something does. */
   readonly action?: FailureAction;
@@ -49,6 +56,8 @@ export interface Failure {
   readonly retryable: boolean;
   /** How long the server asked to wait (Retry-After), when it did. */
   readonly retryInMs?: number;
+  /** For 'unreachable': how the connection failed, when the client knows (refused, unknown host, …). */
+  readonly connection?: ConnectionProblem;
   /** The API the failed call went to, when known. */
   readonly api?: ApiName;
   readonly status?: number;
@@ -71,18 +80,18 @@ export interface FailureFacts {
   retryAfterMs?: number;
   message: string;
   details?: readonly string[];
+  connection?: ConnectionProblem;
 }
 
 /** The one reason for an error, whatever threw it. */
 export function describeFailure(error: unknown, context: FailureContext = {}): Failure {
   if (isPlatformError(error)) {
     return describeFacts(
-      { kind: error.kind, api: error.api, method: error.method, path: error.path, status: error.status, retryAfterMs: error.retryAfterMs, message: error.message, details: error.details },
+      { kind: error.kind, api: error.api, method: error.method, path: error.path, status: error.status, retryAfterMs: error.retryAfterMs, message: error.message, details: error.details, connection: error.connection },
       context,
     );
   }
-  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
-  return { kind: 'other', message: sentence(text || 'Something went wrong.'), action: 'show-log', retryable: false };
+  return { kind: 'other', message: sentence(errorMessage(error) || 'Something went wrong.'), action: 'show-log', retryable: false };
 }
 
 /** The reason for a failure known by its facts (a request log entry, a PlatformError). */
@@ -103,7 +112,7 @@ export function describeFacts(facts: FailureFacts, context: FailureContext = {})
     case 'invalid-input':
       return { ...base, kind: 'invalid-input', message: sentence(stripRequest(facts)), retryable: false };
     case 'network':
-      return { ...base, kind: 'unreachable', message: `Can't reach the ${name}${at}.`, action: 'retry', retryable: true };
+      return { ...base, ...(facts.connection ? { connection: facts.connection } : {}), kind: 'unreachable', message: `Can't reach the ${name}${at}.`, action: 'retry', retryable: true };
     case 'timeout':
       return { ...base, kind: 'timeout', message: `The ${name}${at} did not answer in time.`, action: 'retry', retryable: true };
     case 'stream-cut':
@@ -117,25 +126,51 @@ export function describeFacts(facts: FailureFacts, context: FailureContext = {})
   }
 }
 
+/**
+ * The words of an HTTP status. They do not depend on Retry-After: how long the server asked to
+ * wait is `retryInMs`, and each surface says what it does about it (the trees and the status bar
+ * retry by themselves, the chat offers Retry), so a 429 reads the same wherever it is seen.
+ */
 function describeStatus(facts: FailureFacts, name: string, base: Pick<Failure, 'api' | 'status' | 'detail'>): Failure {
   const status = facts.status ?? 0;
   const wait = facts.retryAfterMs !== undefined && Number.isFinite(facts.retryAfterMs) ? Math.max(0, facts.retryAfterMs) : undefined;
   const timing = wait === undefined ? {} : { retryInMs: wait };
-  if (status === 401) return { ...base, kind: 'rejected', message: 'The platform rejected the API key.', action: 'sign-in', retryable: false };
-  if (status === 403) return { ...base, kind: 'forbidden', message: `The ${name} refused this request: the API key may not do it (403).`, action: 'show-log', retryable: false };
-  if (status === 404) return { ...base, kind: 'not-found', message: `The ${name} has no such item (404).`, retryable: false };
-  if (status === 429) {
-    const message = wait === undefined ? 'Too many requests: the platform asked RL Studio to slow down.' : `Too many requests: the platform asked to wait ${duration(wait)}.`;
-    return { ...base, ...timing, kind: 'rate-limited', message, action: 'retry', retryable: true };
-  }
-  if (status === 503) {
-    const later = wait === undefined ? '' : ` It asked to try again in ${duration(wait)}.`;
-    return { ...base, ...timing, kind: 'unavailable', message: `The ${name} is temporarily unavailable (503).${later}`, action: 'retry', retryable: true };
-  }
-  if (status >= 500) return { ...base, kind: 'server-error', message: `The ${name} failed to answer (${status}).`, action: 'show-log', retryable: true };
   const reason = serverReason(facts);
+  if (status === 401) return { ...base, kind: 'rejected', message: 'The platform rejected the API key (401).', action: 'sign-in', retryable: false };
+  if (status === 402) return { ...base, kind: 'quota-exceeded', message: "The platform's quota for this account is used up (402): add credit or wait for it to renew.", action: 'show-log', retryable: false };
+  if (status === 403) return { ...base, kind: 'forbidden', message: `The ${name} refused this request (403): ${reason ?? 'the API key may not do it, or not from this region.'}`, action: 'show-log', retryable: false };
+  if (status === 404) return { ...base, kind: 'not-found', message: `The ${name} has no such ${itemOf(facts)} (404).`, retryable: false };
+  if (status === 429) return { ...base, ...timing, kind: 'rate-limited', message: 'Too many requests (429): the platform asked RL Studio to slow down.', action: 'retry', retryable: true };
+  if (status === 503) return { ...base, ...timing, kind: 'unavailable', message: `The ${name} is temporarily unavailable (503).`, action: 'retry', retryable: true };
+  if (status >= 500) return { ...base, ...timing, kind: 'server-error', message: `The ${name} failed to answer (${status}).`, action: 'show-log', retryable: true };
   return { ...base, kind: 'refused-request', message: `The ${name} refused the request (${status})${reason ? `: ${reason}` : '.'}`, action: 'show-log', retryable: false };
 }
+
+/** Short words for the state a failure leaves an API in, after its name: "inference API rate limited". */
+export function failureLabel(kind: FailureKind): string {
+  return failureLabels[kind];
+}
+
+const failureLabels: Readonly<Record<FailureKind, string>> = {
+  unreachable: 'unreachable',
+  timeout: 'not answering',
+  'rate-limited': 'rate limited',
+  unavailable: 'unavailable',
+  'server-error': 'failing',
+  rejected: 'key rejected',
+  'quota-exceeded': 'quota used up',
+  forbidden: 'not allowed',
+  'not-found': 'not found',
+  'refused-request': 'request refused',
+  'bad-answer': 'answers unreadable',
+  'stream-cut': 'answer cut off',
+  'too-large': 'answer too large',
+  'signed-out': 'signed out',
+  'not-configured': 'not configured',
+  'invalid-input': 'invalid input',
+  cancelled: 'cancelled',
+  other: 'failed',
+};
 
 /** "Retrying in 8 s." / "Retrying now." for a retry `ms` from now. */
 export function retryingIn(ms: number): string {
@@ -146,6 +181,15 @@ export function retryingIn(ms: number): string {
 /** The message followed by what happens next, when a retry is scheduled. */
 export function withNextStep(failure: Failure, retryInMs?: number): string {
   return retryInMs === undefined ? failure.message : `${failure.message} ${retryingIn(retryInMs)}`;
+}
+
+/**
+ * The message followed by when to try again by hand, where nothing retries by itself (the chat's
+ * Retry): the wait the server asked for, when it asked for one.
+ */
+export function withRetryAdvice(failure: Failure): string {
+  if (!failure.retryable || failure.retryInMs === undefined || failure.retryInMs < 1000) return failure.message;
+  return `${failure.message} Try again in ${duration(failure.retryInMs)}.`;
 }
 
 /** A failure that says the server is out of reach (no answer at all), as opposed to an answer that refused. */
@@ -177,6 +221,16 @@ function addressOf(api: ApiName | undefined, context: FailureContext): string | 
   } catch {
     return undefined;
   }
+}
+
+/** What a 404 says is missing, from the path that was asked for. */
+function itemOf(facts: FailureFacts): string {
+  const path = (facts.path ?? '').replace(/[?#].*$/, '');
+  if (/\/training-jobs\/[^/]+(\/events)?$/.test(path)) return 'training job';
+  if (/\/models\/[^/]+(\/checkpoints|\/log)?$/.test(path)) return 'model';
+  // A completion for a model the inference API does not serve.
+  if (/\/chat\/completions$/.test(path)) return 'model';
+  return 'item';
 }
 
 /** The server's own words from the client's "GET /x failed: 422 body.model_id: Field required". */

@@ -4,6 +4,7 @@
  * HTML pages, empty bodies and plain text, each boiled down to one line.
  */
 import { STATUS_CODES } from 'node:http';
+import { oneLine } from '../core/format';
 
 export interface ErrorBodySummary {
   /** The server's own words, on one line; absent when it said nothing usable. */
@@ -13,8 +14,6 @@ export interface ErrorBodySummary {
   /** The body is an HTML page (typically from a proxy in front of the service). */
   html: boolean;
 }
-
-const maxTextLength = 300;
 
 export function summarizeErrorBody(body: string, contentType: string | undefined): ErrorBodySummary {
   const trimmed = body.trim();
@@ -73,12 +72,6 @@ export function looksBinary(text: string): boolean {
 /** The reason phrase of a status, e.g. 503 → "Service Unavailable". */
 export function statusText(status: number): string {
   return STATUS_CODES[status] ?? 'Unknown Status';
-}
-
-/** Collapses whitespace and cuts long text, so a message stays one readable line. */
-export function oneLine(text: string, maxLength = maxTextLength): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > maxLength ? `${flat.slice(0, maxLength - 1)}…` : flat;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

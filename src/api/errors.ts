@@ -21,6 +21,9 @@ export type PlatformErrorKind =
 /** Which side the failed call talked to; 'webhook' is a raw send to a user's endpoint. */
 export type ApiName = 'training' | 'inference' | 'webhook';
 
+/** Why a connection failed ('network' errors), for advice that depends on it: never read from the message. */
+export type ConnectionProblem = 'refused' | 'host-unreachable' | 'unknown-host' | 'tls' | 'dropped';
+
 export interface PlatformErrorInit {
   kind: PlatformErrorKind;
   message: string;
@@ -30,12 +33,9 @@ export interface PlatformErrorInit {
   status?: number;
   retryAfterMs?: number;
   details?: string[];
+  connection?: ConnectionProblem;
   cause?: unknown;
 }
-
-// A registered symbol survives being bundled twice (the extension and its lazily loaded network
-// bundle each carry their own copy of this class), where `instanceof` would not.
-const brand = Symbol.for('rl-studio.platform-error');
 
 export class PlatformError extends Error {
   readonly kind: PlatformErrorKind;
@@ -45,6 +45,7 @@ export class PlatformError extends Error {
   readonly api: ApiName;
   readonly retryAfterMs?: number;
   readonly details?: string[];
+  readonly connection?: ConnectionProblem;
 
   constructor(init: PlatformErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -55,8 +56,8 @@ export class PlatformError extends Error {
     this.api = init.api;
     if (init.status !== undefined) this.status = init.status;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.connection !== undefined) this.connection = init.connection;
     if (init.details !== undefined) this.details = init.details;
-    Object.defineProperty(this, brand, { value: true });
   }
 
   /** A copy with another message (used to note how many attempts were made). */
@@ -74,12 +75,17 @@ export class PlatformError extends Error {
       status: this.status,
       retryAfterMs: this.retryAfterMs,
       details: this.details,
+      connection: this.connection,
       cause: this.cause,
     };
   }
 }
 
+/**
+ * This module is a bundle of its own (dist/errors.js, see esbuild.mjs) that every other bundle
+ * requires, so there is one PlatformError class at run time and `instanceof` answers for errors
+ * thrown in any of them.
+ */
 export function isPlatformError(value: unknown): value is PlatformError {
-  if (value instanceof PlatformError) return true;
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  return value instanceof PlatformError;
 }

@@ -1,4 +1,5 @@
 import type { PlatformErrorKind } from './errors';
+import type { PlatformApi } from './types';
 
 /** What a PlatformClient is built from, and the hooks it reports through. */
 
@@ -9,7 +10,7 @@ export interface CredentialsProvider {
 
 /** One attempt of one call. Never carries headers, keys or bodies. */
 export interface RequestLogEntry {
-  api: 'training' | 'inference';
+  api: PlatformApi;
   method: string;
   /** The request path without the origin; the query string is kept. */
   path: string;

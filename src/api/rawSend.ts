@@ -4,14 +4,13 @@
  * first send. The whole send, answer included, has one deadline, and at most maxRawBodyBytes of the
  * answer are kept for the report (which says when it was cut); the rest is never read.
  */
-import type { Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { AttemptSignal } from './attemptSignal';
 import { hostAndPort } from './baseUrl';
 import { readCapped } from './bodyLimits';
 import { PlatformError } from './errors';
-import { classifyFailure, seconds } from './failures';
+import { classifyFailure, seconds } from './networkFailures';
 import { redactSecrets } from './redact';
-import { loadUndici } from './undiciLoader';
 
 export interface RawRequest {
   url: string;
@@ -43,7 +42,6 @@ let sharedAgent: Dispatcher | undefined;
 
 function agent(): Dispatcher {
   if (!sharedAgent) {
-    const { Agent } = loadUndici();
     sharedAgent = new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000, connections: 4, pipelining: 1 });
   }
   return sharedAgent;
@@ -121,7 +119,7 @@ export async function sendRaw(request: RawRequest): Promise<RawResponse> {
 function redacted(error: PlatformError, secrets: string[]): PlatformError {
   const message = redactSecrets(error.message, secrets);
   if (message === error.message) return error;
-  return new PlatformError({ kind: error.kind, message, api: 'webhook', method: error.method, path: error.path, status: error.status });
+  return new PlatformError({ kind: error.kind, message, api: 'webhook', method: error.method, path: error.path, status: error.status, connection: error.connection });
 }
 
 function definedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {

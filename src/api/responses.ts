@@ -4,7 +4,8 @@
  */
 import { decodeText, describeSize, readCapped } from './bodyLimits';
 import { PlatformError, type ApiName } from './errors';
-import { looksBinary, looksLikeHtml, oneLine, statusText, summarizeErrorBody } from './errorBody';
+import { oneLine } from '../core/format';
+import { looksBinary, looksLikeHtml, statusText, summarizeErrorBody } from './errorBody';
 import { honoursRetryAfter, parseRetryAfter } from './retry';
 import type { TransportResponse } from './transport';
 

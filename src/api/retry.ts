@@ -10,7 +10,7 @@
  * Timeouts waiting for an answer are not retried either: the server is slow, and trying again
  * would multiply the user's wait.
  */
-import type { ClassifiedFailure } from './failures';
+import type { ClassifiedFailure } from './networkFailures';
 
 const retryableStatuses = new Set([429, 502, 503, 504]);
 /** Statuses whose Retry-After header is honoured. */

@@ -96,7 +96,7 @@ export class SseParser {
       const line = this.takePartial('');
       this.takeLine(line, 0, line.length, events);
     }
-    if (this.failed) throw this.failed;
+    if (this.failure) throw this.failure;
     this.dispatch(events);
     this.afterCarriageReturn = false;
     return events;
@@ -206,14 +206,4 @@ export class SseParser {
     this.linePieces = [];
     this.lineLength = 0;
   }
-}
-
-/** Parses a whole byte sequence at once: a convenience for tests and recorded streams. */
-export function parseSse(reads: Iterable<Uint8Array>, options?: SseParserOptions): string[] {
-  const parser = new SseParser(options);
-  const events: string[] = [];
-  for (const read of reads) events.push(...parser.feed(read));
-  if (parser.failure) throw parser.failure;
-  events.push(...parser.end());
-  return events;
 }

@@ -1,7 +1,6 @@
 /** The calls of the training API (models, checkpoints, training jobs, health). */
 import { ChatCompletionsApi } from './chatCompletionsApi';
 import type { CallOptions } from './options';
-import { walkPages } from './pagination';
 import { discardBody, errorFromResponse, header, httpError, isSuccess, parseJsonAnswer, readAnswerText, readErrorText } from './responses';
 import { hasId, isObject, isPage, readShaped, unexpectedShape } from './shapes';
 import type {
@@ -80,10 +79,6 @@ export class TrainingApi extends ChatCompletionsApi {
     });
   }
 
-  checkpoints(modelId: string, query: CheckpointQuery = {}, options?: CallOptions): AsyncIterable<Checkpoint> {
-    return walkPages((pageQuery: CheckpointQuery) => this.listCheckpoints(modelId, pageQuery, options), query);
-  }
-
   deleteCheckpoints(modelId: string, steps: number[], options?: CallOptions): Promise<DeleteCheckpointsResult> {
     return this.caller.call({
       method: 'DELETE',
@@ -141,10 +136,6 @@ export class TrainingApi extends ChatCompletionsApi {
       signal: options?.signal,
       read: readEventPage,
     });
-  }
-
-  trainingJobEvents(jobId: string, query: PageQuery = {}, options?: CallOptions): AsyncIterable<TrainingJobEvent> {
-    return walkPages((pageQuery: PageQuery) => this.listTrainingJobEvents(jobId, pageQuery, options), query);
   }
 
   /** The base models new models can start from; undefined when the server has no such endpoint. */

@@ -1,9 +1,9 @@
 /**
  * The connection pools of one client: an undici Agent (one keep-alive pool per origin, so the
- * training and inference APIs each reuse their sockets), created on the first request.
+ * training and inference APIs each reuse their sockets), created on the first request. undici is
+ * bundled into dist/network.js, which the extension loads on first use.
  */
-import type { Dispatcher } from 'undici';
-import { loadUndici } from './undiciLoader';
+import { Agent, type Dispatcher } from 'undici';
 
 export interface TransportOptions {
   connectTimeoutMs: number;
@@ -47,7 +47,6 @@ export class Transport {
 
   private agent(): Dispatcher {
     if (!this.dispatcher) {
-      const { Agent } = loadUndici();
       this.dispatcher = new Agent({
         connect: { timeout: this.options.connectTimeoutMs },
         keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 10_000,

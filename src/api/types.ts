@@ -3,6 +3,9 @@
  * Fields the service does not document are optional and the client tolerates their absence.
  */
 
+/** The platform's two APIs: the training API (models, checkpoints, jobs, chat with checkpoints) and the inference API (catalogue models). */
+export type PlatformApi = 'training' | 'inference';
+
 /** Cursor-paginated list (checkpoints and training-job events). */
 export interface Page<T> {
   object?: 'list';

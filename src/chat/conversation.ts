@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../core/clock';
 import {
   defaultSettings,
   isAnswer,
@@ -10,15 +11,14 @@ import {
   type UserEntry,
 } from './conversationTypes';
 
-/** Ids and time, injected so tests are deterministic. */
-export interface ConversationEnv {
+/** Ids and time (a Clock's wall time: conversations show when they were written), injected so tests are deterministic. */
+export interface ConversationEnv extends Pick<Clock, 'now'> {
   newId(): string;
-  now(): number;
 }
 
 export const defaultEnv: ConversationEnv = {
   newId: () => globalThis.crypto.randomUUID(),
-  now: () => Date.now(),
+  now: () => systemClock.now(),
 };
 
 export const untitled = 'New chat';
@@ -52,11 +52,6 @@ export function lastTurnAnswers(conversation: Conversation): AnswerEntry[] {
 
 export function streamingAnswers(conversation: Conversation): AnswerEntry[] {
   return conversation.messages.filter((entry): entry is AnswerEntry => isAnswer(entry) && entry.status === 'streaming');
-}
-
-export function findAnswer(conversation: Conversation, messageId: string): AnswerEntry | undefined {
-  const entry = conversation.messages.find((candidate) => candidate.id === messageId);
-  return entry && isAnswer(entry) ? entry : undefined;
 }
 
 function newAnswer(env: ConversationEnv, replyTo: string, column: AnswerColumn, model: string): AnswerEntry {

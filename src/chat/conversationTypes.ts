@@ -38,7 +38,7 @@ export type AnswerStatus = 'streaming' | 'done' | 'stopped' | 'error';
 export type AnswerColumn = 0 | 1;
 
 export interface AnswerError {
-  /** The client's error kind ('http', 'stream-cut', 'timeout', …) or 'unknown'. */
+  /** Why it failed: describeFailure's kind ('rate-limited', 'stream-cut', 'unreachable', …); older saves hold the client's kind. */
   kind: string;
   status?: number;
   /** One readable line for the message footer. */

@@ -1,4 +1,6 @@
-/** Text appended to one answer since the last flush, with where it starts. */
+import { systemClock, type Clock } from '../core/clock';
+
+/** Text appended to one answer since the last post, with where it starts. */
 export interface AnswerDelta {
   /** Length of the content before `content` was appended. */
   contentOffset: number;
@@ -7,74 +9,66 @@ export interface AnswerDelta {
   reasoning: string;
 }
 
-export interface Timers {
-  set(callback: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
+/** The text of the answer being streamed, as its one owner holds it right now. */
+export interface StreamedText {
+  readonly content: string;
+  readonly reasoning: string;
 }
-
-const realTimers: Timers = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /**
  * Coalesces the many small deltas of a streamed answer into at most one message per interval, so
- * a fast model does not flood the webview channel with one post per token. Offsets let the
- * receiver drop text it already has (after a full snapshot) and notice a gap.
+ * a fast model does not flood the webview channel with one post per token. It keeps no text of
+ * its own: it remembers how much of the answer was posted, and a flush posts what the answer has
+ * gained since. Offsets let the receiver drop text it already has (after a full snapshot) and
+ * notice a gap.
  */
 export class DeltaBatcher {
-  private content = '';
-  private reasoning = '';
-  private contentOffset: number;
-  private reasoningOffset: number;
+  private postedContent = 0;
+  private postedReasoning = 0;
   private timer: unknown;
+  private cancelled = false;
 
   constructor(
+    private readonly text: () => StreamedText,
     private readonly emit: (delta: AnswerDelta) => void,
     private readonly intervalMs = 16,
-    start: { content: number; reasoning: number } = { content: 0, reasoning: 0 },
-    private readonly timers: Timers = realTimers,
-  ) {
-    this.contentOffset = start.content;
-    this.reasoningOffset = start.reasoning;
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** The answer gained text: it is posted within the interval (one timer, however many tokens). */
+  changed(): void {
+    if (this.timer !== undefined || this.cancelled) return;
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, this.intervalMs);
   }
 
-  push(content: string, reasoning: string): void {
-    this.content += content;
-    this.reasoning += reasoning;
-    if (this.timer === undefined && (this.content || this.reasoning)) {
-      this.timer = this.timers.set(() => {
-        this.timer = undefined;
-        this.flush();
-      }, this.intervalMs);
-    }
-  }
-
+  /** Posts what the answer gained since the last post, if anything. */
   flush(): void {
     this.clearTimer();
-    if (!this.content && !this.reasoning) return;
+    if (this.cancelled) return;
+    const { content, reasoning } = this.text();
+    if (content.length <= this.postedContent && reasoning.length <= this.postedReasoning) return;
     const delta: AnswerDelta = {
-      contentOffset: this.contentOffset,
-      content: this.content,
-      reasoningOffset: this.reasoningOffset,
-      reasoning: this.reasoning,
+      contentOffset: this.postedContent,
+      content: content.slice(this.postedContent),
+      reasoningOffset: this.postedReasoning,
+      reasoning: reasoning.slice(this.postedReasoning),
     };
-    this.contentOffset += this.content.length;
-    this.reasoningOffset += this.reasoning.length;
-    this.content = '';
-    this.reasoning = '';
+    this.postedContent += delta.content.length;
+    this.postedReasoning += delta.reasoning.length;
     this.emit(delta);
   }
 
-  /** Drops what is pending: the final message that follows carries the whole text anyway. */
+  /** Posts nothing more, for good: the final message that follows carries the whole text anyway. */
   cancel(): void {
+    this.cancelled = true;
     this.clearTimer();
-    this.content = '';
-    this.reasoning = '';
   }
 
   private clearTimer(): void {
-    if (this.timer !== undefined) this.timers.clear(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
   }
 }

@@ -1,4 +1,6 @@
 import { redactSecrets } from '../api/redact';
+import { oneLine } from '../core/format';
+import { codeFence, inlineCode } from '../core/markdownText';
 import { isAnswer, type AnswerEntry, type ChatEntry, type Conversation } from './conversationTypes';
 import { parameterFields } from './requestBuilder';
 import { formatStats } from './stats';
@@ -10,7 +12,7 @@ import { formatStats } from './stats';
  * redacted last (`secrets`: the values the caller knows, such as the API key).
  */
 export function conversationToMarkdown(conversation: Conversation, exportedAt = new Date(), secrets: readonly string[] = []): string {
-  const lines: string[] = [`# ${oneLine(conversation.title)}`, ''];
+  const lines: string[] = [`# ${oneLine(conversation.title, Number.POSITIVE_INFINITY)}`, ''];
   const settings = conversation.settings;
   const models = settings.compare && settings.compareModel ? `${settings.model} vs ${settings.compareModel}` : settings.model;
   lines.push(`- Model: ${inlineCode(models || 'none')}`);
@@ -39,7 +41,7 @@ export function conversationToMarkdown(conversation: Conversation, exportedAt = 
 function answerFooter(answer: AnswerEntry): string {
   const parts: string[] = [];
   if (answer.status === 'stopped') parts.push('stopped');
-  if (answer.status === 'error' && answer.error) parts.push(`error: ${oneLine(answer.error.message)}`);
+  if (answer.status === 'error' && answer.error) parts.push(`error: ${oneLine(answer.error.message, Number.POSITIVE_INFINITY)}`);
   if (answer.stats) parts.push(formatStats(answer.stats));
   return parts.join(' · ');
 }
@@ -106,27 +108,8 @@ export function exportFileName(conversation: Conversation, format: 'markdown' | 
   return `${base}.${format === 'markdown' ? 'md' : 'json'}`;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/** The longest run of backticks in `text` at least `minimum` long, or `floor` when there is none. */
-function longestBacktickRun(text: string, minimum: number, floor: number): number {
-  // A loop, not Math.max(...runs): spreading one argument per run overflows the stack on a long text.
-  let longest = floor;
-  for (const run of text.match(/`+/g) ?? []) if (run.length >= minimum && run.length > longest) longest = run.length;
-  return longest;
-}
-
-function inlineCode(text: string): string {
-  const longest = longestBacktickRun(text, 1, 0);
-  const ticks = '`'.repeat(longest + 1);
-  return longest > 0 ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
-}
-
 /** A fence longer than any backtick run inside, so the text cannot close it early. */
 function fence(text: string): string {
-  const longest = longestBacktickRun(text, 3, 2);
-  const ticks = '`'.repeat(longest + 1);
+  const ticks = codeFence(text);
   return `${ticks}text\n${text}\n${ticks}`;
 }

@@ -29,7 +29,7 @@ export const maxSystemPromptChars = 200_000;
  * Longest text copied to the clipboard or inserted at the cursor: what the panel offers to copy is
  * an answer or a code block of one, so nothing legitimate is longer than an answer.
  */
-export const maxClipboardChars = maxAnswerChars;
+export const maxClipboardChars = mebi;
 
 /** A model id or a checkpoint address (`wandb-artifact:///entity/project/name:step`). */
 export const maxModelIdChars = 1_000;

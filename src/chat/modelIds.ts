@@ -1,36 +1,12 @@
 /**
- * Model ids the chat understands. Trained checkpoints are served by the training API under
- * `wandb-artifact:///<entity>/<project>/<name>:step<N>` (no suffix: the latest step); every other
- * id is a catalogue model of the inference API.
+ * Which API serves a model id in the chat, and its short label. Checkpoint model ids are built and
+ * read in src/core/checkpointIds.ts.
  */
+import type { PlatformApi } from '../api/types';
+import { isCheckpointModelId, parseCheckpointModelId } from '../core/checkpointIds';
 
-export type ChatApi = 'inference' | 'training';
-
-const artifactPrefix = 'wandb-artifact:///';
-
-export interface CheckpointRef {
-  entity: string;
-  project: string;
-  name: string;
-  /** Undefined for the latest checkpoint. */
-  step?: number;
-}
-
-export function apiForModel(modelId: string): ChatApi {
-  return modelId.startsWith(artifactPrefix) ? 'training' : 'inference';
-}
-
-export function checkpointModelId(ref: CheckpointRef): string {
-  const base = `${artifactPrefix}${ref.entity}/${ref.project}/${ref.name}`;
-  return ref.step === undefined ? base : `${base}:step${ref.step}`;
-}
-
-export function parseCheckpointModelId(modelId: string): CheckpointRef | undefined {
-  if (!modelId.startsWith(artifactPrefix)) return undefined;
-  const match = /^([^/]+)\/([^/]+)\/([^/:]+)(?::step(\d+))?$/.exec(modelId.slice(artifactPrefix.length));
-  if (!match) return undefined;
-  const [, entity, project, name, step] = match;
-  return { entity: entity!, project: project!, name: name!, step: step === undefined ? undefined : Number(step) };
+export function apiForModel(modelId: string): PlatformApi {
+  return isCheckpointModelId(modelId) ? 'training' : 'inference';
 }
 
 /** A short label for headers and tabs: `policy-001 · step 12`, or the catalogue id. */

@@ -1,4 +1,6 @@
-import { apiForModel, checkpointModelId, shortModelLabel, type ChatApi } from './modelIds';
+import type { PlatformApi } from '../api/types';
+import { checkpointModelId } from '../core/checkpointIds';
+import { apiForModel, shortModelLabel } from './modelIds';
 
 /** One entry of the model picker. */
 export interface ModelOption {
@@ -6,7 +8,7 @@ export interface ModelOption {
   label: string;
   /** The picker's group heading. */
   group: string;
-  api: ChatApi;
+  api: PlatformApi;
 }
 
 /** What the picker shows, with the reasons a source could not be read. */
@@ -41,10 +43,13 @@ export function buildModelOptions(catalogueIds: string[], trained: TrainedModelS
   };
   for (const id of catalogueIds) add({ id, label: id, group: catalogueGroup, api: 'inference' });
   for (const model of trained) {
+    const latest = checkpointModelId(model);
+    // A model without all three names has no checkpoint model id: there is nothing to chat with.
+    if (latest === undefined) continue;
     const group = `${model.entity}/${model.project}/${model.name}`;
-    add({ id: checkpointModelId(model), label: `${model.name} (latest)`, group, api: 'training' });
+    add({ id: latest, label: `${model.name} (latest)`, group, api: 'training' });
     for (const step of [...new Set(model.steps)].sort((a, b) => b - a)) {
-      add({ id: checkpointModelId({ ...model, step }), label: `${model.name} step ${step}`, group, api: 'training' });
+      add({ id: checkpointModelId(model, step)!, label: `${model.name} step ${step}`, group, api: 'training' });
     }
   }
   return options;

@@ -1,6 +1,8 @@
 import type { PlatformClient } from '../api';
+import { describeFailure } from '../api/describeFailure';
 import type { TrainingModel } from '../api/types';
-import type { ChatBackend } from './chatController';
+import type { FailureWords } from './answerErrors';
+import type { ChatBackend } from './chatPorts';
 import { buildModelOptions, type ModelCatalogue, type TrainedModelSource } from './modelOptions';
 
 export interface PlatformBackendOptions {
@@ -9,6 +11,8 @@ export interface PlatformBackendOptions {
   trainedModels(): TrainingModel[];
   /** How many of each model's newest checkpoints the picker offers. */
   checkpointsPerModel?: number;
+  /** Words for a failed call, as the rest of the extension puts them (with the API's address). */
+  describeFailure?: FailureWords;
 }
 
 /**
@@ -18,8 +22,15 @@ export interface PlatformBackendOptions {
  * is still offered.
  */
 export function createPlatformBackend(options: PlatformBackendOptions): ChatBackend {
+  const describe = options.describeFailure ?? describeFailure;
+  // The problems go to the log: the words, then the request that failed.
+  const messageOf = (error: unknown) => {
+    const failure = describe(error);
+    return failure.detail && failure.detail !== failure.message ? `${failure.message} (${failure.detail})` : failure.message;
+  };
   return {
     stream: (request, api, signal) => ({
+      describeFailure: describe,
       async *[Symbol.asyncIterator]() {
         const client = await options.client();
         const side = api === 'training' ? client.training : client.inference;
@@ -53,8 +64,4 @@ export function createPlatformBackend(options: PlatformBackendOptions): ChatBack
       return { options: buildModelOptions(catalogueIds, trained), problems };
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

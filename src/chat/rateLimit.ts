@@ -1,3 +1,5 @@
+import { monotonicClock, type Clock } from '../core/clock';
+
 /**
  * A token bucket: up to `burst` actions at once, then one more every `refillMs`. Used for what the
  * webview can ask the editor to do on its own (open a link, insert text, run a command, write to
@@ -10,15 +12,15 @@ export class RateLimit {
   constructor(
     private readonly burst: number,
     private readonly refillMs: number,
-    private readonly now: () => number = () => performance.now(),
+    private readonly clock: Pick<Clock, 'now'> = monotonicClock,
   ) {
     this.tokens = burst;
-    this.updatedAt = now();
+    this.updatedAt = clock.now();
   }
 
   /** Takes one token; false when none is left (the action is refused). */
   take(): boolean {
-    const now = this.now();
+    const now = this.clock.now();
     const refilled = Math.floor((now - this.updatedAt) / this.refillMs);
     if (refilled > 0) {
       this.tokens = Math.min(this.burst, this.tokens + refilled);

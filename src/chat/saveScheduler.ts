@@ -1,5 +1,5 @@
 import type { Conversation } from './conversationTypes';
-import type { Timers } from './deltaBatcher';
+import { monotonicClock, type Clock } from '../core/clock';
 
 export interface SaveSchedulerOptions {
   /** Writes the conversation now; resolves with the characters written, undefined when nothing was. */
@@ -8,20 +8,9 @@ export interface SaveSchedulerOptions {
   minIntervalMs?: number;
   /** Coalesced writes of one conversation average at most this many characters a second. */
   charsPerSecond?: number;
-  /** Milliseconds of a monotonic clock. */
-  now?: () => number;
-  timers?: Timers;
+  /** Default: the monotonic clock, whose timers never keep the process alive (closing the panel flushes what is pending). */
+  clock?: Clock;
 }
-
-const realTimers: Timers = {
-  set: (callback, ms) => {
-    const timer = setTimeout(callback, ms);
-    // A pending write never keeps the process alive on its own; closing the panel flushes it.
-    timer.unref?.();
-    return timer;
-  },
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /**
  * When conversations are written. A change that matters (a new turn, an answer's end, a stop, an
@@ -35,21 +24,19 @@ export class SaveScheduler {
   private readonly last = new Map<string, { at: number; chars: number }>();
   private readonly minIntervalMs: number;
   private readonly charsPerSecond: number;
-  private readonly now: () => number;
-  private readonly timers: Timers;
+  private readonly clock: Clock;
 
   constructor(private readonly options: SaveSchedulerOptions) {
     this.minIntervalMs = options.minIntervalMs ?? 5_000;
     this.charsPerSecond = options.charsPerSecond ?? 256 * 1024;
-    this.now = options.now ?? (() => performance.now());
-    this.timers = options.timers ?? realTimers;
+    this.clock = options.clock ?? monotonicClock;
   }
 
   /** Writes the conversation after `delayMs` or when the throttle allows, whichever is later; one pending write per conversation. */
   schedule(conversation: Conversation, delayMs: number): void {
     if (this.pending.has(conversation.id)) return;
-    const wait = Math.max(delayMs, this.earliestWrite(conversation.id) - this.now());
-    const timer = this.timers.set(() => {
+    const wait = Math.max(delayMs, this.earliestWrite(conversation.id) - this.clock.now());
+    const timer = this.clock.setTimeout(() => {
       this.pending.delete(conversation.id);
       void this.writeNow(conversation);
     }, wait);
@@ -62,14 +49,14 @@ export class SaveScheduler {
     // Counted from the start too: a change while this write runs waits for the interval as well,
     // and a store that keeps failing is not retried at once.
     const previousChars = this.last.get(conversation.id)?.chars ?? 0;
-    this.last.set(conversation.id, { at: this.now(), chars: previousChars });
+    this.last.set(conversation.id, { at: this.clock.now(), chars: previousChars });
     const chars = await this.options.write(conversation);
-    if (chars !== undefined) this.last.set(conversation.id, { at: this.now(), chars });
+    if (chars !== undefined) this.last.set(conversation.id, { at: this.clock.now(), chars });
   }
 
   cancel(conversationId: string): void {
     const entry = this.pending.get(conversationId);
-    if (entry) this.timers.clear(entry.timer);
+    if (entry) this.clock.clearTimeout(entry.timer);
     this.pending.delete(conversationId);
   }
 

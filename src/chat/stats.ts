@@ -1,4 +1,5 @@
 import type { Usage } from '../api/types';
+import { formatDuration } from '../core/format';
 import type { AnswerStats } from './conversationTypes';
 
 /**
@@ -41,7 +42,7 @@ export function computeStats(timing: StreamTiming, usage: Usage | undefined, str
   return stats;
 }
 
-/** One line for a message footer, e.g. "12 prompt + 345 completion tokens · first token 230 ms · 48.2 tok/s · 7.4 s". */
+/** One line for a message footer, e.g. "12 prompt + 345 completion tokens · first token 230 ms · 48.2 tok/s · 7 s". */
 export function formatStats(stats: AnswerStats): string {
   const parts: string[] = [];
   if (stats.usageReported && stats.completionTokens !== undefined) {
@@ -53,11 +54,4 @@ export function formatStats(stats: AnswerStats): string {
   if (stats.tokensPerSecond !== undefined) parts.push(`${stats.tokensPerSecond.toFixed(1)} tok/s`);
   parts.push(formatDuration(stats.totalMs));
   return parts.join(' · ');
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
 }

@@ -1,14 +1,25 @@
 import type { ChatCompletionChunk, Usage } from '../api/types';
-import { describeAnswerError } from './answerErrors';
+import { monotonicClock, type Clock } from '../core/clock';
+import { describeAnswerError, type FailureWords } from './answerErrors';
 import type { AnswerCut, AnswerError, AnswerStats } from './conversationTypes';
 import { computeStats } from './stats';
 
 export type StreamOutcomeStatus = 'done' | 'stopped' | 'error';
 
+/**
+ * A stream that puts its own failures into words: the platform backend's streams describe them as
+ * the extension's views do (naming the API's address). Any other stream's are described plainly.
+ */
+export interface SelfDescribingStream {
+  readonly describeFailure?: FailureWords;
+}
+
+/**
+ * How a streamed answer ended. The text itself is not here: it went to `onDelta` piece by piece,
+ * and whoever keeps the answer keeps it (one copy of a long answer, not one per layer).
+ */
 export interface StreamOutcome {
   status: StreamOutcomeStatus;
-  content: string;
-  reasoning: string;
   finishReason?: string;
   usage?: Usage;
   stats: AnswerStats;
@@ -19,10 +30,10 @@ export interface StreamOutcome {
 
 export interface StreamRunOptions {
   signal: AbortSignal;
-  /** Called for each chunk that carries text, never after the signal is aborted. */
+  /** Called for each chunk that carries text, never after the signal is aborted: the only copy of the text handed out. */
   onDelta(content: string, reasoning: string): void;
-  /** Milliseconds of a monotonic clock. */
-  now?: () => number;
+  /** Times the answer (time to first token, decoding speed). Default: the monotonic clock. */
+  clock?: Pick<Clock, 'now'>;
   /**
    * Most characters kept of the content and of the reasoning. At a limit the text is cut there,
    * reading stops, `onLimit` is told (it aborts the request) and the outcome is 'stopped' with `cut`.
@@ -38,11 +49,13 @@ export interface StreamRunOptions {
  * some text (a cut stream) keeps that text and reports the error beside it.
  */
 export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, options: StreamRunOptions): Promise<StreamOutcome> {
-  const now = options.now ?? (() => performance.now());
+  const clock = options.clock ?? monotonicClock;
+  const now = () => clock.now();
   const startedAt = now();
   let firstTokenAt: number | undefined;
-  let content = '';
-  let reasoning = '';
+  // Lengths only, for the limits: the text is the receiver's.
+  let contentChars = 0;
+  let reasoningChars = 0;
   let finishReason: string | undefined;
   let usage: Usage | undefined;
   let streamedChunks = 0;
@@ -58,19 +71,19 @@ export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, opti
         if (choice.index !== 0 && choice.index !== undefined) continue;
         let contentDelta = typeof choice.delta?.content === 'string' ? choice.delta.content : '';
         let reasoningDelta = typeof choice.delta?.reasoning === 'string' ? choice.delta.reasoning : '';
-        if (content.length + contentDelta.length > contentLimit) {
-          contentDelta = cutAt(contentDelta, contentLimit - content.length);
+        if (contentChars + contentDelta.length > contentLimit) {
+          contentDelta = cutAt(contentDelta, contentLimit - contentChars);
           cut = { part: 'answer', limitChars: contentLimit };
         }
-        if (reasoning.length + reasoningDelta.length > reasoningLimit) {
-          reasoningDelta = cutAt(reasoningDelta, reasoningLimit - reasoning.length);
+        if (reasoningChars + reasoningDelta.length > reasoningLimit) {
+          reasoningDelta = cutAt(reasoningDelta, reasoningLimit - reasoningChars);
           cut ??= { part: 'reasoning', limitChars: reasoningLimit };
         }
         if (contentDelta || reasoningDelta) {
           firstTokenAt ??= now();
           streamedChunks++;
-          content += contentDelta;
-          reasoning += reasoningDelta;
+          contentChars += contentDelta.length;
+          reasoningChars += reasoningDelta.length;
           options.onDelta(contentDelta, reasoningDelta);
         }
         if (cut) {
@@ -86,10 +99,10 @@ export async function runStream(stream: AsyncIterable<ChatCompletionChunk>, opti
   }
 
   const stats = computeStats({ startedAt, firstTokenAt, endedAt: now() }, usage, streamedChunks);
-  const base = { content, reasoning, finishReason, usage, stats };
+  const base = { finishReason, usage, stats };
   if (cut) return { ...base, status: 'stopped', cut };
   if (options.signal.aborted) return { ...base, status: 'stopped' };
-  if (failure !== undefined) return { ...base, status: 'error', error: describeAnswerError(failure) };
+  if (failure !== undefined) return { ...base, status: 'error', error: describeAnswerError(failure, [], (stream as SelfDescribingStream).describeFailure) };
   return { ...base, status: 'done' };
 }
 

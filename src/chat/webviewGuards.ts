@@ -1,4 +1,5 @@
-import { ProtocolError } from './protocol';
+import { monotonicClock, type Clock } from '../core/clock';
+import { ProtocolError } from '../webview/common/wire';
 import { RateLimit } from './rateLimit';
 
 /** What a person does a few times in a row at most; a webview doing it in a loop is refused. */
@@ -27,16 +28,16 @@ export class WebviewGuards {
 
   constructor(
     private readonly report: (problem: string) => void,
-    private readonly now: () => number = () => performance.now(),
+    private readonly clock: Pick<Clock, 'now'> = monotonicClock,
   ) {
-    this.logLimit = new RateLimit(logBurst, logRefillMs, now);
+    this.logLimit = new RateLimit(logBurst, logRefillMs, clock);
   }
 
   /** Throws when this action was asked for too often just now. */
   action(name: GuardedAction): void {
     let limit = this.actions.get(name);
     if (!limit) {
-      limit = new RateLimit(actionBurst, actionRefillMs, this.now);
+      limit = new RateLimit(actionBurst, actionRefillMs, this.clock);
       this.actions.set(name, limit);
     }
     if (!limit.take()) throw new ProtocolError('too many requests of this kind just now: try again in a moment', 'rate-limited');
@@ -55,7 +56,7 @@ export class WebviewGuards {
 
   /** Whether the model list may be read again now. */
   refreshAllowed(): boolean {
-    const now = this.now();
+    const now = this.clock.now();
     if (now - this.lastRefreshAt < refreshIntervalMs) return false;
     this.lastRefreshAt = now;
     return true;

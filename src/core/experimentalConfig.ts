@@ -1,5 +1,6 @@
 import type { ExperimentalConfig } from '../api/types';
 import { firstTooDeep, maxJsonDepth } from './strictJson';
+import { errorMessage } from '../api/errorMessage';
 
 export type ConfigCheck = { ok: true; value: ExperimentalConfig | undefined } | { ok: false; message: string };
 
@@ -35,7 +36,7 @@ export function parseExperimentalConfig(text: string): ConfigCheck {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `Not valid JSON: ${(error as Error).message}` };
+    return { ok: false, message: `Not valid JSON: ${errorMessage(error)}` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'Enter a JSON object, for example {"learning_rate": 1e-5}' };
   for (const [key, entry] of Object.entries(value)) {

@@ -1,4 +1,4 @@
-/** Durations and numbers as the views print them. */
+/** Durations, numbers and server text as the views print them. */
 
 /** "850 ms", "42 s", "3 min 05 s", "2 h 07 min". */
 export function formatDuration(ms: number): string {
@@ -27,4 +27,16 @@ export function formatTimestamp(value: number): string {
   const ms = value < 1e12 ? value * 1000 : value;
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? String(value) : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Characters of a message line at most, unless the caller needs another bound. */
+export const defaultLineChars = 300;
+
+/**
+ * Text on one readable line: runs of whitespace (line breaks included) become one space, and text
+ * longer than `maxChars` is cut there, ending with "…".
+ */
+export function oneLine(text: string, maxChars = defaultLineChars): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > maxChars ? `${flat.slice(0, Math.max(0, maxChars - 1))}…` : flat;
 }

@@ -4,12 +4,13 @@
  * answer anywhere marks it reachable again. Views and the status bar read the same state, so they
  * never disagree about whether the platform answers.
  */
-import { describeFacts, duration, isConnectionFailure, type Failure, type FailureContext } from '../api/describeFailure';
+import { describeFacts, duration, failureLabel, isConnectionFailure, type Failure, type FailureContext } from '../api/describeFailure';
 import type { PlatformErrorKind } from '../api/errors';
+import type { PlatformApi } from '../api/types';
 import { systemClock, type Clock } from './clock';
+import { codeText, escapeMarkdown } from './markdownText';
 
 export type HealthLevel = 'healthy' | 'degraded' | 'down' | 'unknown';
-export type HealthApi = 'training' | 'inference';
 
 export interface SystemCheckLike {
   healthy: boolean;
@@ -43,7 +44,7 @@ export interface HealthSummary {
 }
 
 export interface HealthChange {
-  readonly api: HealthApi;
+  readonly api: PlatformApi;
   readonly previous: ApiCondition;
   readonly current: ApiCondition;
   /** It was failing and answers again: views that failed should read again now. */
@@ -82,7 +83,7 @@ export function verdictOf(failure: Failure): CallVerdict {
 
 /** One attempt as the client's request log reports it. */
 export interface CallOutcome {
-  api: HealthApi;
+  api: PlatformApi;
   method: string;
   path: string;
   status?: number;
@@ -93,7 +94,7 @@ export interface CallOutcome {
 
 /** The shared health state. Never throws to its listeners; a failing listener does not stop the others. */
 export class PlatformHealth {
-  private readonly conditions: Record<HealthApi, ApiCondition> = { training: { state: 'unknown' }, inference: { state: 'unknown' } };
+  private readonly conditions: Record<PlatformApi, ApiCondition> = { training: { state: 'unknown' }, inference: { state: 'unknown' } };
   private readonly listeners = new Set<(change: HealthChange) => void>();
   private nextCheck: number | undefined;
   private readonly clock: Clock;
@@ -105,12 +106,12 @@ export class PlatformHealth {
     this.context = options.context ?? (() => ({}));
   }
 
-  condition(api: HealthApi): ApiCondition {
+  condition(api: PlatformApi): ApiCondition {
     return this.conditions[api];
   }
 
   /** The failure an API is failing with now, if it is. */
-  failure(api: HealthApi): Failure | undefined {
+  failure(api: PlatformApi): Failure | undefined {
     const condition = this.conditions[api];
     return condition.state === 'failing' ? condition.failure : undefined;
   }
@@ -144,14 +145,14 @@ export class PlatformHealth {
   }
 
   /** The API answered. A known system check is kept unless a new one is given. */
-  noteAnswer(api: HealthApi, answer: { ms?: number; system?: SystemCheckLike } = {}): void {
+  noteAnswer(api: PlatformApi, answer: { ms?: number; system?: SystemCheckLike } = {}): void {
     const previous = this.conditions[api];
     const system = answer.system ?? (previous.state === 'reachable' ? previous.system : undefined);
     this.set(api, { state: 'reachable', at: this.clock.now(), ...(answer.ms === undefined ? {} : { ms: answer.ms }), ...(system ? { system } : {}) });
   }
 
   /** A call failed: only failures that concern the whole API change its condition. */
-  noteFailure(api: HealthApi, failure: Failure): void {
+  noteFailure(api: PlatformApi, failure: Failure): void {
     const verdict = verdictOf(failure);
     if (verdict === 'none') return;
     if (verdict === 'answered') {
@@ -164,7 +165,7 @@ export class PlatformHealth {
     this.set(api, { state: 'failing', failure, at: now, since });
   }
 
-  skip(api: HealthApi, reason: string): void {
+  skip(api: PlatformApi, reason: string): void {
     this.set(api, { state: 'skipped', reason });
   }
 
@@ -183,7 +184,7 @@ export class PlatformHealth {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  private set(api: HealthApi, current: ApiCondition): void {
+  private set(api: PlatformApi, current: ApiCondition): void {
     const previous = this.conditions[api];
     this.conditions[api] = current;
     if (sameCondition(previous, current)) return;
@@ -240,15 +241,24 @@ export function summarizeConditions(training: ApiCondition, inference: ApiCondit
   return { level, text: statusText(level, training, inference), detail, retrySoon: mayPass(training) || mayPass(inference) };
 }
 
+/**
+ * The status bar's words: the state of the API that fails, in describeFailure's terms ("inference
+ * API rate limited", "platform unreachable", "key rejected"), so they match what the views and the
+ * chat say about the same failure. "degraded" is left for a system check that reports a problem.
+ */
 function statusText(level: HealthLevel, training: ApiCondition, inference: ApiCondition): string {
   if (level === 'healthy') return 'RL Studio';
   if (level === 'unknown') return 'RL Studio: not checked';
-  if (level === 'degraded') return 'RL Studio: degraded';
-  const rejected = [training, inference].some((condition) => condition.state === 'failing' && condition.failure.kind === 'rejected');
-  if (rejected) return 'RL Studio: key rejected';
-  const down = (condition: ApiCondition) => condition.state === 'failing' && verdictOf(condition.failure) === 'down';
-  if (down(training) && down(inference)) return 'RL Studio: platform unreachable';
-  return down(training) ? 'RL Studio: training API unreachable' : 'RL Studio: inference API unreachable';
+  const failing: Array<{ api: PlatformApi; failure: Failure }> = [];
+  if (training.state === 'failing') failing.push({ api: 'training', failure: training.failure });
+  if (inference.state === 'failing') failing.push({ api: 'inference', failure: inference.failure });
+  if (failing.length === 0) return 'RL Studio: degraded';
+  if (failing.some(({ failure }) => failure.kind === 'rejected')) return `RL Studio: ${failureLabel('rejected')}`;
+  // No answer at all says more than an answer with errors.
+  const first = failing.find(({ failure }) => verdictOf(failure) === 'down') ?? failing[0]!;
+  const label = failureLabel(first.failure.kind);
+  const both = failing.length === 2 && failing.every(({ failure }) => failureLabel(failure.kind) === label);
+  return `RL Studio: ${both ? 'platform' : `${first.api} API`} ${label}`;
 }
 
 const order: HealthLevel[] = ['healthy', 'unknown', 'degraded', 'down'];
@@ -272,7 +282,7 @@ function describeCondition(condition: ApiCondition, nextCheckInMs: number | unde
     }
     case 'failing': {
       const next = condition.failure.retryable && nextCheckInMs !== undefined ? ` Checking again in ${duration(nextCheckInMs)}.` : '';
-      return `${escapeLine(condition.failure.message)}${next}`;
+      return `${escapeMarkdown(condition.failure.message)}${next}`;
     }
   }
 }
@@ -283,14 +293,9 @@ function checkLines(condition: ApiCondition): string[] {
     const check = typeof raw === 'object' && raw !== null ? (raw as { success?: unknown; duration?: unknown; error?: unknown }) : {};
     const ok = check.success === true;
     const duration = typeof check.duration === 'number' ? ` ${formatSeconds(check.duration)}` : '';
-    const error = typeof check.error === 'string' && check.error !== '' ? ` — ${escapeLine(check.error)}` : '';
-    return `- ${ok ? '✓' : '✗'} \`${name.replace(/`/g, "'")}\`${duration}${error}`;
+    const error = typeof check.error === 'string' && check.error !== '' ? ` — ${escapeMarkdown(check.error)}` : '';
+    return `- ${ok ? '✓' : '✗'} ${codeText(name)}${duration}${error}`;
   });
-}
-
-/** Server text in a Markdown tooltip: no link, image or emphasis can start from it. */
-function escapeLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_[\]<>!#|~]/g, '\\$&');
 }
 
 function formatSeconds(duration: number): string {

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from './clock';
 import type { HealthSummary } from './health';
+import { errorMessage } from '../api/errorMessage';
 
 export interface HealthMonitorOptions {
   /** Checks both APIs once; aborting the signal must end the requests it started. */
@@ -150,7 +151,7 @@ export class HealthMonitor {
 
   private describe(error: unknown): string {
     if (this.options.describeError) return this.options.describeError(error);
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 
   private cancelTimer(): void {

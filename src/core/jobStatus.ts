@@ -53,7 +53,7 @@ export function isTerminalEvent(event: TrainingJobEvent): boolean {
  */
 export function applyJobEvents(status: JobStatus, events: readonly TrainingJobEvent[], observedAt?: number): JobStatus {
   if (events.length === 0) return status;
-  let next: JobStatus = { ...status };
+  const next: JobStatus = { ...status };
   for (const event of events) {
     // Nothing moves a job out of a terminal phase: a late or duplicated event must not revive it.
     const terminal = isTerminal(next);

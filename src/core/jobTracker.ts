@@ -1,7 +1,8 @@
 import type { Page, PageQuery, TrainingJob, TrainingJobEvent } from '../api/types';
+import { errorMessage } from '../api/errorMessage';
 import { applyJobEvents, initialJobStatus, isTerminal, withJobRecord, type JobStatus } from './jobStatus';
 import { PollScheduler, type PollOutcome } from './pollScheduler';
-import type { Clock } from './clock';
+import { systemClock, type Clock } from './clock';
 import type { PollPolicy } from './pollPolicy';
 import { EventWindow } from './eventWindow';
 import { readNewEvents, RecentCursors, type PagingFault } from './eventPages';
@@ -101,14 +102,14 @@ export class JobTracker {
   private readonly memory = new Map<string, JobMemory>();
   private readonly listeners = new Set<(change: JobChange) => void>();
   private readonly scheduler: PollScheduler;
-  private readonly clock: Clock | undefined;
+  private readonly clock: Clock;
   private requests = 0;
 
   constructor(private readonly options: JobTrackerOptions) {
-    this.clock = options.clock;
+    this.clock = options.clock ?? systemClock;
     this.scheduler = new PollScheduler({
       policy: options.policy,
-      clock: options.clock,
+      clock: this.clock,
       random: options.random,
       maxConcurrent: options.maxConcurrentPolls,
       firstPollStaggerMs: options.firstPollStaggerMs,
@@ -159,12 +160,6 @@ export class JobTracker {
   /** Polls every job that is still moving (or stopped by an error), now; finished jobs are left alone. */
   refreshAll(): void {
     for (const [id, record] of this.records) if (!isTerminal(record.status) || record.stopped) this.refresh(id);
-  }
-
-  /** Forgets everything (the server or the account changed) and starts over for the given ids. */
-  reset(ids: readonly string[]): void {
-    for (const id of [...this.records.keys()]) this.untrack(id);
-    for (const id of ids) this.track(id);
   }
 
   ids(): string[] {
@@ -232,7 +227,7 @@ export class JobTracker {
     const newEvents = read.events;
 
     // Events read on the first poll may be old: only later polls know roughly when events happened.
-    let status = applyJobEvents(record.status, newEvents, fresh ? undefined : this.now());
+    let status = applyJobEvents(record.status, newEvents, fresh ? undefined : this.clock.now());
     let job = record.job;
     // The job record adds times and the error message; read it first, and again once it ends.
     if (fresh || (isTerminal(status) && !isTerminal(record.status))) {
@@ -289,9 +284,9 @@ export class JobTracker {
     const record = this.records.get(id);
     if (!record) return;
     const stopped = this.options.isPermanent?.(error) ?? false;
-    const message = this.options.describeError?.(error, stopped ? undefined : retryInMs) ?? (error instanceof Error ? error.message : String(error));
+    const message = this.options.describeError?.(error, stopped ? undefined : retryInMs) ?? errorMessage(error);
     if (stopped) this.scheduler.stop(id);
-    const retryAt = stopped ? undefined : this.now() + retryInMs;
+    const retryAt = stopped ? undefined : this.clock.now() + retryInMs;
     if (record.connectionError === message && (record.stopped ?? false) === stopped && record.retryAt === retryAt) return;
     const next: JobRecord = { ...record, connectionError: message, stopped, retryAt };
     this.records.set(id, next);
@@ -306,9 +301,5 @@ export class JobTracker {
         // A failing listener must not stop polling or the other listeners.
       }
     }
-  }
-
-  private now(): number {
-    return this.clock ? this.clock.now() : Date.now();
   }
 }

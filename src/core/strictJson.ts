@@ -24,7 +24,7 @@ export type StrictJsonResult =
      * Where every value is. Built on the first call: a tree of the whole value costs several times
      * the text, and a valid value usually needs no positions at all.
      */
-    locate(): JsonNode;
+    locate: () => JsonNode;
   }
   | { ok: false; error: JsonSyntaxProblem };
 

@@ -31,7 +31,7 @@ export interface PayloadCompletions {
   replaceEnd: number;
 }
 
-const nameCharacter = /[A-Za-z0-9_.\-]/;
+const nameCharacter = /[A-Za-z0-9_.-]/;
 
 /**
  * Completion at `offset`: only inside a string value of the template, after `${` or inside an

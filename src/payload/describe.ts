@@ -1,6 +1,6 @@
 import type { PayloadContext } from './context';
 import { describeEvent } from './events';
-import { inlineCode } from './markdown';
+import { inlineCode } from '../core/markdownText';
 import type { Resolution } from './resolve';
 import { accessTokenVariable, metadataPrefix, metadataVariable, secretVariable, type VariableInfo } from './variables';
 

@@ -6,6 +6,7 @@ import type { VariableReference } from './references';
 import { isArtifactResolution, resolveName, type Resolution } from './resolve';
 import { closestNames } from './suggest';
 import { accessTokenName, metadataPrefix, plainVariables } from './variables';
+import { errorMessage } from '../api/errorMessage';
 
 export type DiagnosticCode =
   | 'invalid-json'
@@ -254,7 +255,7 @@ function eventProblems(analysis: PayloadAnalysis): PayloadDiagnostic[] {
     new RegExp(regex.value);
     return [];
   } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/^Invalid regular expression: /, '') : String(error);
+    const reason = errorMessage(error).replace(/^Invalid regular expression: /, '');
     return [{ start: regex.start, end: regex.end, severity: 'error', code: 'regex-invalid', message: `The ${what} regular expression does not compile: ${reason}.` }];
   }
 }

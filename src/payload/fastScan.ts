@@ -15,7 +15,7 @@ export function scanValidJson(text: string, onString: (offset: number, length: n
   let state: State = State.Value;
   for (;;) {
     const token = scanner.scan() as number as Token;
-    if (scanner.getTokenError() !== 0) return false;
+    if ((scanner.getTokenError() as number) !== 0) return false;
     switch (token) {
       case Token.LineBreak:
       case Token.Whitespace:

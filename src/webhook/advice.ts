@@ -1,7 +1,12 @@
 /** What to check after a failed webhook test (specification 4.4: check the configuration, test again). */
+import type { FailureKind } from '../api/describeFailure';
+import type { ConnectionProblem } from '../api/errors';
 
 export interface SendFailure {
-  kind?: string;
+  /** describeFailure's reason: the advice follows it, never the message's words. */
+  kind: FailureKind;
+  connection?: ConnectionProblem;
+  /** The client's account of the failure, for the report. */
   message: string;
 }
 
@@ -29,17 +34,19 @@ export function adviceForStatus(status: number): string[] {
 }
 
 export function adviceForFailure(failure: SendFailure): string[] {
-  const message = failure.message;
   if (failure.kind === 'not-configured') return ['Check the endpoint URL: it must be a full http:// or https:// address.'];
-  if (failure.kind === 'aborted') return ['The test was cancelled.'];
-  if (/connection refused/.test(message)) {
-    return ['Nothing is listening at that address: check the host and port of the endpoint URL and that the receiving service is running.'];
-  }
-  if (/could not find the host/.test(message)) return ['The host name does not resolve: check the spelling of the endpoint URL and your network or proxy.'];
-  if (/host unreachable/.test(message)) return ['The host cannot be reached from this machine: check the network, VPN or firewall.'];
-  if (/secure connection/.test(message)) {
-    return ['The TLS handshake failed: check that the endpoint serves a valid certificate, and whether it expects http:// rather than https://.'];
-  }
+  if (failure.kind === 'cancelled') return ['The test was cancelled.'];
   if (failure.kind === 'timeout') return ['The endpoint did not answer in time: check that it is reachable and not overloaded, then test again.'];
-  return ['Check the endpoint URL and that the receiving service is reachable, then test again.'];
+  switch (failure.connection) {
+    case 'refused':
+      return ['Nothing is listening at that address: check the host and port of the endpoint URL and that the receiving service is running.'];
+    case 'unknown-host':
+      return ['The host name does not resolve: check the spelling of the endpoint URL and your network or proxy.'];
+    case 'host-unreachable':
+      return ['The host cannot be reached from this machine: check the network, VPN or firewall.'];
+    case 'tls':
+      return ['The TLS handshake failed: check that the endpoint serves a valid certificate, and whether it expects http:// rather than https://.'];
+    default:
+      return ['Check the endpoint URL and that the receiving service is reachable, then test again.'];
+  }
 }

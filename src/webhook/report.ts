@@ -1,4 +1,5 @@
 import { redactedMark, redactSecrets } from '../api/redact';
+import { codeFence } from '../core/markdownText';
 import type { TestSendResult } from './send';
 
 const statusTexts: Record<number, string> = {
@@ -85,8 +86,7 @@ export function headerLines(headers: Record<string, string | string[] | undefine
 
 /** A fenced block that cannot be closed early by backticks in the text. */
 export function fence(text: string, language: string): string[] {
-  let marker = '```';
-  while (text.includes(marker)) marker += '`';
+  const marker = codeFence(text);
   return [marker + language, text.length > 0 ? text : '(empty)', marker];
 }
 

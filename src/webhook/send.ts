@@ -1,6 +1,8 @@
 import type { RawRequest, RawResponse } from '../api';
+import { describeFailure } from '../api/describeFailure';
+import { errorMessage } from '../api/errorMessage';
 import { redactSecrets } from '../api/redact';
-import { adviceForFailure, adviceForStatus } from './advice';
+import { adviceForFailure, adviceForStatus, type SendFailure } from './advice';
 import { endpointForDisplay, endpointSecrets } from './endpoint';
 import type { WebhookCredentials } from './model';
 import { signatureHeader, signPayload } from './signature';
@@ -30,7 +32,7 @@ export interface TestSendResult {
    */
   responseText?: string;
   /** Present when no answer came (refused, timed out, bad address...); its message is redacted. */
-  failure?: { kind?: string; message: string };
+  failure?: SendFailure;
   /** True for a 2xx answer. */
   ok: boolean;
   /** What to check when the test failed; empty on success. */
@@ -101,8 +103,7 @@ export async function sendTest(
     const responseText = redact(hide(new TextDecoder('utf-8', { fatal: false }).decode(response.body)));
     return { webhook: webhook.name, startedAt, request, response, responseText, ok, advice: adviceForStatus(response.status) };
   } catch (error) {
-    const described = describeFailure(error);
-    const failure = { ...described, message: redact(described.message) };
+    const failure = failureOf(error, redact);
     return { webhook: webhook.name, startedAt, request, failure, ok: false, advice: adviceForFailure(failure) };
   }
 }
@@ -113,11 +114,11 @@ function masker(values: (string | undefined)[]): (text: string) => string {
   return (text) => hidden.reduce((result, value) => result.split(value).join('********'), text);
 }
 
-function describeFailure(error: unknown): { kind?: string; message: string } {
-  if (typeof error === 'object' && error !== null) {
-    const { kind, message } = error as { kind?: unknown; message?: unknown };
-    const text = typeof message === 'string' && message ? message : String(error);
-    return typeof kind === 'string' ? { kind, message: text } : { message: text };
-  }
-  return { message: String(error) };
+/**
+ * A failed send: describeFailure's reason (which the advice follows), with the client's own account
+ * of it, request line included, as the message: the report is for finding out what went wrong.
+ */
+function failureOf(error: unknown, redact: (text: string) => string): SendFailure {
+  const { kind, connection } = describeFailure(error);
+  return { kind, ...(connection ? { connection } : {}), message: redact(errorMessage(error) || 'the request failed') };
 }

@@ -1,9 +1,12 @@
 /**
- * The peer of the split extension host build: one bundle from src/extension.ts holding every
- * feature (sidebar, chat, language models, payload and its core), with only the network stack left
- * out as `./network.js`, the very file of dist/. It is built with the options of esbuild.mjs's host
- * build (the shared `vscode` namespace, the jsonc-parser alias, minified CommonJS for node20), so
- * the one thing that differs from dist/extension.js is that nothing is left to load on first use.
+ * The peer of the split extension host build: one bundle from src/extension.ts holding every part
+ * (sidebar, chat, language models, payload language and core, webhooks, the development seed), with
+ * only the network stack left out as `./network.js`, the very file of dist/, and beside it the
+ * shared error class `./errors.js` that network.js requires (kept as one file, as in dist/, so that
+ * the class exists once and `instanceof` holds between the two). It is built with the options of
+ * esbuild.mjs's host build (the shared `vscode` namespace, the jsonc-parser alias, minified
+ * CommonJS for node20), so the one thing that differs from dist/extension.js is that nothing is
+ * left to load on first use.
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,16 +26,21 @@ const shareVscodeNamespace: esbuild.Plugin = {
   },
 };
 
-/** The network entry (src/network.ts) stays outside, required as `./network.js` like in dist/. */
-const networkOutside: esbuild.Plugin = {
-  name: 'network-outside',
+/** Bundles of dist/ that stay outside, by entry: required as `./<name>.js` like in dist/. */
+const outside: Record<string, string> = {
+  [join(repoRoot, 'src', 'network.ts')]: 'network',
+  [join(repoRoot, 'src', 'api', 'errors.ts')]: 'errors',
+};
+
+const keepOutside: esbuild.Plugin = {
+  name: 'keep-outside',
   setup(build) {
-    const networkEntry = join(repoRoot, 'src', 'network.ts');
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (args.kind === 'entry-point') return undefined;
       const target = resolve(args.resolveDir, args.path);
       for (const candidate of [target, `${target}.ts`, join(target, 'index.ts')]) {
-        if (candidate === networkEntry) return { path: './network.js', external: true };
+        const name = outside[candidate];
+        if (name) return { path: `./${name}.js`, external: true };
       }
       return undefined;
     });
@@ -40,14 +48,15 @@ const networkOutside: esbuild.Plugin = {
 };
 
 /**
- * Builds the single host bundle into a new temporary folder beside a copy of dist/network.js, and
- * returns the path of its extension.js. dist/ must have been built (`node esbuild.mjs`).
+ * Builds the single host bundle into a new temporary folder beside copies of dist/network.js and
+ * dist/errors.js, and returns the path of its extension.js. dist/ must have been built
+ * (`node esbuild.mjs`).
  */
 export async function buildSingleHostBundle(): Promise<string> {
   const folder = mkdtempSync(join(tmpdir(), 'rl-studio-single-bundle-'));
   await esbuild.build({
     absWorkingDir: repoRoot,
-    plugins: [shareVscodeNamespace, networkOutside],
+    plugins: [shareVscodeNamespace, keepOutside],
     bundle: true,
     alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
     platform: 'node',
@@ -60,6 +69,6 @@ export async function buildSingleHostBundle(): Promise<string> {
     outdir: folder,
     external: ['vscode'],
   });
-  copyFileSync(join(repoRoot, 'dist', 'network.js'), join(folder, 'network.js'));
+  for (const name of Object.values(outside)) copyFileSync(join(repoRoot, 'dist', `${name}.js`), join(folder, `${name}.js`));
   return join(folder, 'extension.js');
 }

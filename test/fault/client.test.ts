@@ -12,7 +12,7 @@ const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
 function closeAll(...servers: (HostileServer | undefined)[]): Promise<void[]> {
-  return Promise.all(servers.map((server) => server?.close()));
+  return Promise.all(servers.map(async (server) => server?.close()));
 }
 
 describe('client faults: answers too large to hold', () => {
@@ -218,19 +218,14 @@ describe('client faults: ids that would change the path', () => {
       });
       const client = faultClient(server.apiUrl);
       const training = client.training;
-      const drain = async (items: AsyncIterable<unknown>) => {
-        for await (const _item of items);
-      };
       try {
         const { result: errors, connects } = await countConnects(async () => [
           await platformFailure(training.deleteModel(id)),
           await platformFailure(training.listCheckpoints(id)),
-          await platformFailure(drain(training.checkpoints(id))),
           await platformFailure(training.deleteCheckpoints(id, [1])),
           await platformFailure(training.log(id, { split: 'train', trajectory_groups: [] })),
           await platformFailure(training.getTrainingJob(id)),
           await platformFailure(training.listTrainingJobEvents(id)),
-          await platformFailure(drain(training.trainingJobEvents(id))),
         ]);
         for (const error of errors) {
           assert.equal(error.kind, 'invalid-input', error.message);

@@ -77,7 +77,7 @@ describe('fault: local webhook receiver against hostile clients', () => {
       () =>
         new Promise<FloodReport>((resolve, reject) => {
           execFile(process.execPath, [flood, receiver.url, '300', '50', String(6 * 1000 * 1000)], { timeout: 60_000 }, (error, stdout) =>
-            error ? reject(error) : resolve(JSON.parse(stdout) as FloodReport),
+            error ? reject(error as Error) : resolve(JSON.parse(stdout) as FloodReport),
           );
         }),
     );

@@ -7,7 +7,7 @@ import { describeAnswerError } from '../../src/chat/answerErrors';
 import { appendUserTurn, createConversation } from '../../src/chat/conversation';
 import { defaultSettings } from '../../src/chat/conversationTypes';
 import { conversationToJson, conversationToMarkdown } from '../../src/chat/exportConversation';
-import { RedactingLog } from '../../src/vscode/log';
+import { RedactingLog } from '../../src/vscode/platform/log';
 import { testEnv } from '../unit/chat/support';
 import { base64Pieces } from '../unit/redaction/support/keys';
 import { measure } from './support/measure';

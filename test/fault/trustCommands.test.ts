@@ -9,8 +9,8 @@ import { join, relative } from 'node:path';
 import { scanCommands } from './support/trustCommandScan';
 
 const root = join(__dirname, '..', '..', '..');
-/** The lazy-loading tables that register a feature's commands under ids they receive. */
-const forwarders = ['src/vscode/services.ts', 'src/vscode/lazy/deferredCommands.ts'];
+/** The command registration that registers every command under the id it receives. */
+const forwarders = ['src/vscode/platform/services.ts'];
 
 function sourcesUnder(dir: string): Map<string, string> {
   const sources = new Map<string, string>();

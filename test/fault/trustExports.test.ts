@@ -50,9 +50,9 @@ describe('trust: what other extensions reach', function () {
   });
 
   it('the same walk under the extension\'s own tests (ExtensionMode.Test) finds the test API and what it holds: the walk does see secrets when they are there', async () => {
-    const exported = (await activate(ExtensionMode.Test)) as { views?: unknown; prompts?: unknown; disposeAll?: unknown };
+    const exported = (await activate(ExtensionMode.Test)) as { views?: unknown; dialogs?: unknown; disposeAll?: unknown };
     assert.equal(typeof exported.disposeAll, 'function');
-    assert.ok(exported.prompts, 'the dialogs to answer');
+    assert.ok(exported.dialogs, 'the dialogs to answer');
     const reached = secretsReachableFrom(exported);
     assert.ok(reached.paths.length > 0, `the walk visited ${reached.visited} objects and found nothing`);
   });

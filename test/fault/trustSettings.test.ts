@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { FakeHost, manifestDefaults, useHost } from './support/trustHost';
 
 describe('trust: hostile setting values', () => {
-  let settings: typeof import('../../src/vscode/settings');
+  let settings: typeof import('../../src/vscode/platform/settings');
   let addresses: typeof import('../../src/vscode/trust/addresses');
   let policy: typeof import('../../src/vscode/trust/endpointPolicy');
   let host: FakeHost;
@@ -15,7 +15,7 @@ describe('trust: hostile setting values', () => {
   before(() => {
     host = new FakeHost(manifestDefaults());
     useHost(host);
-    settings = require('../../src/vscode/settings') as typeof import('../../src/vscode/settings');
+    settings = require('../../src/vscode/platform/settings') as typeof import('../../src/vscode/platform/settings');
     addresses = require('../../src/vscode/trust/addresses') as typeof import('../../src/vscode/trust/addresses');
     policy = require('../../src/vscode/trust/endpointPolicy') as typeof import('../../src/vscode/trust/endpointPolicy');
   });

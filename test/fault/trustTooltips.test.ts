@@ -37,15 +37,15 @@ function assertInert(html: string, where: string): void {
 
 describe('trust: server text in tooltips', () => {
   let nodes: {
-    models: typeof import('../../src/vscode/models/modelNodes');
-    jobs: typeof import('../../src/vscode/jobs/jobNodes');
+    models: typeof import('../../src/vscode/sidebar/models/modelNodes');
+    jobs: typeof import('../../src/vscode/sidebar/jobs/jobNodes');
   };
 
   before(() => {
     useHost(new FakeHost(manifestDefaults()));
     nodes = {
-      models: require('../../src/vscode/models/modelNodes') as typeof import('../../src/vscode/models/modelNodes'),
-      jobs: require('../../src/vscode/jobs/jobNodes') as typeof import('../../src/vscode/jobs/jobNodes'),
+      models: require('../../src/vscode/sidebar/models/modelNodes') as typeof import('../../src/vscode/sidebar/models/modelNodes'),
+      jobs: require('../../src/vscode/sidebar/jobs/jobNodes') as typeof import('../../src/vscode/sidebar/jobs/jobNodes'),
     };
   });
 

@@ -1,8 +1,9 @@
 import { dialogs } from '../unit/redaction/support/fakeVscode';
 import assert from 'node:assert/strict';
 import { closeRawConnections, sendRaw } from '../../src/api';
-import type { Services } from '../../src/vscode/services';
-import { RedactingLog } from '../../src/vscode/log';
+import { Dialogs } from '../../src/vscode/platform/dialogs';
+import type { Services } from '../../src/vscode/platform/services';
+import { RedactingLog } from '../../src/vscode/platform/log';
 import type { ReceiverController } from '../../src/vscode/webhooks/receiverController';
 import { ReportDocuments } from '../../src/vscode/webhooks/reportDocuments';
 import { registerWebhookCommands } from '../../src/vscode/webhooks/webhookCommands';
@@ -143,7 +144,7 @@ describe('fault: webhook URLs that carry tokens, wherever they are shown', () =>
       const item = tree.getTreeItem(tree.getChildren()[0]);
 
       const handlers = new Map<string, (...args: unknown[]) => Promise<unknown>>();
-      registerWebhookCommands({ testMode: false, registerCommand: (id: string, handler: never) => handlers.set(id, handler) } as unknown as Services, store);
+      registerWebhookCommands({ testMode: false, dialogs: new Dialogs(false), registerCommand: (id: string, handler: never) => handlers.set(id, handler) } as unknown as Services, store);
       await handlers.get('rlStudio.webhook.copyUrl')!('not a node');
       await handlers.get('rlStudio.webhook.edit')!(webhook.id);
       await handlers.get('rlStudio.webhook.remove')!(webhook.id, true);

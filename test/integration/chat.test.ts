@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { WebviewReport } from '../../src/chat/protocol';
-import type { ModelsNode } from '../../src/vscode/models/modelNodes';
+import type { WebviewReport } from '../../src/webview/chat/protocol';
+import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 

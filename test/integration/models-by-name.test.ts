@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { WebviewReport } from '../../src/chat/protocol';
-import type { ModelsNode } from '../../src/vscode/models/modelNodes';
-import type { RememberedModel } from '../../src/vscode/state/remembered';
-import type { RegisteredViews } from '../../src/vscode/views/register';
+import type { WebviewReport } from '../../src/webview/chat/protocol';
+import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
+import type { RememberedModel } from '../../src/vscode/sidebar/rememberedItems';
+import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
@@ -46,17 +46,17 @@ describe('Models: adding by id or by name', function () {
     return waitUntil(`step ${step} of ${modelId}`, async () => (await children(await trainingModelNode(modelId))).find((node) => node.kind === 'checkpoint' && node.checkpoint.step === step), (node) => node !== undefined) as Promise<ModelsNode>;
   }
 
-  const lastQuestion = (kind: string) => [...platform.api.prompts.asked].reverse().find((question) => question.kind === kind);
+  const lastQuestion = (kind: string) => [...platform.api.dialogs.asked].reverse().find((question) => question.kind === kind);
 
   it('a name alone joins rlStudio.project, and the model is added with the id typed next', async () => {
     const ids = platform.emulator.seeded!;
     await useProject(`${ids.trainedModelEntity}/${ids.trainedModelProject}`);
-    platform.api.prompts.answerNext(ids.trainedModelName, 'enterId', ids.trainedModelId);
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'enterId', ids.trainedModelId);
     const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.addModel');
     assert.deepEqual(model && { id: model.id, entity: model.entity, project: model.project, name: model.name }, {
       id: ids.trainedModelId, entity: ids.trainedModelEntity, project: ids.trainedModelProject, name: ids.trainedModelName,
     });
-    const first = platform.api.prompts.asked.find((question) => question.kind === 'input' && question.message === 'Add Model by ID or Name');
+    const first = platform.api.dialogs.asked.find((question) => question.kind === 'input' && question.message === 'Add Model by ID or Name');
     assert.match(first?.detail ?? '', /wandb-artifact:\/\/\/entity\/project\/name/);
     assert.match(first?.detail ?? '', new RegExp(`name alone, in ${ids.trainedModelEntity}/${ids.trainedModelProject} \\(rlStudio\\.project\\)`));
     assert.match(first?.detail ?? '', /finds models only by id/);
@@ -68,22 +68,22 @@ describe('Models: adding by id or by name', function () {
   it('a checkpoint model id is found by name through the training API, with no id typed', async () => {
     const ids = platform.emulator.seeded!;
     const modelId = await platform.emulator.createModelWithCheckpoints('found-by-name', 3);
-    platform.api.prompts.answerNext('wandb-artifact:///emulator-entity/emulator-project/found-by-name:step2', 'findByName', ids.baseModels[0]);
+    platform.api.dialogs.answerNext('wandb-artifact:///emulator-entity/emulator-project/found-by-name:step2', 'findByName', ids.baseModels[0]);
     const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.addModel');
     assert.equal(model?.id, modelId, 'the existing model, returned by name');
     assert.equal(model?.name, 'found-by-name');
-    assert.match(platform.api.prompts.shown.at(-1) ?? '', /^Added emulator-entity\/emulator-project\/found-by-name \(id /);
+    assert.match(platform.api.dialogs.shown.at(-1) ?? '', /^Added emulator-entity\/emulator-project\/found-by-name \(id /);
   });
 
   it('a checkpoint of a model added by id alone says why it cannot chat, names the model, then opens the chat', async () => {
     const modelId = await platform.emulator.createModelWithCheckpoints('named-later', 3);
-    platform.api.prompts.answerNext(modelId, '');
+    platform.api.dialogs.answerNext(modelId, '');
     const added = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.addModel');
     assert.equal(added?.name, '', 'added without a name');
     const node = await checkpointNode(modelId, 2);
     assert.doesNotMatch(views.models.getTreeItem(node).contextValue ?? '', /\bchattable\b/);
 
-    platform.api.prompts.answerNext('Name Model…', 'emulator-entity/emulator-project/named-later');
+    platform.api.dialogs.answerNext('Name Model…', 'emulator-entity/emulator-project/named-later');
     await vscode.commands.executeCommand('rlStudio.chatWithModel', node);
     const why = lastQuestion('choose');
     assert.match(why?.message ?? '', /^Step 2 of model .* cannot be opened in chat yet: RL Studio does not know the model's entity\/project\/name/);
@@ -100,7 +100,7 @@ describe('Models: adding by id or by name', function () {
       return training ? (await children(training)).filter((node) => node.kind === 'trainingModel').length : 0;
     };
     const before = await listed();
-    platform.api.prompts.answerNext('emulator-entity/../found-by-name');
+    platform.api.dialogs.answerNext('emulator-entity/../found-by-name');
     const model = await vscode.commands.executeCommand('rlStudio.addModel');
     assert.equal(model, undefined);
     assert.ok(platform.api.recentLogLines().some((line) => line.includes('"." and ".." cannot be part of a model id or name')), 'the refusal is said');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { signPayload } from '../../src/webhook/signature';
 import type { LocalReceiver } from '../../src/webhook/receiver';
-import { activateExtension } from './helpers/extension';
+import { activateExtension, type RlStudioApi } from './helpers/extension';
 import { waitUntil } from './helpers/waitUntil';
 
 const source = 'RL Studio payload';
@@ -183,15 +183,30 @@ describe('webhook payload language features in a real VS Code', () => {
 });
 
 describe('webhooks, preview and a signed test send in a real VS Code', () => {
+  let api: RlStudioApi;
   let webhookId: string | undefined;
   let receiver: LocalReceiver | undefined;
 
+  /** The last question the extension asked, as its dialogs recorded it. */
+  const lastQuestion = () => api.dialogs.asked.at(-1);
+
+  /** Removes a webhook the way a person does: the command asks, the answer is "Remove". */
+  async function removeWebhook(id: string, name: string): Promise<void> {
+    api.dialogs.answerNext('Remove');
+    assert.equal(await vscode.commands.executeCommand('rlStudio.webhook.remove', id), true);
+    assert.equal(lastQuestion()?.kind, 'confirm');
+    assert.match(lastQuestion()?.message ?? '', new RegExp(`^Remove the webhook "${name}"`), 'the confirmation names the webhook');
+  }
+
   before(async () => {
-    await activateExtension();
+    api = await activateExtension();
   });
 
   after(async () => {
-    if (webhookId) await vscode.commands.executeCommand('rlStudio.webhook.remove', webhookId, true);
+    if (webhookId) {
+      api.dialogs.answerNext('Remove');
+      await vscode.commands.executeCommand('rlStudio.webhook.remove', webhookId);
+    }
     await vscode.commands.executeCommand('rlStudio.webhook.stopReceiver');
     await closeEditors();
   });
@@ -225,15 +240,21 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
   });
 
   it('sends a signed test to the local receiver and shows the answer', async () => {
-    receiver = await vscode.commands.executeCommand<LocalReceiver>('rlStudio.webhook.startReceiver', { secret: 'shared-secret', quiet: true });
+    // Starting the receiver offers to add a webhook for it: declined here.
+    api.dialogs.answerNext(undefined);
+    receiver = await vscode.commands.executeCommand<LocalReceiver>('rlStudio.webhook.startReceiver', { secret: 'shared-secret' });
     assert.match(receiver.url, /^http:\/\/127\.0\.0\.1:\d+\/hook\/[0-9a-f]{32}\/$/);
+    assert.equal(lastQuestion()?.kind, 'choose');
+    assert.ok(lastQuestion()?.message.includes(receiver.url), 'the offer names the receiver\'s address');
+    const name = `receiver-${Date.now()}`;
     const id = await vscode.commands.executeCommand<string>('rlStudio.webhook.add', {
-      name: `receiver-${Date.now()}`, url: `${receiver.url}hooks`, accessToken: 'token-xyz', secretName: 'RECEIVER_SECRET', secretValue: 'shared-secret',
+      name, url: `${receiver.url}hooks`, accessToken: 'token-xyz', secretName: 'RECEIVER_SECRET', secretValue: 'shared-secret',
     });
+    let removed = false;
     try {
       const document = await openPayload('{"text": "Grüße from ${event_author}", "auth": "${ACCESS_TOKEN}"}');
       await vscode.commands.executeCommand('rlStudio.payload.chooseWebhook', document.uri, id);
-      const summary = await vscode.commands.executeCommand<{ ok: boolean; status?: number; report: vscode.Uri }>('rlStudio.webhook.sendTest', document.uri, { force: true });
+      const summary = await vscode.commands.executeCommand<{ ok: boolean; status?: number; report: vscode.Uri }>('rlStudio.webhook.sendTest', document.uri);
       assert.equal(summary.ok, true);
       assert.equal(summary.status, 200);
 
@@ -248,14 +269,30 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
       assert.match(report.getText(), /\*\*Succeeded\*\*: 200 OK/);
       assert.match(report.getText(), /"signature": "valid"/);
       assert.doesNotMatch(report.getText(), /token-xyz/, 'the token is masked in the headers and the body shown');
+
+      // A rendering that is not JSON is sent only when the person says "Send Anyway": declined, nothing is sent.
+      const sent = receiver.requests.length;
+      const broken = await openPayload('{"text": "${event_author}",}');
+      await vscode.commands.executeCommand('rlStudio.payload.chooseWebhook', broken.uri, id);
+      api.dialogs.answerNext(undefined);
+      assert.equal(await vscode.commands.executeCommand('rlStudio.webhook.sendTest', broken.uri), undefined);
+      assert.equal(lastQuestion()?.kind, 'choose');
+      assert.deepEqual(lastQuestion()?.choices, ['Send Anyway']);
+      assert.equal(receiver.requests.length, sent);
+
+      await removeWebhook(id, name);
+      removed = true;
     } finally {
-      await vscode.commands.executeCommand('rlStudio.webhook.remove', id, true);
+      if (!removed) {
+        api.dialogs.answerNext('Remove');
+        await vscode.commands.executeCommand('rlStudio.webhook.remove', id);
+      }
     }
   });
 
   it('says what to check when the endpoint is not there', async () => {
     await openPayload('{"e": "${event_type}"}');
-    const summary = await vscode.commands.executeCommand<{ ok: boolean; failure?: string; report: vscode.Uri }>('rlStudio.webhook.sendTest', webhookId, { force: true });
+    const summary = await vscode.commands.executeCommand<{ ok: boolean; failure?: string; report: vscode.Uri }>('rlStudio.webhook.sendTest', webhookId);
     assert.equal(summary.ok, false);
     assert.match(summary.failure ?? '', /could not connect|refused/);
     const report = await vscode.workspace.openTextDocument(summary.report);

@@ -6,9 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { JobsNode } from '../../src/vscode/jobs/jobNodes';
-import type { ModelsNode } from '../../src/vscode/models/modelNodes';
-import type { RegisteredViews } from '../../src/vscode/views/register';
+import type { JobsNode } from '../../src/vscode/sidebar/jobs/jobNodes';
+import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
+import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 

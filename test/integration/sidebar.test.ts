@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { JobsNode } from '../../src/vscode/jobs/jobNodes';
-import type { ModelsNode } from '../../src/vscode/models/modelNodes';
-import type { RegisteredViews } from '../../src/vscode/views/register';
+import type { JobsNode } from '../../src/vscode/sidebar/jobs/jobNodes';
+import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
+import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
@@ -18,7 +18,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
   before(async () => {
     platform = await connectToEmulator({ secondsPerStep: 0.05 });
     views = platform.api.views as unknown as RegisteredViews;
-    assert.equal(typeof views.prompts?.answerNext, 'function', 'the sidebar exposes its dialogs for automation');
+    assert.equal(typeof platform.api.dialogs?.answerNext, 'function', 'the test API exposes the dialogs for automation');
     await vscode.commands.executeCommand('rlStudio.jobs.focus');
   });
 
@@ -121,18 +121,18 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     const step = target.checkpoint.step;
     const deletes = () => platform.emulator.requests.filter((request) => request.method === 'DELETE' && request.path.endsWith(`/models/${ids.trainedModelId}/checkpoints`));
 
-    views.prompts.answerNext(false);
+    platform.api.dialogs.answerNext(false);
     await vscode.commands.executeCommand('rlStudio.deleteCheckpoints', target, [target]);
     assert.equal(deletes().length, 0, 'nothing deleted when the confirmation is dismissed');
 
-    views.prompts.answerNext('Delete Checkpoint');
+    platform.api.dialogs.answerNext('Delete Checkpoint');
     await vscode.commands.executeCommand('rlStudio.deleteCheckpoints', target, [target]);
-    const question = views.prompts.asked.at(-1)!;
+    const question = platform.api.dialogs.asked.at(-1)!;
     assert.equal(question.kind, 'confirm');
     assert.match(`${question.message} ${question.detail}`, new RegExp(`Step ${step} `));
     assert.equal(deletes().length, 1);
     assert.deepEqual(JSON.parse(deletes()[0]!.body), { steps: [step] });
-    assert.match(views.prompts.shown.at(-1) ?? '', /Deleted 1 checkpoint of /);
+    assert.match(platform.api.dialogs.shown.at(-1) ?? '', /Deleted 1 checkpoint of /);
     const { steps } = await checkpointSteps(model);
     assert.ok(!steps.includes(step), 'the deleted checkpoint left the view');
 
@@ -144,7 +144,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
   it('creates a training job from a .jsonl file and follows it to succeeded without any refresh', async () => {
     const ids = seeded();
     const before = platform.emulator.requests.length;
-    views.prompts.answerNext(ids.trainedModelName, 'Default settings');
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('groups.jsonl'))) as { id: string } | undefined;
     assert.ok(created?.id, 'the command returns the new job');
     const post = platform.emulator.requests.slice(before).find((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs'));
@@ -171,7 +171,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('shows the error message of a failed job', async () => {
     const ids = seeded();
-    views.prompts.answerNext(ids.trainedModelName, 'Default settings');
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('failing.jsonl'))) as { id: string };
     const node = await jobNode(created.id);
     const text = await waitUntil('the job to fail', () => description(views.jobs.getTreeItem(node)), (value) => value.startsWith('failed'), { timeoutMs: 60_000 });
@@ -211,7 +211,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('creates a model from the server\'s base models and removes it from the list', async () => {
     const ids = seeded();
-    views.prompts.answerNext(ids.baseModels[0], 'sidebar-tests', 'created-model', '', 'Use the existing model');
+    platform.api.dialogs.answerNext(ids.baseModels[0], 'sidebar-tests', 'created-model', '', 'Use the existing model');
     const model = (await vscode.commands.executeCommand('rlStudio.createModel')) as { id: string; name: string; base_model: string };
     assert.equal(model.name, 'created-model');
     assert.equal(model.base_model, ids.baseModels[0]);
@@ -223,7 +223,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('resumes following a job from the last event seen after server errors', async () => {
     const ids = seeded();
-    views.prompts.answerNext(ids.trainedModelName, 'Default settings');
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('long.jsonl'))) as { id: string };
     const node = await jobNode(created.id);
     await vscode.commands.executeCommand('rlStudio.openJobDetails', created.id);

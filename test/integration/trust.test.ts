@@ -61,9 +61,9 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
     await signIn(key);
     const question = `This workspace sets the training and inference APIs to ${server.url}. Send your RL Studio API key there?`;
     // The notification is dismissed: the addresses stay unused.
-    api.prompts.answerNext(undefined);
+    api.dialogs.answerNext(undefined);
     await writeWorkspaceSettings({ 'rlStudio.trainingApiUrl': server.trainingUrl, 'rlStudio.inferenceApiUrl': server.inferenceUrl });
-    await waitUntil('the question naming the origin', () => api.prompts.asked.map((asked) => asked.message), (messages) => messages.includes(question));
+    await waitUntil('the question naming the origin', () => api.dialogs.asked.map((asked) => asked.message), (messages) => messages.includes(question));
     assert.deepEqual(api.settingsInUse().pending, [`trainingApiUrl ${server.url}`, `inferenceApiUrl ${server.url}`]);
     assert.equal(api.settingsInUse().settings.inferenceApiUrl, '');
 
@@ -76,7 +76,7 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
     assert.deepEqual(server.calls.map((call) => `${call.method} ${call.path}`), [], 'requests before the origin was allowed');
     assert.equal(server.sockets.opened, 0, 'connections before the origin was allowed');
 
-    api.prompts.answerNext('Allow');
+    api.dialogs.answerNext('Allow');
     assert.equal(await vscode.commands.executeCommand('rlStudio.reviewWorkspaceSettings'), true);
     await waitUntil('the allowed addresses in use', () => api.settingsInUse().settings.inferenceApiUrl, (url) => url === server.inferenceUrl);
     await vscode.commands.executeCommand('rlStudio.checkHealth');
@@ -98,7 +98,7 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
       await signIn(uniqueApiKey());
       await setLayer(vscode.ConfigurationTarget.Global, { trainingApiUrl: 'http://192.0.2.10:8080/v1', inferenceApiUrl: server.inferenceUrl });
       await waitUntil('the refusal', () => api.settingsInUse().refused, (refused) => refused.some((line) => line.startsWith('trainingApiUrl http://192.0.2.10:8080/v1: http:// is allowed only for this machine')));
-      await waitUntil('the refusal shown', () => api.prompts.shown, (shown) => shown.some((text) => text.includes('"http://192.0.2.10:8080/v1" from your settings')));
+      await waitUntil('the refusal shown', () => api.dialogs.shown, (shown) => shown.some((text) => text.includes('"http://192.0.2.10:8080/v1" from your settings')));
       const health = (await vscode.commands.executeCommand('rlStudio.checkHealth')) as { detail: string[] };
       assert.match(health.detail.join('\n'), /\*\*Training API\*\*: not configured/);
       await server.waitFor('the loopback inference API checked', () => server.calls.some((call) => call.path === '/inference/v1/models'));

@@ -8,6 +8,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { errorMessage } from '../../src/api/errorMessage';
 import { startEmulator } from '../emulator/index';
 import type { Emulator } from '../emulator/contract';
 import { launchBrowser } from '../vscode/browser';
@@ -138,7 +139,7 @@ async function main(): Promise<number> {
     }
   } catch (error) {
     total.failed += 1;
-    console.log(`${options.stage}: ${error instanceof Error ? error.message : String(error)}`);
+    console.log(`${options.stage}: ${errorMessage(error)}`);
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
@@ -149,4 +150,4 @@ async function main(): Promise<number> {
   return total.failed === 0 && total.passed > 0 ? 0 : 1;
 }
 
-main().then((code) => process.exit(code));
+void main().then((code) => process.exit(code));

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
+import { errorMessage } from '../../src/api/errorMessage';
 import { launchBrowser } from './browser';
 import { repoRoot } from './paths';
 import { summaryLine } from './testResult';
@@ -33,7 +34,7 @@ async function check(what: string, run: () => Promise<string | void>): Promise<v
     console.log(`${stage}: ok   ${what}${detail ? ` (${detail})` : ''}`);
   } catch (error) {
     results.failed++;
-    console.log(`${stage}: FAIL ${what}\n  ${String(error instanceof Error ? error.message : error).replace(/\n/g, '\n  ')}`);
+    console.log(`${stage}: FAIL ${what}\n  ${errorMessage(error).replace(/\n/g, '\n  ')}`);
   }
 }
 
@@ -197,7 +198,7 @@ async function main(): Promise<void> {
     await lookAtTheDemo(page, screenshotPath);
   } catch (error) {
     results.failed++;
-    console.log(`${stage}: FAIL ${error instanceof Error ? error.message : String(error)}`);
+    console.log(`${stage}: FAIL ${errorMessage(error)}`);
   } finally {
     await browser.close();
     await demo?.stop();

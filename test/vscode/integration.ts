@@ -4,6 +4,7 @@
  * through @vscode/test-electron with --desktop or RL_STUDIO_TEST_RUNNER=electron.
  */
 import { join } from 'node:path';
+import { errorMessage } from '../../src/api/errorMessage';
 import { runExtensionTestsInCodeServer, type ExtensionTestRun } from './codeServerRunner';
 import { runExtensionTestsInDesktopVsCode } from './electronRunner';
 import { resultsDir } from './paths';
@@ -15,7 +16,7 @@ async function main(): Promise<number> {
   try {
     run = desktop ? await runExtensionTestsInDesktopVsCode() : await runExtensionTestsInCodeServer(join(resultsDir, 'integration'));
   } catch (error) {
-    run = { counts: undefined, problem: String(error instanceof Error ? error.message : error) };
+    run = { counts: undefined, problem: errorMessage(error) };
   }
   if (run.counts && run.counts.passed + run.counts.failed === 0 && !run.problem) run.problem = 'no extension test ran';
   if (run.problem) console.log(`integration: ${run.problem}`);
@@ -27,4 +28,4 @@ async function main(): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-main().then((code) => process.exit(code));
+void main().then((code) => process.exit(code));

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ConversationStore } from '../../chat/conversationStore';
 import { maxMessageChars, maxModelIdChars } from '../../chat/limits';
 import { selectionMessage } from '../../chat/selectionMessage';
-import type { Services } from '../services';
+import type { Services } from '../platform/services';
 import { ChatPanel, type ChatShared } from './chatPanel';
 import { EditorChatUi } from './editorUi';
 import { FileDocumentStorage } from './fileStorage';
@@ -18,7 +18,7 @@ export interface ChatFeature {
  * last active before the chat loaded, where "Insert at cursor" goes.
  */
 export function startChat(services: Services, lastEditor: vscode.TextEditor | undefined): ChatFeature {
-  const ui = new EditorChatUi(lastEditor, () => services.log.knownSecrets());
+  const ui = new EditorChatUi(services.dialogs, lastEditor, () => services.log.knownSecrets());
   const shared: ChatShared = {
     services,
     ui,

@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import { ChatController } from '../../chat/chatController';
 import { ConversationStore } from '../../chat/conversationStore';
-import { buildPanelHtml, createNonce } from '../../chat/panelHtml';
 import { createPlatformBackend } from '../../chat/platformBackend';
-import type { Services } from '../services';
+import type { Services } from '../platform/services';
+import { loadWebviewPage, panelOptions } from '../webviews/panelOptions';
 import { chatViewType } from './chatViewType';
 import { EditorChatUi } from './editorUi';
 
 const lastModelKey = 'rlStudio.chat.lastModel';
+const chatTitle = 'RL Studio Chat';
 
 /** Shared by every panel of the window: one store, so a reopened panel sees the same conversations. */
 export interface ChatShared {
@@ -37,14 +38,13 @@ export class ChatPanel implements vscode.Disposable {
       return ChatPanel.current;
     }
     const targetColumn = column ?? (vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active);
-    const panel = vscode.window.createWebviewPanel(chatViewType, 'RL Studio Chat', targetColumn, { ...webviewOptions(shared.services.context.extensionUri), enableFindWidget: true });
+    const panel = vscode.window.createWebviewPanel(chatViewType, chatTitle, targetColumn, panelOptions(shared.services.context.extensionUri, { findWidget: true }));
     return new ChatPanel(panel, shared);
   }
 
   /** Restores a panel VS Code kept open across a window reload (the serializer calls this). */
   static restore(panel: vscode.WebviewPanel, shared: ChatShared): ChatPanel {
     ChatPanel.current?.panel.dispose();
-    panel.webview.options = webviewOptions(shared.services.context.extensionUri);
     return new ChatPanel(panel, shared);
   }
 
@@ -58,7 +58,7 @@ export class ChatPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'rl-studio.svg');
     this.controller = new ChatController({
       store: shared.store,
-      backend: createPlatformBackend({ client: () => services.client(), trainedModels: () => services.remembered.models.list() }),
+      backend: createPlatformBackend({ client: () => services.client(), trainedModels: () => services.remembered.models.list(), describeFailure: (error) => services.describeFailure(error) }),
       ui: shared.ui,
       post: (message) => void panel.webview.postMessage(message),
       lastModel: () => state.get<string>(lastModelKey),
@@ -74,7 +74,7 @@ export class ChatPanel implements vscode.Disposable {
       services.onDidChangeConnection(() => void this.controller.refreshModels()),
       services.remembered.models.onDidChange(() => void this.controller.refreshModels()),
     );
-    panel.webview.html = this.html(services.context.extensionUri);
+    loadWebviewPage(panel.webview, services.context.extensionUri, 'chat', chatTitle);
   }
 
   dispose(): void {
@@ -83,19 +83,4 @@ export class ChatPanel implements vscode.Disposable {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.panel.dispose();
   }
-
-  private html(extensionUri: vscode.Uri): string {
-    const webview = this.panel.webview;
-    const media = vscode.Uri.joinPath(extensionUri, 'media');
-    return buildPanelHtml({
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'chat.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css')).toString(),
-      nonce: createNonce(),
-    });
-  }
-}
-
-function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, enableCommandUris: false, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')] };
 }

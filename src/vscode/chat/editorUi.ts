@@ -1,13 +1,15 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ChatUi } from '../../chat/chatController';
+import type { ChatUi } from '../../chat/chatPorts';
 import type { Conversation } from '../../chat/conversationTypes';
 import { conversationToJson, conversationToMarkdown, exportFileName } from '../../chat/exportConversation';
-import type { ExportFormat } from '../../chat/protocol';
+import type { ExportFormat } from '../../webview/chat/protocol';
+import type { Dialogs } from '../platform/dialogs';
 
 /**
- * The chat's uses of the editor: native input and confirmation dialogs, the clipboard, the last
+ * The chat's uses of the editor: native input and confirmation dialogs (through the extension's
+ * dialogs service, so its tests answer them as they answer any other), the clipboard, the last
  * text editor (the panel itself has focus when a code block's "Insert at cursor" is clicked), and
  * the browser for links.
  */
@@ -21,12 +23,13 @@ export class EditorChatUi implements ChatUi, vscode.Disposable {
    * values an export must not contain (the API key and other secrets the log knows).
    */
   constructor(
+    private readonly dialogs: Dialogs,
     private lastEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor,
     private readonly secrets: () => readonly string[] = () => [],
   ) {}
 
   async askTitle(current: string): Promise<string | undefined> {
-    return vscode.window.showInputBox({
+    return this.dialogs.input({
       title: 'Rename Conversation',
       value: current,
       prompt: 'A new name for this conversation',
@@ -35,17 +38,12 @@ export class EditorChatUi implements ChatUi, vscode.Disposable {
   }
 
   async confirmDelete(title: string): Promise<boolean> {
-    const choice = await vscode.window.showWarningMessage(
-      `Delete the conversation "${title}"?`,
-      { modal: true, detail: 'Its messages are removed from this computer. Export it first to keep a copy.' },
-      'Delete',
-    );
-    return choice === 'Delete';
+    return this.dialogs.confirm(`Delete the conversation "${title}"?`, 'Its messages are removed from this computer. Export it first to keep a copy.', 'Delete');
   }
 
   /** Opens the export as an unsaved document named after the conversation; Save writes it anywhere. */
   async exportConversation(conversation: Conversation, format?: ExportFormat): Promise<boolean> {
-    const chosen = format ?? (await pickFormat());
+    const chosen = format ?? (await pickFormat(this.dialogs));
     if (!chosen) return false;
     const content = chosen === 'markdown' ? conversationToMarkdown(conversation, new Date(), this.secrets()) : conversationToJson(conversation, new Date(), this.secrets());
     const language = chosen === 'markdown' ? 'markdown' : 'json';
@@ -97,8 +95,8 @@ export class EditorChatUi implements ChatUi, vscode.Disposable {
   }
 }
 
-async function pickFormat(): Promise<ExportFormat | undefined> {
-  const picked = await vscode.window.showQuickPick(
+async function pickFormat(dialogs: Dialogs): Promise<ExportFormat | undefined> {
+  const picked = await dialogs.pick(
     [
       { label: 'Markdown', description: 'a readable document', format: 'markdown' as const },
       { label: 'JSON', description: 'every field, for scripts', format: 'json' as const },

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../api/errorMessage';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
 import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
 import { runStream } from '../../chat/streamRun';
-import type { Services } from '../services';
+import type { Services } from '../platform/services';
 
 /** What the platform does not say about its models; conservative so the editor trims context early. */
 const assumedLimits = { maxInputTokens: 32_768, maxOutputTokens: 8_192 };
@@ -41,7 +42,7 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
         capabilities: { imageInput: false, toolCalling: false },
       }));
     } catch (error) {
-      this.services.log.warn(`listing models for the editor's chat failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.services.log.warn(`listing models for the editor's chat failed: ${errorMessage(error)}`);
       return [];
     } finally {
       abort.dispose();
@@ -92,5 +93,5 @@ function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; abort(
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
   const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: controller.signal, abort: () => controller.abort(), dispose: () => subscription.dispose() };
+  return { signal: controller.signal, abort: () => controller.abort(), dispose: () => void subscription.dispose() };
 }

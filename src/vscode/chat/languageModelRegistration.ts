@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { onFirstUse } from '../lazy/onFirstUse';
-import { RelayedEvent } from '../lazy/relayedEvent';
-import type { Services } from '../services';
+import { errorMessage } from '../../api/errorMessage';
+import { onFirstUse } from '../platform/lazy/onFirstUse';
+import { RelayedEvent } from '../platform/lazy/relayedEvent';
+import type { Services } from '../platform/services';
 import type * as LanguageModels from './languageModelProvider';
 
 export const languageModelVendor = 'rl-studio';
@@ -34,6 +35,6 @@ export function registerLanguageModels(services: Services): void {
     };
     services.context.subscriptions.push(changed, lm.registerLanguageModelChatProvider(languageModelVendor, deferred));
   } catch (error) {
-    services.log.warn(`registering RL Studio models with the editor's chat failed: ${error instanceof Error ? error.message : String(error)}`);
+    services.log.warn(`registering RL Studio models with the editor's chat failed: ${errorMessage(error)}`);
   }
 }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { verdictOf, type HealthApi, type HealthChange, type HealthSummary, type SystemCheckLike } from '../../core/health';
+import type { PlatformApi } from '../../api/types';
+import { verdictOf, type HealthChange, type HealthSummary, type SystemCheckLike } from '../../core/health';
 import { HealthMonitor } from '../../core/healthMonitor';
-import type { Services } from '../services';
+import type { Services } from '../platform/services';
 
 /** How long to wait after activation before the first check: activation itself stays offline. */
 const firstCheckDelayMs = 1500;
@@ -93,7 +94,7 @@ export class HealthStatusBar implements vscode.Disposable {
     const client = await this.services.client();
     const signedIn = await this.services.credentials.isSignedIn();
     if (signal.aborted) throw new Error('The health check was stopped.');
-    const ask = async (api: HealthApi, call: () => Promise<unknown>, system?: (value: unknown) => SystemCheckLike): Promise<void> => {
+    const ask = async (api: PlatformApi, call: () => Promise<unknown>, system?: (value: unknown) => SystemCheckLike): Promise<void> => {
       const started = Date.now();
       try {
         const value = await call();

@@ -1,16 +1,13 @@
 import * as vscode from 'vscode';
-import { setContext } from '../contextKeys';
-import type { Services } from '../services';
-import type { SettingsReview } from '../settings';
-import type { Prompts } from '../views/prompts';
+import { ContextKeys, setContext } from '../platform/contextKeys';
+import type { Services } from '../platform/services';
+import type { SettingsReview } from '../platform/settings';
+import type { Dialogs } from '../platform/dialogs';
 import type { ApprovalList } from './approvals';
 import { settingLabels, type PendingApproval, type RefusedValue } from './endpointPolicy';
 
 export const allowAnswer = 'Allow';
 export const declineAnswer = 'Use My Own Settings';
-
-/** True while the workspace sets endpoint values the user has not allowed (drives a welcome view). */
-export const pendingContextKey = 'rlStudio.workspaceSettingsPending';
 
 /**
  * Asks the user about endpoint values a workspace sets, once per value and workspace: "Allow"
@@ -24,12 +21,12 @@ export class WorkspaceEndpoints implements vscode.Disposable {
   private readonly reported = new Set<string>();
   private readonly subscription: vscode.Disposable;
 
-  private readonly prompts: Prompts;
+  private readonly dialogs: Dialogs;
   private readonly approved: ApprovalList;
   private readonly declined: ApprovalList;
 
   constructor(private readonly services: Services) {
-    this.prompts = services.prompts;
+    this.dialogs = services.dialogs;
     this.approved = services.approvals.allowed;
     this.declined = services.approvals.declined;
     this.subscription = services.settings.onDidChange(() => this.update());
@@ -41,7 +38,7 @@ export class WorkspaceEndpoints implements vscode.Disposable {
   async review(): Promise<boolean> {
     const pending = this.services.settings.review.pending;
     if (pending.length === 0) {
-      this.prompts.info('This workspace sets no RL Studio address or project that waits for your approval.');
+      this.dialogs.info('This workspace sets no RL Studio address or project that waits for your approval.');
       return false;
     }
     return this.ask(pending, true);
@@ -53,7 +50,7 @@ export class WorkspaceEndpoints implements vscode.Disposable {
 
   private update(): void {
     const { pending, refused } = this.services.settings.review;
-    setContext(pendingContextKey, pending.length > 0);
+    setContext(ContextKeys.workspaceSettingsPending, pending.length > 0);
     this.reportRefused(refused);
     const fresh = pending.filter((item) => !this.asked.has(item.approvalKey) && !this.declined.has(item.approvalKey));
     if (fresh.length > 0) void this.ask(fresh, false);
@@ -64,7 +61,7 @@ export class WorkspaceEndpoints implements vscode.Disposable {
     const keys = pending.map((item) => item.approvalKey);
     const question = describePending(pending);
     this.services.log.info(`waiting for approval: ${question}`);
-    const answer = await this.prompts.choose(
+    const answer = await this.dialogs.choose(
       question,
       {
         modal,
@@ -94,7 +91,7 @@ export class WorkspaceEndpoints implements vscode.Disposable {
       const where = item.fromWorkspace ? 'this workspace\'s settings' : 'your settings';
       const message = `RL Studio does not use the ${settingLabels[item.setting]} ${item.setting === 'project' ? 'value' : 'address'} "${item.value}" from ${where}: ${item.problem}.`;
       this.services.log.warn(message);
-      this.prompts.warn(message, { title: 'Open Settings', run: () => vscode.commands.executeCommand('rlStudio.configure') });
+      this.dialogs.warn(message, { title: 'Open Settings', run: () => vscode.commands.executeCommand('rlStudio.configure') });
     }
   }
 }

@@ -1,31 +1,34 @@
 import * as vscode from 'vscode';
 import type * as Receiver from '../../webhook/receiver';
-import type { Services } from '../services';
-import { onlyFromTests } from '../testHooks';
+import type { Dialogs } from '../platform/dialogs';
+import type { Services } from '../platform/services';
+import { onlyFromTests } from '../platform/testHooks';
 import type { ReceiverController } from './receiverController';
 import { addWebhook } from './webhookCommands';
 import type { WebhookStore } from './webhookStore';
 
-/** What the extension's own tests may pass to Start Local Receiver; any other caller's is ignored. */
+/**
+ * What the extension's own tests may pass to Start Local Receiver; any other caller's is ignored.
+ * The offer to add a webhook that follows is a question like any other: tests answer it through
+ * the dialogs service.
+ */
 export interface StartReceiverOptions {
   port?: number;
   /** The secret to check signatures against; null for none. Asked for when absent. */
   secret?: string | null;
-  /** Skip the offer to add a webhook for the receiver. */
-  quiet?: boolean;
 }
 
 export function registerReceiverCommands(services: Services, receiver: ReceiverController, store: WebhookStore): void {
   services.registerCommand('rlStudio.webhook.startReceiver', async (options?: StartReceiverOptions) => {
-    // A secret, a port and "no offer" come only from the extension's own tests; anyone else is asked.
+    // A secret and a port come only from the extension's own tests; anyone else is asked.
     const fromTests = onlyFromTests(services, options);
     const given = fromTests && typeof fromTests === 'object' && !('type' in fromTests) ? fromTests : {};
-    const secret = given.secret !== undefined ? given.secret ?? undefined : await askSecret(store);
+    const secret = given.secret !== undefined ? given.secret ?? undefined : await askSecret(services.dialogs, store);
     if (secret === cancelled) return undefined;
     const port = receiverPort(given.port ?? vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('receiverPort', 0), services, receiver);
     const running = await receiver.start({ port, secret: secret || undefined });
     services.log.info(`local webhook receiver listening on 127.0.0.1:${running.port}`);
-    if (!given.quiet) void offerWebhook(running.url, secret || undefined, store).catch((error) => services.showError(error));
+    void offerWebhook(services.dialogs, running.url, secret || undefined, store).catch((error) => services.showError(error));
     // The receiver holds every request it got, credentials included: handed to tests only.
     return onlyFromTests(services, running);
   });
@@ -47,7 +50,7 @@ function receiverPort(value: unknown, services: Services, receiver: ReceiverCont
 
 const cancelled = Symbol('cancelled');
 
-async function askSecret(store: WebhookStore): Promise<string | undefined | typeof cancelled> {
+async function askSecret(dialogs: Dialogs, store: WebhookStore): Promise<string | undefined | typeof cancelled> {
   type Pick = vscode.QuickPickItem & { choice: 'webhook' | 'enter' | 'none'; id?: string };
   const picks: Pick[] = [
     ...store.list().filter((webhook) => webhook.secretName).map((webhook) => ({
@@ -59,24 +62,24 @@ async function askSecret(store: WebhookStore): Promise<string | undefined | type
     { label: '$(edit) Enter a secret…', choice: 'enter' },
     { label: '$(circle-slash) Do not check signatures', choice: 'none' },
   ];
-  const picked = await vscode.window.showQuickPick(picks, { title: 'Start Local Receiver', placeHolder: 'Which secret should X-Service-Signature be checked against?' });
+  const picked = await dialogs.pick(picks, { title: 'Start Local Receiver', placeHolder: 'Which secret should X-Service-Signature be checked against?' });
   if (!picked) return cancelled;
   if (picked.choice === 'none') return undefined;
   if (picked.choice === 'webhook') return (await store.credentials(picked.id!)).secret;
-  const value = await vscode.window.showInputBox({ title: 'Secret to check signatures against', password: true, ignoreFocusOut: true });
+  const value = await dialogs.input({ title: 'Secret to check signatures against', password: true, ignoreFocusOut: true });
   return value === undefined ? cancelled : value;
 }
 
 /** A receiver is most useful as the endpoint of a webhook: offer to add one pointing at it. */
-async function offerWebhook(url: string, secret: string | undefined, store: WebhookStore): Promise<void> {
+async function offerWebhook(dialogs: Dialogs, url: string, secret: string | undefined, store: WebhookStore): Promise<void> {
   const add = 'Add Webhook for It';
   const copy = 'Copy URL';
-  const answer = await vscode.window.showInformationMessage(`The local receiver is listening. Send webhooks to ${url}: only this address is answered.`, add, copy);
+  const answer = await dialogs.choose(`The local receiver is listening. Send webhooks to ${url}: only this address is answered.`, { modal: false, severity: 'info' }, add, copy);
   if (answer === copy) await vscode.env.clipboard.writeText(url);
   if (answer !== add) return;
   const taken = new Set(store.list().map((webhook) => webhook.name));
   let name = 'local-receiver';
   for (let index = 2; taken.has(name); index++) name = `local-receiver-${index}`;
   // Called directly, not through the command: the command takes no secret value from its caller.
-  await addWebhook(store, { name, url, ...(secret ? { secretName: 'RECEIVER_SECRET', secretValue: secret } : {}) }, true);
+  await addWebhook(dialogs, store, { name, url, ...(secret ? { secretName: 'RECEIVER_SECRET', secretValue: secret } : {}) }, true);
 }

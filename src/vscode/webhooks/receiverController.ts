@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ContextKeys, setContext } from '../platform/contextKeys';
 import type * as ReceivedReport from '../../webhook/receivedReport';
 import type * as Receiver from '../../webhook/receiver';
 import type { LocalReceiver, ReceivedRequest, Refusal } from '../../webhook/receiver';
@@ -60,7 +61,7 @@ export class ReceiverController implements vscode.Disposable {
     status.command = 'rlStudio.webhook.showReceiver';
     this.updateStatus();
     status.show();
-    void vscode.commands.executeCommand('setContext', 'rlStudio.receiverRunning', true);
+    setContext(ContextKeys.receiverRunning, true);
     this.changed.fire();
     return receiver;
   }
@@ -76,7 +77,7 @@ export class ReceiverController implements vscode.Disposable {
     await receiver.close();
     this.write(`Stopped listening on port ${receiver.port}: ${reportModule().describeReceiverState(receiver.stats())}.`);
     this.statusItem?.hide();
-    void vscode.commands.executeCommand('setContext', 'rlStudio.receiverRunning', false);
+    setContext(ContextKeys.receiverRunning, false);
     this.changed.fire();
     return true;
   }

@@ -3,19 +3,14 @@ import type { PayloadAnalysis } from '../../payload';
 import type { Webhook } from '../../webhook/model';
 import type * as Report from '../../webhook/report';
 import type * as Send from '../../webhook/send';
-import { payloadCore } from '../payload/payloadCore';
-import type { PayloadDocuments } from '../payload/payloadDocuments';
-import { payloadKindOf } from '../payload/selector';
-import type { Services } from '../services';
-import { onlyFromTests } from '../testHooks';
+import { payloadCore } from '../payloadLanguage/payloadCore';
+import type { PayloadDocuments } from '../payloadLanguage/payloadDocuments';
+import { payloadKindOf } from '../payloadLanguage/selector';
+import type { Dialogs } from '../platform/dialogs';
+import type { Services } from '../platform/services';
 import type { ReportDocuments } from './reportDocuments';
 import { resolveWebhook } from './webhookCommands';
 import type { WebhookStore } from './webhookStore';
-
-export interface SendTestOptions {
-  /** Send even when the rendering is not valid JSON, without asking. Taken from the extension's tests only. */
-  force?: boolean;
-}
 
 export interface SendTestSummary {
   ok: boolean;
@@ -27,27 +22,29 @@ export interface SendTestSummary {
 /**
  * "Send test" (specification 4.4): renders the payload with the sample event and the webhook's
  * real secret values, POSTs it through the platform client's raw send, and shows the answer.
+ * `payloadDocuments` loads the payload language on the first test.
  */
-export function registerSendTest(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments): void {
-  services.registerCommand('rlStudio.webhook.sendTest', async (target?: unknown, given?: unknown): Promise<SendTestSummary | undefined> => {
-    // "Send anyway" is the user's answer to a warning: no other caller may give it for them.
-    const options: SendTestOptions = { force: onlyFromTests(services, given as SendTestOptions | undefined)?.force === true };
-    const source = await chooseSource(target, documents);
+export function registerSendTest(services: Services, store: WebhookStore, payloadDocuments: () => PayloadDocuments, reports: ReportDocuments): void {
+  // "Send Anyway" is the user's answer to a warning: no caller can give it for them (tests answer
+  // through the dialogs service).
+  services.registerCommand('rlStudio.webhook.sendTest', async (target?: unknown): Promise<SendTestSummary | undefined> => {
+    const documents = payloadDocuments();
+    const source = await chooseSource(services.dialogs, target, documents);
     if (!source) return undefined;
     // A webhook from the view wins; otherwise the one the document is written for.
     const fromView = target !== undefined && !(target instanceof vscode.Uri);
     let webhook = fromView
-      ? await resolveWebhook(store, target, 'Send the test to which webhook?')
+      ? await resolveWebhook(services.dialogs, store, target, 'Send the test to which webhook?')
       : source.document ? documents.webhooks.webhookFor(source.document, source.analysis) : undefined;
     if (!webhook) {
       if (source.analysis.kind === 'automation' && source.analysis.automation?.webhook) {
         throw new Error(`The webhook "${source.analysis.automation.webhook.value}" named by this automation is not set up in RL Studio. Add it first.`);
       }
-      webhook = await resolveWebhook(store, undefined, 'Send the test to which webhook?');
+      webhook = await resolveWebhook(services.dialogs, store, undefined, 'Send the test to which webhook?');
       if (!webhook) return undefined;
       if (source.document && source.analysis.kind === 'payload') await documents.webhooks.choose(source.document.uri, webhook.id);
     }
-    return send(services, store, documents, reports, webhook, source, options);
+    return send(services, store, documents, reports, webhook, source);
   });
 }
 
@@ -57,7 +54,7 @@ interface Source {
   label: string;
 }
 
-async function send(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments, webhook: Webhook, source: Source, options: SendTestOptions): Promise<SendTestSummary | undefined> {
+async function send(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments, webhook: Webhook, source: Source): Promise<SendTestSummary | undefined> {
   const url = await store.url(webhook.id);
   if (!url) throw new Error(`The endpoint URL of "${webhook.name}" is not stored: edit the webhook to set it again.`);
   const credentials = await store.credentials(webhook.id);
@@ -70,9 +67,9 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
     void vscode.window.showErrorMessage(`${rendered.invalid?.message ?? 'The payload was not rendered.'} Nothing was sent to "${webhook.name}".`);
     return undefined;
   }
-  if (rendered.invalid && !options.force) {
+  if (rendered.invalid) {
     const sendAnyway = 'Send Anyway';
-    const answer = await vscode.window.showWarningMessage(rendered.invalid.message, { modal: true, detail: 'The endpoint will most likely reject it.' }, sendAnyway);
+    const answer = await services.dialogs.choose(rendered.invalid.message, { modal: true, detail: 'The endpoint will most likely reject it.' }, sendAnyway);
     if (answer !== sendAnyway) return undefined;
   }
 
@@ -88,7 +85,7 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
       const subscription = token.onCancellationRequested(() => controller.abort());
       // Cancelled by the user, or by the extension being turned off.
       return sendTest(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: AbortSignal.any([controller.signal, services.lifetime]) })
-        .finally(() => subscription.dispose());
+        .finally(() => void subscription.dispose());
     },
   );
 
@@ -101,7 +98,7 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   services.log.info(`webhook test to ${webhook.name} (${webhook.endpoint}): ${result.response ? result.response.status : result.failure?.message}`);
   if (!result.ok) {
     const why = result.response ? `the endpoint answered ${result.response.status}` : result.failure?.message ?? 'no answer';
-    void vscode.window.showWarningMessage(services.log.redact(`Test of "${webhook.name}" failed: ${why}. ${result.advice[0] ?? ''}`.trim()));
+    services.dialogs.warn(services.log.redact(`Test of "${webhook.name}" failed: ${why}. ${result.advice[0] ?? ''}`.trim()));
   }
   const summary: SendTestSummary = { ok: result.ok, report: uri };
   if (result.response) summary.status = result.response.status;
@@ -109,7 +106,7 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   return summary;
 }
 
-async function chooseSource(target: unknown, documents: PayloadDocuments): Promise<Source | undefined> {
+async function chooseSource(dialogs: Dialogs, target: unknown, documents: PayloadDocuments): Promise<Source | undefined> {
   const fromUri = async (uri: vscode.Uri): Promise<Source | undefined> => {
     const document = await vscode.workspace.openTextDocument(uri);
     const analysis = documents.analysisOf(document);
@@ -129,7 +126,7 @@ async function chooseSource(target: unknown, documents: PayloadDocuments): Promi
     ...files.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })),
     { label: 'Generic sample payload', description: 'no file: every variable, rendered with the sample event' },
   ];
-  const picked = await vscode.window.showQuickPick(picks, { title: 'Which payload should the test send?' });
+  const picked = await dialogs.pick(picks, { title: 'Which payload should the test send?' });
   if (!picked) return undefined;
   if (picked.uri) return fromUri(picked.uri);
   const { analysePayload, templateText } = payloadCore();

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { validateEndpointUrl, validateSecretName, validateWebhookName, type Webhook } from '../../webhook/model';
-import type { Services } from '../services';
-import { onlyFromTests } from '../testHooks';
+import type { Dialogs } from '../platform/dialogs';
+import type { Services } from '../platform/services';
+import { onlyFromTests } from '../platform/testHooks';
 import { isIssuedNode, type WebhookNode } from './webhooksTree';
 import type { WebhookStore } from './webhookStore';
 
@@ -20,19 +21,19 @@ export interface WebhookDraft {
 }
 
 /** The webhook a command is about: a tree node, an id, or one picked from the list. */
-export async function resolveWebhook(store: WebhookStore, target: unknown, title: string): Promise<Webhook | undefined> {
+export async function resolveWebhook(dialogs: Dialogs, store: WebhookStore, target: unknown, title: string): Promise<Webhook | undefined> {
   if (typeof target === 'string') return store.get(target);
   if (target && typeof target === 'object' && (target as WebhookNode).type === 'webhook') return store.get((target as { webhook: Webhook }).webhook.id);
   const webhooks = store.list();
   if (webhooks.length === 0) {
     const add = 'Add Webhook';
-    if ((await vscode.window.showInformationMessage('There are no webhooks yet.', add)) === add) {
+    if ((await dialogs.choose('There are no webhooks yet.', { modal: false, severity: 'info' }, add)) === add) {
       const id = await vscode.commands.executeCommand<string | undefined>('rlStudio.webhook.add');
       return id ? store.get(id) : undefined;
     }
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(webhooks.map((webhook) => ({ label: webhook.name, description: webhook.endpoint, webhook })), { title });
+  const picked = await dialogs.pick(webhooks.map((webhook) => ({ label: webhook.name, description: webhook.endpoint, webhook })), { title });
   return picked?.webhook;
 }
 
@@ -58,9 +59,9 @@ function prefillOnly(draft: WebhookDraft): WebhookDraft {
  * is taken as it is; anything else walks the user through every box, the draft only filling them in.
  * Returns the new webhook's id, or undefined when the user cancelled.
  */
-export async function addWebhook(store: WebhookStore, draft: WebhookDraft, trusted: boolean): Promise<string | undefined> {
+export async function addWebhook(dialogs: Dialogs, store: WebhookStore, draft: WebhookDraft, trusted: boolean): Promise<string | undefined> {
   const complete = trusted && draft.name !== undefined && draft.url !== undefined;
-  const name = complete ? draft.name : await vscode.window.showInputBox({
+  const name = complete ? draft.name : await dialogs.input({
     title: 'Add Webhook (1/4): name',
     value: draft.name,
     prompt: 'The webhook\'s name, as automations refer to it',
@@ -69,7 +70,7 @@ export async function addWebhook(store: WebhookStore, draft: WebhookDraft, trust
   if (name === undefined) return undefined;
   const nameProblem = validateWebhookName(name, store.list());
   if (nameProblem) throw new Error(nameProblem);
-  const url = complete ? draft.url : await vscode.window.showInputBox({
+  const url = complete ? draft.url : await dialogs.input({
     title: 'Add Webhook (2/4): endpoint URL',
     value: draft.url,
     prompt: 'The address that receives the POST requests. It is kept in secret storage: hook URLs often carry a token.',
@@ -80,7 +81,7 @@ export async function addWebhook(store: WebhookStore, draft: WebhookDraft, trust
   if (url === undefined) return undefined;
   const urlProblem = validateEndpointUrl(url);
   if (urlProblem) throw new Error(urlProblem);
-  const accessToken = complete ? draft.accessToken ?? '' : await vscode.window.showInputBox({
+  const accessToken = complete ? draft.accessToken ?? '' : await dialogs.input({
     title: 'Add Webhook (3/4): access token (optional)',
     prompt: 'Sent as "Authorization: Bearer <token>" and available as ${ACCESS_TOKEN}. Leave empty for none.',
     password: true,
@@ -91,7 +92,7 @@ export async function addWebhook(store: WebhookStore, draft: WebhookDraft, trust
   if (complete) {
     if (draft.secretName) secret = { name: draft.secretName, value: draft.secretValue ?? '' };
   } else {
-    const secretName = await vscode.window.showInputBox({
+    const secretName = await dialogs.input({
       title: 'Add Webhook (4/4): secret name (optional)',
       value: draft.secretName,
       prompt: 'Payloads reference the secret as ${NAME}; it also signs each request (X-Service-Signature). Leave empty for none.',
@@ -100,7 +101,7 @@ export async function addWebhook(store: WebhookStore, draft: WebhookDraft, trust
     if (secretName === undefined) return undefined;
     if (secretName.trim()) {
       const given = trusted ? draft.secretValue : undefined;
-      const value = given ?? (await vscode.window.showInputBox({ title: `Value of the secret ${secretName.trim()}`, password: true, ignoreFocusOut: true }));
+      const value = given ?? (await dialogs.input({ title: `Value of the secret ${secretName.trim()}`, password: true, ignoreFocusOut: true }));
       if (value === undefined) return undefined;
       secret = { name: secretName.trim(), value };
     }
@@ -114,14 +115,15 @@ export async function addWebhook(store: WebhookStore, draft: WebhookDraft, trust
 }
 
 export function registerWebhookCommands(services: Services, store: WebhookStore): void {
+  const dialogs = services.dialogs;
   services.registerCommand('rlStudio.webhook.add', async (draft?: unknown) => {
     const given = draftOf(draft);
     const fromTests = onlyFromTests(services, given);
-    return addWebhook(store, fromTests ?? prefillOnly(given), fromTests !== undefined);
+    return addWebhook(dialogs, store, fromTests ?? prefillOnly(given), fromTests !== undefined);
   });
 
   services.registerCommand('rlStudio.webhook.edit', async (target?: unknown) => {
-    const webhook = await resolveWebhook(store, target, 'Edit which webhook?');
+    const webhook = await resolveWebhook(dialogs, store, target, 'Edit which webhook?');
     if (!webhook) return;
     type Pick = vscode.QuickPickItem & { field: 'name' | 'url' | 'team' | 'token' | 'secret' };
     const picks: Pick[] = [
@@ -131,7 +133,7 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
       { label: 'Access token', description: webhook.hasAccessToken ? 'set' : 'none', field: 'token' },
       { label: 'Secret', description: webhook.secretName ?? 'none', field: 'secret' },
     ];
-    const picked = await vscode.window.showQuickPick(picks, { title: `Edit webhook ${webhook.name}` });
+    const picked = await dialogs.pick(picks, { title: `Edit webhook ${webhook.name}` });
     if (!picked) return;
     if (picked.field === 'token') return vscode.commands.executeCommand('rlStudio.webhook.setAccessToken', webhook.id);
     if (picked.field === 'secret') return vscode.commands.executeCommand('rlStudio.webhook.setSecret', webhook.id);
@@ -140,7 +142,7 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
       : picked.field === 'url' ? validateEndpointUrl : () => undefined;
     // The user asked to edit the URL: the box shows it in full, read from secret storage.
     const current = picked.field === 'url' ? (await store.url(webhook.id)) ?? '' : picked.field === 'team' ? webhook.team ?? '' : webhook.name;
-    const value = await vscode.window.showInputBox({
+    const value = await dialogs.input({
       title: `${picked.label} of ${webhook.name}`,
       value: current,
       validateInput: validate,
@@ -150,27 +152,25 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     await store.update(webhook.id, { [picked.field]: value.trim() });
   });
 
-  services.registerCommand('rlStudio.webhook.remove', async (target?: unknown, confirmed?: unknown) => {
-    const webhook = await resolveWebhook(store, target, 'Remove which webhook?');
+  // Always asked, whoever runs it: the extension's tests answer through the dialogs service.
+  services.registerCommand('rlStudio.webhook.remove', async (target?: unknown) => {
+    const webhook = await resolveWebhook(dialogs, store, target, 'Remove which webhook?');
     if (!webhook) return false;
-    const remove = 'Remove';
-    if (onlyFromTests(services, confirmed) !== true) {
-      const answer = await vscode.window.showWarningMessage(
-        `Remove the webhook "${webhook.name}" (${webhook.endpoint}) and its stored URL, token and secret?`,
-        { modal: true },
-        remove,
-      );
-      if (answer !== remove) return false;
-    }
+    const confirmed = await dialogs.confirm(
+      `Remove the webhook "${webhook.name}" (${webhook.endpoint}) and its stored URL, token and secret?`,
+      'This cannot be undone.',
+      'Remove',
+    );
+    if (!confirmed) return false;
     await store.remove(webhook.id);
     return true;
   });
 
   services.registerCommand('rlStudio.webhook.setAccessToken', async (target?: unknown, value?: unknown) => {
-    const webhook = await resolveWebhook(store, target, 'Set the access token of which webhook?');
+    const webhook = await resolveWebhook(dialogs, store, target, 'Set the access token of which webhook?');
     if (!webhook) return;
     const given = onlyFromTests(services, value);
-    const token = typeof given === 'string' ? given : await vscode.window.showInputBox({
+    const token = typeof given === 'string' ? given : await dialogs.input({
       title: `Access token of ${webhook.name}`,
       prompt: webhook.hasAccessToken ? 'Replaces the current token (a webhook has at most one).' : 'Sent as "Authorization: Bearer <token>".',
       password: true,
@@ -181,15 +181,15 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
   });
 
   services.registerCommand('rlStudio.webhook.removeAccessToken', async (target?: unknown) => {
-    const webhook = await resolveWebhook(store, target, 'Remove the access token of which webhook?');
+    const webhook = await resolveWebhook(dialogs, store, target, 'Remove the access token of which webhook?');
     if (webhook) await store.setAccessToken(webhook.id, undefined);
   });
 
   services.registerCommand('rlStudio.webhook.setSecret', async (target?: unknown, name?: unknown, value?: unknown) => {
-    const webhook = await resolveWebhook(store, target, 'Set the secret of which webhook?');
+    const webhook = await resolveWebhook(dialogs, store, target, 'Set the secret of which webhook?');
     if (!webhook) return;
     const givenName = onlyFromTests(services, name);
-    const secretName = typeof givenName === 'string' ? givenName : await vscode.window.showInputBox({
+    const secretName = typeof givenName === 'string' ? givenName : await dialogs.input({
       title: `Secret of ${webhook.name}: name`,
       value: webhook.secretName,
       prompt: webhook.secretName ? 'Replaces the current secret (a webhook has at most one).' : 'Payloads reference it as ${NAME}.',
@@ -199,13 +199,13 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     const problem = validateSecretName(secretName);
     if (problem) throw new Error(problem);
     const givenValue = onlyFromTests(services, value);
-    const secretValue = typeof givenValue === 'string' ? givenValue : await vscode.window.showInputBox({ title: `Value of the secret ${secretName}`, password: true, ignoreFocusOut: true });
+    const secretValue = typeof givenValue === 'string' ? givenValue : await dialogs.input({ title: `Value of the secret ${secretName}`, password: true, ignoreFocusOut: true });
     if (secretValue === undefined) return;
     await store.setSecret(webhook.id, secretName, secretValue);
   });
 
   services.registerCommand('rlStudio.webhook.removeSecret', async (target?: unknown) => {
-    const webhook = await resolveWebhook(store, target, 'Remove the secret of which webhook?');
+    const webhook = await resolveWebhook(dialogs, store, target, 'Remove the secret of which webhook?');
     if (webhook) await store.setSecret(webhook.id, undefined);
   });
 
@@ -213,7 +213,7 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     // The clipboard is readable by every extension: only a click in the Webhooks view (a node the
     // tree handed out) or the user's own pick decides which URL lands there.
     const chosen = isIssuedNode(target) ? target : onlyFromTests(services, target);
-    const webhook = await resolveWebhook(store, chosen, 'Copy the endpoint of which webhook?');
+    const webhook = await resolveWebhook(dialogs, store, chosen, 'Copy the endpoint of which webhook?');
     if (!webhook) return;
     const url = await store.url(webhook.id);
     if (!url) throw new Error(`The endpoint URL of "${webhook.name}" is not stored: edit the webhook to set it again.`);

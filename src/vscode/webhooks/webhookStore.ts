@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { ContextKeys, setContext } from '../platform/contextKeys';
 import { endpointForDisplay, endpointSecrets } from '../../webhook/endpoint';
 import type { Webhook, WebhookCredentials } from '../../webhook/model';
 
@@ -177,7 +178,7 @@ export class WebhookStore implements vscode.Disposable {
 
   private async save(webhooks: StoredWebhook[]): Promise<void> {
     await this.state.update(listKey, webhooks);
-    void vscode.commands.executeCommand('setContext', 'rlStudio.hasWebhooks', webhooks.length > 0);
+    setContext(ContextKeys.hasWebhooks, webhooks.length > 0);
     this.changed.fire();
   }
 }

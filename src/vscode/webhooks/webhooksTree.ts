@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Webhook } from '../../webhook/model';
+import { codeText, escapeMarkdown } from '../../core/markdownText';
 import type { ReceiverController } from './receiverController';
 import type { WebhookStore } from './webhookStore';
 
@@ -57,7 +58,7 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
     item.description = webhook.endpoint;
     item.iconPath = new vscode.ThemeIcon('globe');
     const token = webhook.hasAccessToken ? 'an access token' : 'no access token';
-    const secret = webhook.secretName ? `the secret \`${webhook.secretName}\`` : 'no secret';
+    const secret = webhook.secretName ? `the secret ${codeText(webhook.secretName)}` : 'no secret';
     item.tooltip = new vscode.MarkdownString(
       `**${escapeMarkdown(webhook.name)}**${webhook.team ? ` (team ${escapeMarkdown(webhook.team)})` : ''}\n\n${escapeMarkdown(webhook.endpoint)}\n\nHas ${token} and ${secret}. The URL and the values are kept in secret storage.`,
     );
@@ -70,8 +71,4 @@ export class WebhooksTreeProvider implements vscode.TreeDataProvider<WebhookNode
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changed.dispose();
   }
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

@@ -2,11 +2,11 @@ import type { AnswerEntry } from '../../chat/conversationTypes';
 import { applyDelta } from '../../chat/deltaBatcher';
 import { cutNotice } from '../../chat/limits';
 import { shortModelLabel } from '../../chat/modelIds';
-import type { ShownLength } from '../../chat/protocol';
+import type { ShownLength } from './protocol';
 import { formatStats } from '../../chat/stats';
-import { button, h } from './dom';
+import { button, h } from '../common/dom';
 import type { FrameScheduler, Redrawable } from './frameScheduler';
-import type { MarkdownRenderer } from './markdown';
+import type { MarkdownRenderer } from './markdownRenderer';
 import { StreamingMarkdownView } from './streamingMarkdown';
 
 export interface AnswerActions {

@@ -1,17 +1,26 @@
 import type { AnswerEntry, Conversation, ConversationSettings, ConversationSummary, UserEntry } from '../../chat/conversationTypes';
-import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport, WireMessage } from '../../chat/protocol';
-import { RpcEndpoint } from '../../chat/rpc';
+import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from './protocol';
+import { RpcEndpoint } from '../common/rpc';
+import type { WireMessage } from '../common/wire';
 import { Composer } from './composer';
 import { ConversationBar } from './conversationBar';
-import { h } from './dom';
+import { h } from '../common/dom';
 import { FrameScheduler } from './frameScheduler';
-import { createMarkdownRenderer } from './markdown';
+import { createMarkdownRenderer } from './markdownRenderer';
 import { ModelBar } from './modelBar';
 import { SettingsPanel, type SettingsValues } from './settingsPanel';
 import { Transcript } from './transcript';
-import type { WebviewApi } from './webviewApi';
+import type { WebviewApi } from '../common/webviewApi';
+import { errorMessage } from '../../api/errorMessage';
 
 type Host = RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>;
+
+/** What the chat page keeps across reloads: ids, the draft and layout only. Never a credential. */
+export interface ChatViewState {
+  conversationId?: string;
+  draft?: string;
+  settingsOpen?: boolean;
+}
 
 /**
  * The chat webview. It draws what the host says and asks the host to act; it keeps a copy of the
@@ -37,7 +46,7 @@ export class ChatApp {
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly api: WebviewApi,
+    private readonly api: WebviewApi<ChatViewState>,
   ) {
     this.host = new RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>({
       post: (message: WireMessage) => api.postMessage(message),
@@ -150,7 +159,7 @@ export class ChatApp {
       case 'answerDelta': {
         if (event.conversationId !== this.currentId || this.stopping.has(event.messageId)) return;
         const view = this.transcript.answer(event.messageId);
-        if (view && !view.applyDelta(event.contentOffset, event.content, event.reasoningOffset, event.reasoning)) this.resynchronize();
+        if (view && !view.applyDelta(event.contentOffset, event.content, event.reasoningOffset, event.reasoning)) void this.resynchronize();
         return;
       }
       case 'answerUpdated':
@@ -232,7 +241,7 @@ export class ChatApp {
       const result = await this.host.request(method, params);
       return result;
     } catch (error) {
-      this.composer.showNotice(error instanceof Error ? error.message : String(error));
+      this.composer.showNotice(errorMessage(error));
       return undefined;
     }
   }

@@ -1,4 +1,4 @@
-import { button, h } from './dom';
+import { button, h } from '../common/dom';
 
 export interface ComposerActions {
   submit(text: string, editing: boolean): Promise<boolean>;

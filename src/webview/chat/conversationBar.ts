@@ -1,6 +1,6 @@
 import type { ConversationSummary } from '../../chat/conversationTypes';
-import type { ExportFormat } from '../../chat/protocol';
-import { button, h } from './dom';
+import type { ExportFormat } from './protocol';
+import { button, h } from '../common/dom';
 
 export interface ConversationBarActions {
   open(conversationId: string): void;

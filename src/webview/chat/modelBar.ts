@@ -1,6 +1,6 @@
 import type { ConversationSettings } from '../../chat/conversationTypes';
 import { groupOptions, withSelectedModels, type ModelCatalogue } from '../../chat/modelOptions';
-import { button, h } from './dom';
+import { button, h } from '../common/dom';
 
 export interface ModelBarActions {
   settingsChanged(settings: Pick<ConversationSettings, 'model' | 'compareModel' | 'compare'>): void;

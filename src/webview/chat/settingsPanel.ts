@@ -1,6 +1,6 @@
 import type { ChatParameters } from '../../chat/conversationTypes';
 import { maxSystemPromptChars } from '../../chat/limits';
-import { h } from './dom';
+import { h } from '../common/dom';
 
 export interface SettingsValues {
   systemPrompt: string;

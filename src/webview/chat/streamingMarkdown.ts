@@ -1,4 +1,4 @@
-import type { MarkdownRenderer } from './markdown';
+import type { MarkdownRenderer } from './markdownRenderer';
 import { BlockScanner } from './markdownBlocks';
 
 /** Beyond this many characters the open block is shown as plain text until it closes. */

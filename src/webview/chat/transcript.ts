@@ -1,8 +1,8 @@
 import { isAnswer, type AnswerEntry, type Conversation, type UserEntry } from '../../chat/conversationTypes';
 import { shortModelLabel } from '../../chat/modelIds';
-import type { ShownLength } from '../../chat/protocol';
+import type { ShownLength } from './protocol';
 import { AnswerView, type AnswerContext } from './answerView';
-import { h } from './dom';
+import { h } from '../common/dom';
 import { UserView } from './userView';
 
 /**

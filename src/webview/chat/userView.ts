@@ -1,5 +1,5 @@
 import type { UserEntry } from '../../chat/conversationTypes';
-import { button, h } from './dom';
+import { button, h } from '../common/dom';
 
 /** The user's own message: plain text (it was typed, not generated), with Edit on the last one. */
 export class UserView {

@@ -1,7 +1,7 @@
 import { formatMetric } from '../../core/format';
 import { stepAxisName, type StepAxis } from '../../core/jobSteps';
 import { stepsOn, type MetricSeries } from '../../core/metricSeries';
-import { el, svg } from './dom';
+import { h, svg } from '../common/dom';
 
 const height = 150;
 const margin = { top: 10, right: 12, bottom: 22, left: 52 };
@@ -32,14 +32,14 @@ export class LineChart {
 
   /** `axis` says which step numbering the x axis uses now: the same for every chart of a job. */
   constructor(private readonly series: MetricSeries, colorIndex: number, private readonly axis: () => StepAxis) {
-    this.element = el('figure', `chart series-${colorIndex % paletteSize}`);
+    this.element = h('figure', { class: `chart series-${colorIndex % paletteSize}` });
     this.element.setAttribute('data-metric', series.key);
-    const caption = el('figcaption');
-    caption.append(el('span', 'chart-title', series.key));
-    this.latest = el('span', 'chart-latest');
+    const caption = h('figcaption');
+    caption.append(h('span', { class: 'chart-title' }, series.key));
+    this.latest = h('span', { class: 'chart-latest' });
     caption.append(this.latest);
     this.plot = svg('svg', { height, role: 'img' });
-    this.hover = el('div', 'chart-hover');
+    this.hover = h('div', { class: 'chart-hover' });
     this.hover.hidden = true;
     this.element.append(caption, this.plot, this.hover);
     this.plot.addEventListener('mousemove', (event) => this.showNearest(event));

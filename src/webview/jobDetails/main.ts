@@ -1,28 +1,29 @@
 import type { TrainingJob, TrainingJobEvent } from '../../api/types';
-import type { AppendMessage, HostMessage, JobSummary, SnapshotMessage, WebviewMessage } from '../../core/jobDetailsProtocol';
+import type { JobAppend, JobDetailsViewState, JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods, JobSnapshot, JobSummary } from './protocol';
 import { formatDuration, formatMetric } from '../../core/format';
 import { elapsedMs, isTerminal, type JobStatus } from '../../core/jobStatus';
 import { describeJobProgress, numberJobSteps } from '../../core/jobSteps';
 import { MetricSeriesSet } from '../../core/metricSeries';
 import { LineChart } from './chart';
-import { el } from './dom';
+import { button, h } from '../common/dom';
+import { RpcEndpoint } from '../common/rpc';
+import { webviewApi, type WebviewApi } from '../common/webviewApi';
 import { Timeline } from './timeline';
 
-interface VsCodeApi {
-  postMessage(message: WebviewMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
 /** The host keeps at most this many events per job too; a page open for days stays the same size. */
 const maxEventsKept = 5_000;
-const app = document.getElementById('app')!;
+/** Appends held while the snapshot is on its way; more than this and a fresh snapshot is asked for. */
+const maxEarlyAppends = 50;
 
-/** The page of one job: header, live charts, timeline and raw JSON. Built once per snapshot, then updated in place. */
+/**
+ * The page of one job: header, live charts, timeline and raw JSON. Built once per snapshot, then
+ * updated in place. It asks the host for the snapshot when it loads (again after being unloaded
+ * while hidden); appends that overtake the snapshot's reply are newer than it and are applied after.
+ */
 class JobDetailsPage {
+  private readonly host: RpcEndpoint<JobHostMethods, JobPageMethods, JobPageEvent, JobHostEvent>;
+  private early: JobAppend[] = [];
+  private missedEarly = false;
   private job: JobSummary | undefined;
   private status: JobStatus | undefined;
   private record: TrainingJob | undefined;
@@ -31,48 +32,89 @@ class JobDetailsPage {
   private readonly charts = new Map<string, LineChart>();
   private clockOffset = 0;
 
-  private readonly header = el('header', 'job-header');
-  private readonly title = el('h1');
-  private readonly pill = el('span', 'pill');
-  private readonly facts = el('div', 'facts');
-  private readonly progress = el('progress');
-  private readonly problem = el('div', 'problem');
-  private readonly connection = el('div', 'connection');
-  private readonly chartGrid = el('div', 'charts');
-  private readonly chartsEmpty = el('p', 'muted', 'Charts appear with the first gradient step.');
+  private readonly header = h('header', { class: 'job-header' });
+  private readonly title = h('h1');
+  private readonly pill = h('span', { class: 'pill' });
+  private readonly facts = h('div', { class: 'facts' });
+  private readonly progress = h('progress');
+  private readonly problem = h('div', { class: 'problem' });
+  private readonly connection = h('div', { class: 'connection' });
+  private readonly chartGrid = h('div', { class: 'charts' });
+  private readonly chartsEmpty = h('p', { class: 'muted' }, 'Charts appear with the first gradient step.');
   private readonly timeline = new Timeline();
-  private readonly raw = el('details', 'raw');
-  private readonly rawText = el('pre');
+  private readonly raw = h('details', { class: 'raw' });
+  private readonly rawText = h('pre');
 
-  constructor() {
-    const titleRow = el('div', 'title-row');
-    const refresh = el('button', 'secondary', 'Refresh');
-    refresh.addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
+  constructor(
+    private readonly app: HTMLElement,
+    private readonly api: WebviewApi<JobDetailsViewState>,
+  ) {
+    this.host = new RpcEndpoint<JobHostMethods, JobPageMethods, JobPageEvent, JobHostEvent>({
+      post: (message) => api.postMessage(message),
+      handlers: {},
+      onEvent: (event) => this.onEvent(event),
+    });
+    const titleRow = h('div', { class: 'title-row' });
+    const refresh = button('Refresh', () => void this.call('refresh', {}), { title: 'Ask the platform for the job\'s latest events now' });
     titleRow.append(this.title, this.pill, refresh);
     this.problem.hidden = true;
     this.connection.hidden = true;
     this.progress.hidden = true;
     this.header.append(titleRow, this.facts, this.progress, this.problem, this.connection);
 
-    const summary = el('summary', undefined, 'Raw JSON of the job and its events');
-    const copy = el('button', 'secondary', 'Copy JSON');
-    copy.addEventListener('click', () => vscode.postMessage({ type: 'copy', text: this.rawJson() }));
+    const summary = h('summary', {}, 'Raw JSON of the job and its events');
+    const copy = button('Copy JSON', () => void this.call('copy', { text: this.rawJson() }), { title: 'Copy the job and its events as JSON to the clipboard' });
     this.raw.append(summary, copy, this.rawText);
     this.raw.addEventListener('toggle', () => this.renderRaw());
 
-    const chartsSection = el('section', 'charts-section');
-    chartsSection.append(el('h2', undefined, 'Metrics'), this.chartsEmpty, this.chartGrid);
-    const timelineSection = el('section');
-    timelineSection.append(el('h2', undefined, 'Events'), this.timeline.element);
-    app.replaceChildren(this.header, chartsSection, timelineSection, this.raw);
+    const chartsSection = h('section', { class: 'charts-section' });
+    chartsSection.append(h('h2', {}, 'Metrics'), this.chartsEmpty, this.chartGrid);
+    const timelineSection = h('section');
+    timelineSection.append(h('h2', {}, 'Events'), this.timeline.element);
+    this.app.replaceChildren(this.header, chartsSection, timelineSection, this.raw);
 
     new ResizeObserver(() => this.resizeCharts()).observe(this.chartGrid);
     setInterval(() => this.renderFacts(), 1000);
   }
 
-  snapshot(message: SnapshotMessage): void {
+  /** Receives a message posted by the extension. */
+  receive(message: unknown): void {
+    this.host.receive(message);
+  }
+
+  /** Asks for everything known and draws it, then what arrived meanwhile. */
+  async load(): Promise<void> {
+    do {
+      // Until the snapshot is drawn, appends wait for it.
+      this.job = undefined;
+      this.missedEarly = false;
+      this.snapshot(await this.host.request('ready', {}));
+      const early = this.early.splice(0);
+      for (const message of early) this.append(message);
+    } while (this.missedEarly);
+  }
+
+  private onEvent(event: JobHostEvent): void {
+    if (event?.type !== 'append') return;
+    if (this.job) {
+      this.append(event);
+      return;
+    }
+    this.early.push(event);
+    if (this.early.length > maxEarlyAppends) {
+      this.early.shift();
+      this.missedEarly = true;
+    }
+  }
+
+  /** Sends a request; the host tells the user itself when one fails. */
+  private async call<K extends keyof JobHostMethods & string>(method: K, params: JobHostMethods[K]['params']): Promise<void> {
+    await this.host.request(method, params).catch(() => undefined);
+  }
+
+  private snapshot(message: JobSnapshot): void {
     this.job = message.job;
-    vscode.setState({ jobId: message.job.id });
+    this.api.setState({ jobId: message.job.id });
     this.title.textContent = message.job.label;
     this.title.title = `Training job ${message.job.id}${message.job.modelId ? `\nModel ${message.job.modelId}` : ''}`;
     document.title = message.job.label;
@@ -85,8 +127,7 @@ class JobDetailsPage {
     this.apply(message, this.events, jobSteps);
   }
 
-  append(message: AppendMessage): void {
-    if (!this.job) return;
+  private append(message: JobAppend): void {
     for (const event of message.events) this.events.push(event);
     if (this.events.length > maxEventsKept) this.events.splice(0, this.events.length - maxEventsKept);
     // Numbered over the kept history, so the newest gradient step is the status's job step.
@@ -96,7 +137,7 @@ class JobDetailsPage {
     this.apply(message, this.events.slice(this.events.length - freshCount), jobSteps.slice(jobSteps.length - freshCount));
   }
 
-  private apply(message: SnapshotMessage | AppendMessage, fresh: readonly TrainingJobEvent[], jobSteps: readonly (number | undefined)[]): void {
+  private apply(message: JobSnapshot | JobAppend, fresh: readonly TrainingJobEvent[], jobSteps: readonly (number | undefined)[]): void {
     this.status = message.status;
     this.record = message.record ?? this.record;
     this.clockOffset = message.now - Date.now();
@@ -167,12 +208,12 @@ class JobDetailsPage {
   }
 }
 
-const page = new JobDetailsPage();
-
-window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
-  const message = event.data;
-  if (message?.type === 'snapshot') page.snapshot(message);
-  else if (message?.type === 'append') page.append(message);
-});
-
-vscode.postMessage({ type: 'ready' });
+const root = document.getElementById('app');
+if (root) {
+  const page = new JobDetailsPage(root, webviewApi<JobDetailsViewState>());
+  // The extension's messages arrive as window messages; the protocol parser drops anything else.
+  window.addEventListener('message', (event: MessageEvent) => page.receive(event.data));
+  void page.load().catch((error: unknown) => {
+    root.textContent = `The job details could not load: ${error instanceof Error ? error.message : String(error)}`;
+  });
+}

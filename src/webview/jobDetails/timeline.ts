@@ -1,7 +1,7 @@
 import type { TrainingJobEvent } from '../../api/types';
 import { formatMetric } from '../../core/format';
 import { modelStepOf } from '../../core/jobSteps';
-import { el } from './dom';
+import { button, h } from '../common/dom';
 
 const initialRows = 200;
 
@@ -11,16 +11,15 @@ const initialRows = 200;
  * numbers the header and the charts show. `jobSteps` always runs parallel to the events.
  */
 export class Timeline {
-  readonly element = el('div', 'timeline');
-  private readonly list = el('ol', 'events');
-  private readonly more = el('button', 'secondary', 'Show all events');
+  readonly element = h('div', { class: 'timeline' });
+  private readonly list = h('ol', { class: 'events' });
+  private readonly more = button('Show all events', () => this.showAll(), { title: 'List the older events too' });
   private shown = 0;
   private all: readonly TrainingJobEvent[] = [];
   private jobSteps: readonly (number | undefined)[] = [];
 
   constructor() {
     this.more.hidden = true;
-    this.more.addEventListener('click', () => this.showAll());
     this.element.append(this.list, this.more);
   }
 
@@ -34,7 +33,7 @@ export class Timeline {
     this.list.append(...rows);
     this.shown = rows.length;
     this.updateMore();
-    if (events.length === 0) this.list.append(el('li', 'muted', 'No events yet.'));
+    if (events.length === 0) this.list.append(h('li', { class: 'muted' }, 'No events yet.'));
   }
 
   /** Adds the newest `freshCount` events of `all` (the kept history, oldest first) at the top. */
@@ -72,11 +71,11 @@ export class Timeline {
 }
 
 function row(event: TrainingJobEvent, jobStep: number | undefined): HTMLElement {
-  const item = el('li', `event type-${event.type.replace(/[^a-z_]/gi, '')}`);
+  const item = h('li', { class: `event type-${event.type.replace(/[^a-z_]/gi, '')}` });
   // A gradient step the job does not count (one after the job ended) is not given a number.
   const label = event.type === 'gradient_step' ? (jobStep === undefined ? 'gradient step' : `job step ${jobStep}`) : event.type.replace(/_/g, ' ');
-  item.append(el('span', 'event-type', label));
-  item.append(el('span', 'event-data', summarize(event)));
+  item.append(h('span', { class: 'event-type' }, label));
+  item.append(h('span', { class: 'event-data' }, summarize(event)));
   item.title = JSON.stringify(event.data ?? {}, null, 2);
   return item;
 }

@@ -21,11 +21,13 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
-import type { PanelSnapshot, WireMessage } from '../../../src/chat/protocol';
+import type { PanelSnapshot } from '../../../src/webview/chat/protocol';
+import type { WireMessage } from '../../../src/webview/common/wire';
 import { tokenize } from '../../emulator/tokenizer';
 import type { BenchFigure, BenchSuite } from '../report';
 import { best, mean, median, percentile, total, worst } from '../stats';
-import { hasChromium, launchChromium, openWebviewPage, startPanelServer } from '../../unit/chat/browserHarness';
+import { startPanelServer } from '../../unit/chat/browserHarness';
+import { hasChromium, launchChromium, openWebviewPage } from '../../unit/webviews/browserHarness';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
 const recording = JSON.parse(readFileSync(join(repoRoot, 'test/fixtures/chat/recorded-stream-20k.json'), 'utf8')) as { deltas: string[]; completionTokens: number; model: string };
@@ -248,7 +250,7 @@ async function buildBaseline(): Promise<string> {
   const bundle = await esbuild.build({
     stdin: {
       contents: `
-        import { createMarkdownRenderer } from './src/webview/chat/markdown';
+        import { createMarkdownRenderer } from './src/webview/chat/markdownRenderer';
         const renderer = createMarkdownRenderer();
         const transcript = document.createElement('main');
         transcript.className = 'transcript';

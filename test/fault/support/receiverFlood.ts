@@ -33,5 +33,5 @@ async function flood(url: string, posts: number, width: number, bytes: number): 
 
 if (require.main === module) {
   const [url, posts, width, bytes] = process.argv.slice(2);
-  flood(url, Number(posts), Number(width), Number(bytes)).then((report) => process.stdout.write(JSON.stringify(report)));
+  void flood(url, Number(posts), Number(width), Number(bytes)).then((report) => process.stdout.write(JSON.stringify(report)));
 }

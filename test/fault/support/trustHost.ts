@@ -245,7 +245,7 @@ export class FakeHost {
           const rule = this.rules.find((candidate) => candidate.pattern.test(options.title ?? ''));
           return rule?.answer;
         },
-        showQuickPick: async (items: Array<{ label: string }>, options: { title?: string } = {}) => {
+        showQuickPick: async (items: Array<{ label: string }> | PromiseLike<Array<{ label: string }>>, options: { title?: string } = {}) => {
           const labels = (await items).map((item) => item.label);
           this.quickPicks.push({ title: options.title ?? '', labels });
           const rule = this.rules.find((candidate) => candidate.pattern.test(options.title ?? ''));

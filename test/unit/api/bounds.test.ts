@@ -4,9 +4,7 @@ import { parseRetryAfter, retryDelay } from '../../../src/api';
 import { resolveApiBase } from '../../../src/api/baseUrl';
 import { describeSize, readCapped } from '../../../src/api/bodyLimits';
 import { resolveClientOptions } from '../../../src/api/options';
-import { walkPages } from '../../../src/api/pagination';
 import { fillPath, pathIdProblem } from '../../../src/api/pathIds';
-import type { Page } from '../../../src/api/types';
 
 const credentials = { getApiKey: async () => 'k' };
 const baseOptions = { trainingUrl: 'https://t/v1', inferenceUrl: 'https://i/v1', credentials };
@@ -121,35 +119,6 @@ describe('ids in paths', () => {
     assert.equal(fillPath('/preview/models/{modelId}', {}).ok, false, 'a missing id is refused, not sent as "undefined"');
     const control = fillPath('/m/{modelId}', { modelId: 'a\u0085b' });
     assert.ok(!control.ok && control.problem.includes('"a\\u0085b"'), 'control characters are shown escaped');
-  });
-});
-
-describe('page walking, hostile cursors', () => {
-  const item = (id: string) => ({ id, step: 0, metrics: {} });
-
-  async function walk(pages: (after: string | undefined) => Page<{ id: string }>, maxPages?: number): Promise<{ ids: string[]; calls: number }> {
-    let calls = 0;
-    const ids: string[] = [];
-    for await (const entry of walkPages(async (query: { after?: string }) => (calls++, pages(query.after)), {}, maxPages)) ids.push(entry.id);
-    return { ids, calls };
-  }
-
-  it('stops when cursors alternate', async () => {
-    const { calls } = await walk((after) => (after === 'A' ? { data: [item('B')], last_id: 'B', has_more: true } : { data: [item('A')], last_id: 'A', has_more: true }));
-    assert.equal(calls, 3, 'undefined → A → B, then A again ends it');
-  });
-
-  it('stops when cursors go round a longer cycle', async () => {
-    const next: Record<string, string> = { start: 'c1', c1: 'c2', c2: 'c3', c3: 'c1' };
-    const { calls } = await walk((after) => ({ data: [item('x')], last_id: next[after ?? 'start'], has_more: true }));
-    assert.equal(calls, 4);
-  });
-
-  it('stops after the maximum number of pages when every cursor is new', async () => {
-    let counter = 0;
-    const { ids, calls } = await walk(() => ({ data: [item(String(++counter))], last_id: String(counter), has_more: true }), 25);
-    assert.equal(calls, 25);
-    assert.equal(ids.length, 25);
   });
 });
 

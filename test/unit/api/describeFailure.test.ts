@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describeFailure, isConnectionFailure, PlatformClient, PlatformError, retryingIn, withNextStep, type Failure } from '../../../src/api';
+import { describeFailure, failureLabel, isConnectionFailure, PlatformClient, PlatformError, retryingIn, withNextStep, withRetryAdvice, type Failure } from '../../../src/api';
 import { startEmulator, type Emulator } from '../../emulator';
 
 /** The error a real call through the real client ends with. */
@@ -37,6 +37,7 @@ describe('describeFailure: one reason per failure, in plain words', () => {
       const failure = await failureOf(() => closed.training.listTrainingJobEvents('8de92f73-1111-2222-3333-444455556666', { limit: 100 }), { training: url });
       const port = new URL(url).port;
       assert.equal(failure.kind, 'unreachable');
+      assert.equal(failure.connection, 'refused', 'how it failed comes from the client, for advice that depends on it');
       assert.equal(failure.message, `Can't reach the training API at 127.0.0.1:${port}.`);
       assert.equal(failure.retryable, true);
       assert.equal(failure.action, 'retry');
@@ -49,21 +50,24 @@ describe('describeFailure: one reason per failure, in plain words', () => {
     }
   });
 
-  it('a 429 with Retry-After: "Too many requests: the platform asked to wait 8 s.", never unreachable', async () => {
+  it('a 429 with Retry-After: "Too many requests (429): …", the wait kept apart from the words, never unreachable', async () => {
     emulator.addFault({ kind: 'status', status: 429, retryAfter: 8, path: '/models' });
     const failure = await failureOf(() => client.inference.listModels());
     assert.equal(failure.kind, 'rate-limited');
-    assert.equal(failure.message, 'Too many requests: the platform asked to wait 8 s.');
+    assert.equal(failure.message, 'Too many requests (429): the platform asked RL Studio to slow down.');
     assert.equal(failure.retryInMs, 8000);
+    assert.equal(withRetryAdvice(failure), 'Too many requests (429): the platform asked RL Studio to slow down. Try again in 8 s.');
+    assert.equal(withNextStep(failure, 8000), 'Too many requests (429): the platform asked RL Studio to slow down. Retrying in 8 s.');
+    assert.equal(failureLabel(failure.kind), 'rate limited');
     assert.equal(failure.retryable, true);
     assert.equal(isConnectionFailure(failure), false);
   });
 
-  it('a 401: "The platform rejected the API key.", to be fixed by signing in, not by retrying', async () => {
+  it('a 401: "The platform rejected the API key (401).", to be fixed by signing in, not by retrying', async () => {
     emulator.addFault({ kind: 'status', status: 401, path: '/models' });
     const failure = await failureOf(() => client.inference.listModels());
     assert.equal(failure.kind, 'rejected');
-    assert.equal(failure.message, 'The platform rejected the API key.');
+    assert.equal(failure.message, 'The platform rejected the API key (401).');
     assert.equal(failure.action, 'sign-in');
     assert.equal(failure.retryable, false);
   });
@@ -89,6 +93,7 @@ describe('describeFailure: one reason per failure, in plain words', () => {
     assert.match(refused.message, /^The training API (refused the request \(4\d\d\)|has no such item \(404\))/);
     const missing = await failureOf(() => client.training.getTrainingJob('8de92f73-1111-2222-3333-444455556666'));
     assert.equal(missing.kind, 'not-found');
+    assert.equal(missing.message, 'The training API has no such training job (404).');
     assert.equal(missing.retryable, false);
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { accumulateChat, PlatformClient } from '../../../src/api';
+import { PlatformClient } from '../../../src/api';
 import { startEmulator, type Emulator } from '../../emulator';
-import { clientFor, drain, failure, headerOf, testApiKey } from './support/harness';
+import { answerOf, clientFor, drain, failure, headerOf, testApiKey } from './support/harness';
 
 const trajectoryGroup = {
   trajectories: [
@@ -60,7 +60,7 @@ describe('platform client endpoints', () => {
       const start = emulator.requests.length;
       const { chunks, error } = await drain(client.training.streamChatCompletion({ model, messages: [{ role: 'user', content: 'Tell me a story' }] }));
       assert.equal(error, undefined);
-      const answer = accumulateChat(chunks);
+      const answer = await answerOf(chunks);
       assert.ok(answer.content.length > 0);
       assert.equal(answer.finishReason !== undefined, true);
       assert.ok(answer.usage && answer.usage.total_tokens > 0, 'usage is asked for by default');
@@ -234,7 +234,7 @@ describe('platform client endpoints', () => {
       const whole = await client.inference.chatCompletion({ model, messages: [{ role: 'user', content: 'Why is the sky blue?' }], seed: 7 });
       const { chunks, error } = await drain(client.inference.streamChatCompletion({ model, messages: [{ role: 'user', content: 'Why is the sky blue?' }], seed: 7 }));
       assert.equal(error, undefined);
-      const answer = accumulateChat(chunks);
+      const answer = await answerOf(chunks);
       assert.equal(answer.content, whole.choices[0]?.message.content);
       assert.equal(answer.reasoning, whole.choices[0]?.message.reasoning);
       assert.ok(answer.reasoning.length > 0);

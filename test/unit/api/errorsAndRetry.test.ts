@@ -74,9 +74,9 @@ describe('redactSecrets', () => {
 });
 
 describe('PlatformError', () => {
-  it('is recognised by its brand even when it comes from another copy of the class', () => {
-    const foreign = Object.defineProperty(new Error('x'), Symbol.for('rl-studio.platform-error'), { value: true });
-    assert.equal(isPlatformError(foreign), true);
+  it('is recognised as an instance of its one class, and a lookalike is not', () => {
+    const lookalike = Object.assign(new Error('x'), { name: 'PlatformError', kind: 'http', api: 'training', method: 'GET', path: '/v1/health', status: 500 });
+    assert.equal(isPlatformError(lookalike), false);
     assert.equal(isPlatformError(new Error('x')), false);
     assert.equal(isPlatformError(undefined), false);
     const own = new PlatformError({ kind: 'http', message: 'm', api: 'training', method: 'GET', path: '/v1/health', status: 500 });

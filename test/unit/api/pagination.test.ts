@@ -1,19 +1,19 @@
+/**
+ * The client's paged lists on the emulator, read the way the product reads them: checkpoints by
+ * the Models view's "Load more…" pager, a job's events by the polls' event reader.
+ */
 import assert from 'node:assert/strict';
-import type { Checkpoint, Page } from '../../../src/api/types';
-import { walkPages } from '../../../src/api/pagination';
+import type { Checkpoint } from '../../../src/api/types';
+import { CursorPager } from '../../../src/core/cursorPager';
+import { readNewEvents, RecentCursors } from '../../../src/core/eventPages';
 import { startEmulator, type Emulator } from '../../emulator';
 import { clientFor, testApiKey } from './support/harness';
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const result: T[] = [];
-  for await (const item of items) result.push(item);
-  return result;
-}
 
 describe('pagination', () => {
   let emulator: Emulator;
   let client: ReturnType<typeof clientFor>;
   let modelId: string;
+  const signal = new AbortController().signal;
 
   before(async () => {
     emulator = await startEmulator({ apiKey: testApiKey });
@@ -25,9 +25,20 @@ describe('pagination', () => {
     await emulator.close();
   });
 
-  it('walks every checkpoint in ascending order', async () => {
+  function checkpointPager(query: { limit?: number; order?: 'asc' | 'desc' }): CursorPager<Checkpoint> {
+    return new CursorPager<Checkpoint>((after, pageSignal) => client.training.listCheckpoints(modelId, { ...query, after }, { signal: pageSignal }));
+  }
+
+  async function loadAll(pager: CursorPager<Checkpoint>): Promise<readonly Checkpoint[]> {
+    // Bounded: 250 checkpoints are at most 13 pages of the server's default size.
+    for (let page = 0; page < 20 && pager.hasMore; page++) await pager.loadMore();
+    assert.equal(pager.hasMore, false, 'the list ended');
+    return pager.items;
+  }
+
+  it('loads every checkpoint in ascending order, a page of 100 at a time', async () => {
     const before = emulator.requests.length;
-    const steps = (await collect(client.training.checkpoints(modelId, { limit: 100 }))).map((checkpoint) => checkpoint.step);
+    const steps = (await loadAll(checkpointPager({ limit: 100 }))).map((checkpoint) => checkpoint.step);
     assert.deepEqual(steps, Array.from({ length: 250 }, (_, step) => step));
     const pages = emulator.requests.slice(before);
     assert.equal(pages.length, 3);
@@ -35,65 +46,39 @@ describe('pagination', () => {
     assert.ok(pages[1]?.query.after && pages[2]?.query.after);
   });
 
-  it('walks every checkpoint in descending order with the default page size', async () => {
+  it('loads every checkpoint newest first with the default page size', async () => {
     const before = emulator.requests.length;
-    const steps = (await collect(client.training.checkpoints(modelId, { order: 'desc' }))).map((checkpoint) => checkpoint.step);
+    const steps = (await loadAll(checkpointPager({ order: 'desc' }))).map((checkpoint) => checkpoint.step);
     assert.deepEqual(steps, Array.from({ length: 250 }, (_, index) => 249 - index));
     assert.equal(emulator.requests.length - before, 13, '250 items in pages of 20');
     assert.ok(emulator.requests.slice(before).every((request) => request.query.order === 'desc'));
   });
 
-  it('starts after a given cursor', async () => {
-    const first = await client.training.listCheckpoints(modelId, { limit: 10 });
-    const rest = await collect(client.training.checkpoints(modelId, { after: first.last_id, limit: 100 }));
-    assert.equal(rest.length, 240);
-    assert.equal(rest[0]?.step, 10);
+  it('reads one page per "Load more", no further', async () => {
+    const before = emulator.requests.length;
+    const pager = checkpointPager({ limit: 10 });
+    await pager.first();
+    await pager.loadMore();
+    assert.equal(pager.items.length, 20);
+    assert.equal(emulator.requests.length - before, 2);
   });
 
-  it('walks every event of a finished training job', async () => {
-    const events = await collect(client.training.trainingJobEvents(emulator.seeded!.succeededJobId, { limit: 7 }));
+  it('reads every event of a finished training job, and only those after a cursor when given one', async () => {
+    const jobId = emulator.seeded!.succeededJobId;
+    const fetchPage = (after: string | undefined, pageSignal: AbortSignal) => client.training.listTrainingJobEvents(jobId, { after, limit: 7 }, { signal: pageSignal });
+    const all = await readNewEvents(fetchPage, undefined, () => false, new RecentCursors(), { maxPages: 100 }, signal);
+    assert.equal(all.fault, undefined);
+    assert.equal(all.more, false);
+    const events = all.events;
     assert.equal(events[0]?.type, 'training_started');
     assert.equal(events.at(-1)?.type, 'training_ended');
     assert.equal(events.filter((event) => event.type === 'gradient_step').length, 24);
     assert.equal(new Set(events.map((event) => event.id)).size, events.length, 'no event twice');
-  });
+    assert.equal(all.requests, Math.ceil(events.length / 7));
 
-  it('stops reading pages when the loop is left', async () => {
-    const before = emulator.requests.length;
-    for await (const checkpoint of client.training.checkpoints(modelId, { limit: 10 })) {
-      if (checkpoint.step === 14) break;
-    }
-    assert.equal(emulator.requests.length - before, 2);
-  });
-});
-
-describe('page walking', () => {
-  const item = (id: string): Checkpoint => ({ id, step: Number(id), metrics: {} });
-
-  it("falls back to the last item's id when last_id is empty", async () => {
-    const pages: Record<string, Page<Checkpoint>> = {
-      start: { data: [item('1'), item('2')], last_id: '', has_more: true },
-      '2': { data: [item('3')], has_more: false },
-    };
-    const cursors: (string | undefined)[] = [];
-    const items = await collect(
-      walkPages(async (query: { after?: string }) => {
-        cursors.push(query.after);
-        return pages[query.after ?? 'start']!;
-      }, {}),
-    );
-    assert.deepEqual(items.map((checkpoint) => checkpoint.id), ['1', '2', '3']);
-    assert.deepEqual(cursors, [undefined, '2']);
-  });
-
-  it('stops on an empty page or a cursor that does not move, whatever has_more says', async () => {
-    let calls = 0;
-    const empty = await collect(walkPages(async () => (calls++, { data: [], has_more: true }), {}));
-    assert.deepEqual(empty, []);
-    assert.equal(calls, 1);
-    calls = 0;
-    const stuck = await collect(walkPages(async () => (calls++, { data: [item('9')], last_id: '9', has_more: true }), {}));
-    assert.equal(calls, 2);
-    assert.equal(stuck.length, 2);
+    const first = await client.training.listTrainingJobEvents(jobId, { limit: 10 });
+    const known = new Set(first.data.map((event) => event.id));
+    const rest = await readNewEvents(fetchPage, first.last_id, (id) => known.has(id), new RecentCursors(), { maxPages: 100 }, signal);
+    assert.deepEqual(rest.events.map((event) => event.id), events.slice(10).map((event) => event.id));
   });
 });

@@ -1,11 +1,23 @@
 import assert from 'node:assert/strict';
-import { parseSse, SseEventTooLargeError, SseParser } from '../../../src/api';
+import { SseEventTooLargeError, SseParser, type SseParserOptions } from '../../../src/api';
 import { lineCost } from '../../../src/api/sse';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
 /** Read through a call, so that an earlier assert on the getter does not narrow later reads. */
 const failureOf = (parser: SseParser) => parser.failure;
+
+/** Every event of the reads, through the parser as the client drives it: a failure ends the reading. */
+function eventsOf(reads: Iterable<Uint8Array>, options?: SseParserOptions): string[] {
+  const parser = new SseParser(options);
+  const events: string[] = [];
+  for (const read of reads) {
+    events.push(...parser.feed(read));
+    if (parser.failure) throw parser.failure;
+  }
+  events.push(...parser.end());
+  return events;
+}
 
 /** Splits the bytes of `text` at the given offsets into successive reads. */
 function readsAt(text: string, offsets: number[]): Uint8Array[] {
@@ -21,57 +33,57 @@ function readsAt(text: string, offsets: number[]): Uint8Array[] {
 
 describe('SSE parser', () => {
   it('yields the data of each event, in order', () => {
-    assert.deepEqual(parseSse([encode('data: one\n\ndata: two\n\n')]), ['one', 'two']);
+    assert.deepEqual(eventsOf([encode('data: one\n\ndata: two\n\n')]), ['one', 'two']);
   });
 
   it('accepts LF, CRLF and CR line endings, mixed in one stream', () => {
-    assert.deepEqual(parseSse([encode('data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\r\n\n')]), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(eventsOf([encode('data: a\n\ndata: b\r\n\r\ndata: c\r\rdata: d\r\n\n')]), ['a', 'b', 'c', 'd']);
   });
 
   it('pairs a CR at the end of one read with an LF at the start of the next', () => {
     // Were the CR and LF counted as two line endings, the blank line would end the event early
     // and "second" would become an event of its own.
-    const events = parseSse(readsAt('data: first\r\ndata: second\r\n\r\n', [12]));
+    const events = eventsOf(readsAt('data: first\r\ndata: second\r\n\r\n', [12]));
     assert.deepEqual(events, ['first\nsecond']);
   });
 
   it('skips comment lines and ignores event, id and retry fields', () => {
     const text = ': keep-alive\n\nevent: message\nid: 42\nretry: 1000\ndata: x\n: between\n\n';
-    assert.deepEqual(parseSse([encode(text)]), ['x']);
+    assert.deepEqual(eventsOf([encode(text)]), ['x']);
   });
 
   it('joins multi-line data fields with a newline', () => {
-    assert.deepEqual(parseSse([encode('data: {"a":\ndata: 1}\n\n')]), ['{"a":\n1}']);
+    assert.deepEqual(eventsOf([encode('data: {"a":\ndata: 1}\n\n')]), ['{"a":\n1}']);
   });
 
   it('strips exactly one space after the colon, and accepts none', () => {
-    assert.deepEqual(parseSse([encode('data:tight\n\ndata:  two spaces\n\n')]), ['tight', ' two spaces']);
+    assert.deepEqual(eventsOf([encode('data:tight\n\ndata:  two spaces\n\n')]), ['tight', ' two spaces']);
   });
 
   it('treats a bare "data" line as an empty value', () => {
-    assert.deepEqual(parseSse([encode('data\ndata: x\n\ndata\n\n')]), ['\nx', '']);
+    assert.deepEqual(eventsOf([encode('data\ndata: x\n\ndata\n\n')]), ['\nx', '']);
   });
 
   it('dispatches nothing for an event without data', () => {
-    assert.deepEqual(parseSse([encode('event: ping\n\n\n\ndata: y\n\n')]), ['y']);
+    assert.deepEqual(eventsOf([encode('event: ping\n\n\n\ndata: y\n\n')]), ['y']);
   });
 
   it('decodes a multi-byte character split across reads', () => {
     const text = 'data: 東京 🙂 é\n\n';
     const bytes = encode(text);
     for (let offset = 1; offset < bytes.length; offset++) {
-      assert.deepEqual(parseSse(readsAt(text, [offset])), ['東京 🙂 é'], `split at byte ${offset}`);
+      assert.deepEqual(eventsOf(readsAt(text, [offset])), ['東京 🙂 é'], `split at byte ${offset}`);
     }
   });
 
   it('gives the same events for any read sizes, one byte at a time included', () => {
     const text = 'data: α\r\n\r\n: c\rdata: β\r\rdata: γ\ndata: δ\n\n';
-    const whole = parseSse([encode(text)]);
+    const whole = eventsOf([encode(text)]);
     assert.deepEqual(whole, ['α', 'β', 'γ\nδ']);
     const bytes = encode(text);
-    assert.deepEqual(parseSse(Array.from(bytes, (byte) => Uint8Array.of(byte))), whole);
+    assert.deepEqual(eventsOf(Array.from(bytes, (byte) => Uint8Array.of(byte))), whole);
     for (let a = 1; a < bytes.length; a++) {
-      for (let b = a; b < bytes.length; b++) assert.deepEqual(parseSse(readsAt(text, [a, b])), whole, `split at ${a} and ${b}`);
+      for (let b = a; b < bytes.length; b++) assert.deepEqual(eventsOf(readsAt(text, [a, b])), whole, `split at ${a} and ${b}`);
     }
   });
 
@@ -87,17 +99,17 @@ describe('SSE parser', () => {
     const parser = new SseParser();
     assert.deepEqual(parser.feed(encode('data: kept\n')), []);
     assert.deepEqual(parser.end(), ['kept']);
-    assert.deepEqual(parseSse([encode('data: [DONE]')]), ['[DONE]']);
+    assert.deepEqual(eventsOf([encode('data: [DONE]')]), ['[DONE]']);
   });
 
   it('drops a leading byte-order mark', () => {
-    assert.deepEqual(parseSse([Uint8Array.of(0xef, 0xbb, 0xbf), encode('data: after bom\n\n')]), ['after bom']);
+    assert.deepEqual(eventsOf([Uint8Array.of(0xef, 0xbb, 0xbf), encode('data: after bom\n\n')]), ['after bom']);
   });
 
   it('reassembles a line that arrives in thousands of pieces, one byte each', () => {
     const value = 'é'.repeat(700) + 'x'.repeat(2300);
     const bytes = encode(`: c\r\ndata: ${value}\r\n\r\n`);
-    assert.deepEqual(parseSse(Array.from(bytes, (byte) => Uint8Array.of(byte))), [value]);
+    assert.deepEqual(eventsOf(Array.from(bytes, (byte) => Uint8Array.of(byte))), [value]);
   });
 
   it('reassembles a line spread over reads of every size, with CRLF split between reads', () => {
@@ -107,7 +119,7 @@ describe('SSE parser', () => {
     for (const size of [1, 3, 7, 64, 1000, 4096]) {
       const reads: Uint8Array[] = [];
       for (let start = 0; start < bytes.length; start += size) reads.push(bytes.subarray(start, start + size));
-      assert.deepEqual(parseSse(reads), [value, 'b'], `reads of ${size} bytes`);
+      assert.deepEqual(eventsOf(reads), [value, 'b'], `reads of ${size} bytes`);
     }
   });
 
@@ -132,19 +144,19 @@ describe('SSE parser', () => {
 
     it('counts every data line of one event, and a bookkeeping cost for each, so many short lines hit it too', () => {
       const lines = Math.ceil(10_000 / (1 + lineCost));
-      assert.throws(() => parseSse([encode('data: x\n'.repeat(lines))], { maxEventSize: 10_000 }), SseEventTooLargeError);
-      assert.deepEqual(parseSse([encode('data: x\n'.repeat(lines - 2) + '\n')], { maxEventSize: 10_000 }), [Array(lines - 2).fill('x').join('\n')]);
+      assert.throws(() => eventsOf([encode('data: x\n'.repeat(lines))], { maxEventSize: 10_000 }), SseEventTooLargeError);
+      assert.deepEqual(eventsOf([encode('data: x\n'.repeat(lines - 2) + '\n')], { maxEventSize: 10_000 }), [Array(lines - 2).fill('x').join('\n')]);
     });
 
     it('counts a comment line that never ends, but not comments once they end', () => {
-      assert.throws(() => parseSse([encode(': ' + 'c'.repeat(2000))], { maxEventSize: 1000 }), SseEventTooLargeError);
+      assert.throws(() => eventsOf([encode(': ' + 'c'.repeat(2000))], { maxEventSize: 1000 }), SseEventTooLargeError);
       const comments = ': keep-alive\n\n'.repeat(1000);
-      assert.deepEqual(parseSse([encode(comments + 'data: after\n\n')], { maxEventSize: 100 }), ['after']);
+      assert.deepEqual(eventsOf([encode(comments + 'data: after\n\n')], { maxEventSize: 100 }), ['after']);
     });
 
     it('starts counting afresh for each event', () => {
       const event = `data: ${'e'.repeat(900)}\n\n`;
-      assert.equal(parseSse([encode(event.repeat(50))], { maxEventSize: 1000 }).length, 50);
+      assert.equal(eventsOf([encode(event.repeat(50))], { maxEventSize: 1000 }).length, 50);
     });
 
     it('is 16 MiB unless told otherwise', () => {

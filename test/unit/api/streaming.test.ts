@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { accumulateChat, PlatformClient } from '../../../src/api';
+import { PlatformClient } from '../../../src/api';
 import { startEmulator, type Emulator } from '../../emulator';
-import { clientFor, drain, failure, observed, testApiKey } from './support/harness';
+import { answerOf, clientFor, drain, failure, observed, testApiKey } from './support/harness';
 
 const question = { messages: [{ role: 'user' as const, content: 'Write a long story about a lighthouse keeper.' }], seed: 11 };
 
@@ -155,7 +155,7 @@ describe('chat streams', () => {
     const stream = client.inference.streamChatCompletion({ model: emulator.seeded!.inferenceModels[0]!, messages: question.messages });
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(emulator.requests.length, before);
-    assert.equal(accumulateChat((await drain(stream)).chunks).finishReason !== undefined, true);
+    assert.equal((await answerOf((await drain(stream)).chunks)).finishReason !== undefined, true);
   });
 
   it('keeps every chunk that arrived before a cut, even for a reader slower than the server', async () => {
@@ -220,7 +220,7 @@ describe('chat streams', () => {
       const odd = clientFor(emulator, { trainingUrl: url, inferenceUrl: url });
       try {
         const { chunks, error } = await drain(odd.inference.streamChatCompletion({ model: 'm', messages: [] }));
-        assert.equal(accumulateChat(chunks).content, 'Hello');
+        assert.equal((await answerOf(chunks)).content, 'Hello');
         assert.equal(error?.kind, 'http');
         assert.equal(error?.status, 503);
         assert.equal(error?.message, 'POST /v1/chat/completions: the server reported an error during the stream: Engine overloaded');
@@ -238,7 +238,23 @@ describe('chat streams', () => {
       try {
         const { chunks, error } = await drain(odd.training.streamChatCompletion({ model: 'm', messages: [] }));
         assert.equal(error, undefined);
-        assert.deepEqual(accumulateChat(chunks), { id: 'chatcmpl-y', model: 'm', content: 'All at once', reasoning: 'short', finishReason: 'stop', usage: { prompt_tokens: 1, completion_tokens: 3, total_tokens: 4 } });
+        assert.deepEqual([chunks[0]?.id, chunks[0]?.model], ['chatcmpl-y', 'm']);
+        assert.deepEqual(await answerOf(chunks), { content: 'All at once', reasoning: 'short', finishReason: 'stop', usage: { prompt_tokens: 1, completion_tokens: 3, total_tokens: 4 } });
+      } finally {
+        await odd.close();
+      }
+    });
+
+    it('stops reading at [DONE]: an event after it is not passed on', async () => {
+      answer = (response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(`${chunkEvent('a')}data: [DONE]\n\n${chunkEvent('ignored')}`);
+      };
+      const odd = clientFor(emulator, { trainingUrl: url, inferenceUrl: url });
+      try {
+        const { chunks, error } = await drain(odd.inference.streamChatCompletion({ model: 'm', messages: [] }));
+        assert.equal(error, undefined);
+        assert.deepEqual(chunks.map((chunk) => chunk.choices[0]?.delta.content), ['a']);
       } finally {
         await odd.close();
       }
@@ -252,7 +268,7 @@ describe('chat streams', () => {
       const odd = clientFor(emulator, { trainingUrl: url, inferenceUrl: url });
       try {
         const { chunks, error } = await drain(odd.inference.streamChatCompletion({ model: 'm', messages: [] }));
-        assert.equal(accumulateChat(chunks).content, 'ab');
+        assert.equal((await answerOf(chunks)).content, 'ab');
         assert.equal(error?.kind, 'stream-cut');
       } finally {
         await odd.close();

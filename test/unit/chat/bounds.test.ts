@@ -3,35 +3,18 @@ import type { ChatCompletionChunk } from '../../../src/api/types';
 import { createConversation } from '../../../src/chat/conversation';
 import { ConversationStore, ConversationTooLargeError } from '../../../src/chat/conversationStore';
 import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
-import type { Timers } from '../../../src/chat/deltaBatcher';
 import { cutNotice, describeChars, maxAnswerChars } from '../../../src/chat/limits';
 import { parseConversation } from '../../../src/chat/persistence';
-import { params, parseWireMessage, ProtocolError } from '../../../src/chat/protocol';
+import { chatParams as params } from '../../../src/webview/chat/protocol';
 import { RateLimit } from '../../../src/chat/rateLimit';
-import { RpcEndpoint } from '../../../src/chat/rpc';
+import { RpcEndpoint } from '../../../src/webview/common/rpc';
+import { parseWireMessage, ProtocolError } from '../../../src/webview/common/wire';
 import { SaveScheduler } from '../../../src/chat/saveScheduler';
 import { runStream } from '../../../src/chat/streamRun';
 import { WebviewGuards } from '../../../src/chat/webviewGuards';
+import { FakeClock } from '../core/fakeClock';
+import { conversationWithAnswer, shownLength, textReceiver } from './fixtures';
 import { chunk, MemoryStorage, testEnv } from './support';
-
-/** Timers fired by hand, each remembering its delay. */
-function manualTimers() {
-  const callbacks = new Map<number, { callback: () => void; ms: number }>();
-  let next = 1;
-  return {
-    set: (callback: () => void, ms: number) => {
-      callbacks.set(next, { callback, ms });
-      return next++;
-    },
-    clear: (handle: unknown) => void callbacks.delete(handle as number),
-    delays: () => [...callbacks.values()].map((entry) => entry.ms),
-    fire: () => {
-      const all = [...callbacks.values()];
-      callbacks.clear();
-      for (const entry of all) entry.callback();
-    },
-  } satisfies Timers & Record<string, unknown>;
-}
 
 /** Chunks of `size` characters, forever, counting how many were taken. */
 function endless(size: number, field: 'content' | 'reasoning' = 'content') {
@@ -56,12 +39,12 @@ describe('chat bounds', () => {
   describe('answer length limit', () => {
     it('cuts an endless answer at the limit, keeps the text, stops reading and asks for the abort once', async () => {
       const { stream, state } = endless(1000);
-      let passedOn = 0;
+      const receiver = textReceiver();
       let limitCalls = 0;
       const abort = new AbortController();
       const outcome = await runStream(stream, {
         signal: abort.signal,
-        onDelta: (content) => (passedOn += content.length),
+        onDelta: receiver.onDelta,
         limits: { content: 10_500, reasoning: 100 },
         onLimit: () => {
           limitCalls++;
@@ -70,8 +53,7 @@ describe('chat bounds', () => {
       });
       assert.equal(outcome.status, 'stopped');
       assert.deepEqual(outcome.cut, { part: 'answer', limitChars: 10_500 });
-      assert.equal(outcome.content.length, 10_500);
-      assert.equal(passedOn, 10_500, 'the webview gets exactly the kept text');
+      assert.equal(receiver.text.content.length, 10_500, 'exactly the kept text is passed on');
       assert.equal(limitCalls, 1);
       assert.equal(state.taken, 11);
       assert.equal(state.returned, true, 'the stream was released');
@@ -79,32 +61,35 @@ describe('chat bounds', () => {
 
     it('cuts reasoning at its own limit', async () => {
       const { stream } = endless(64, 'reasoning');
-      const outcome = await runStream(stream, { signal: new AbortController().signal, onDelta: () => undefined, limits: { content: 1000, reasoning: 100 } });
+      const receiver = textReceiver();
+      const outcome = await runStream(stream, { signal: new AbortController().signal, onDelta: receiver.onDelta, limits: { content: 1000, reasoning: 100 } });
       assert.deepEqual(outcome.cut, { part: 'reasoning', limitChars: 100 });
-      assert.equal(outcome.reasoning.length, 100);
+      assert.equal(receiver.text.reasoning.length, 100);
       assert.equal(outcome.status, 'stopped');
     });
 
     it('never splits a surrogate pair at the cut', async () => {
-      const outcome = await runStream(
+      const receiver = textReceiver();
+      await runStream(
         (async function* () {
           yield chunk('ab😀cd');
         })(),
-        { signal: new AbortController().signal, onDelta: () => undefined, limits: { content: 3, reasoning: 10 } },
+        { signal: new AbortController().signal, onDelta: receiver.onDelta, limits: { content: 3, reasoning: 10 } },
       );
-      assert.equal(outcome.content, 'ab');
+      assert.equal(receiver.text.content, 'ab');
     });
 
     it('ignores text fields that are not strings', async () => {
       const odd = { ...chunk(''), choices: [{ index: 0, delta: { content: { toString: () => 'object' } }, finish_reason: null }] } as unknown as ChatCompletionChunk;
-      const outcome = await runStream(
+      const receiver = textReceiver();
+      await runStream(
         (async function* () {
           yield odd;
           yield chunk('fine');
         })(),
-        { signal: new AbortController().signal, onDelta: () => undefined },
+        { signal: new AbortController().signal, onDelta: receiver.onDelta },
       );
-      assert.equal(outcome.content, 'fine');
+      assert.equal(receiver.text.content, 'fine');
     });
 
     it('says where the answer was cut, in words', () => {
@@ -114,9 +99,8 @@ describe('chat bounds', () => {
     });
 
     it('stores and reads back where an answer was cut', () => {
-      const conversation = createConversation(testEnv());
-      const answer: AnswerEntry = { id: 'a', role: 'assistant', replyTo: 'u', column: 0, model: 'm', content: 'x', reasoning: '', status: 'stopped', createdAt: 1, cut: { part: 'answer', limitChars: 5 } };
-      conversation.messages.push({ id: 'u', role: 'user', content: 'q', createdAt: 1 }, answer);
+      const conversation = conversationWithAnswer({ content: 'x', status: 'stopped', cut: { part: 'answer', limitChars: 5 } });
+      const answer = conversation.messages[1] as AnswerEntry;
       const read = parseConversation(JSON.stringify(conversation))!;
       assert.deepEqual((read.messages[1] as AnswerEntry).cut, { part: 'answer', limitChars: 5 });
       const odd = parseConversation(JSON.stringify({ ...conversation, messages: [conversation.messages[0], { ...answer, cut: { part: 'all', limitChars: 'x' } }] }))!;
@@ -126,8 +110,7 @@ describe('chat bounds', () => {
 
   describe('conversation saves', () => {
     function scheduler(options: { minIntervalMs?: number; charsPerSecond?: number; chars?: number } = {}) {
-      let clock = 0;
-      const timers = manualTimers();
+      const clock = new FakeClock(0);
       const written: string[] = [];
       const saves = new SaveScheduler({
         write: async (conversation) => {
@@ -136,22 +119,20 @@ describe('chat bounds', () => {
         },
         minIntervalMs: options.minIntervalMs ?? 5_000,
         charsPerSecond: options.charsPerSecond,
-        now: () => clock,
-        timers,
+        clock,
       });
-      return { saves, timers, written, advance: (ms: number) => (clock += ms) };
+      return { saves, clock, written };
     }
 
     it('coalesces changes into one pending write that carries the latest state', async () => {
-      const { saves, timers, written } = scheduler();
+      const { saves, clock, written } = scheduler();
       const conversation = createConversation(testEnv());
       for (let i = 0; i < 100; i++) {
         conversation.draft = `draft ${i}`;
         saves.schedule(conversation, 300);
       }
-      assert.deepEqual(timers.delays(), [300]);
-      timers.fire();
-      await Promise.resolve();
+      assert.deepEqual(clock.delays(), [300]);
+      await clock.advance(300);
       assert.deepEqual(written, ['draft 99']);
     });
 
@@ -159,53 +140,46 @@ describe('chat bounds', () => {
       const small = scheduler();
       const conversation = createConversation(testEnv());
       await small.saves.writeNow(conversation);
-      small.advance(1_000);
+      await small.clock.advance(1_000);
       small.saves.schedule(conversation, 300);
-      assert.deepEqual(small.timers.delays(), [4_000], 'five seconds after the previous write');
+      assert.deepEqual(small.clock.delays(), [4_000], 'five seconds after the previous write');
 
       const large = scheduler({ chars: 8 * 1024 * 1024, charsPerSecond: 256 * 1024 });
       await large.saves.writeNow(conversation);
       large.saves.schedule(conversation, 300);
-      assert.deepEqual(large.timers.delays(), [32_000], '8 MiB at 256 KiB/s');
+      assert.deepEqual(large.clock.delays(), [32_000], '8 MiB at 256 KiB/s');
     });
 
     it('counts a write from its start, so a change during a slow write still waits', async () => {
-      let clock = 0;
-      const timers = manualTimers();
+      const clock = new FakeClock(0);
       let finish!: () => void;
       const saves = new SaveScheduler({
         write: () => new Promise<number>((resolve) => (finish = () => resolve(10))),
-        now: () => clock,
-        timers,
+        clock,
       });
       const conversation = createConversation(testEnv());
       const writing = saves.writeNow(conversation);
-      clock = 2_000;
+      await clock.advance(2_000);
       saves.schedule(conversation, 300);
-      assert.deepEqual(timers.delays(), [3_000]);
+      assert.deepEqual(clock.delays(), [3_000]);
       finish();
       await writing;
     });
 
     it('writes a pending change at once when flushed', async () => {
-      const { saves, timers, written } = scheduler();
+      const { saves, clock, written } = scheduler();
       const conversation = createConversation(testEnv());
       conversation.draft = 'unsent';
       saves.schedule(conversation, 500);
       await saves.flush();
       assert.deepEqual(written, ['unsent']);
-      assert.deepEqual(timers.delays(), []);
+      assert.deepEqual(clock.delays(), []);
     });
   });
 
   describe('stored conversation size', () => {
     function bigConversation(reasoning: number, content: number): Conversation {
-      const conversation = createConversation(testEnv());
-      conversation.messages.push(
-        { id: 'u', role: 'user', content: 'q', createdAt: 1 },
-        { id: 'a', role: 'assistant', replyTo: 'u', column: 0, model: 'm', content: 'c'.repeat(content), reasoning: 'r'.repeat(reasoning), status: 'done', createdAt: 1 },
-      );
-      return conversation;
+      return conversationWithAnswer({ content: 'c'.repeat(content), reasoning: 'r'.repeat(reasoning) });
     }
 
     it('stores a document over the limit without its reasoning, and keeps the reasoning in memory', async () => {
@@ -244,6 +218,14 @@ describe('chat bounds', () => {
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
     });
 
+    it('validates shown lengths and settings from the webview', () => {
+      assert.deepEqual(params.shownLengths({ shown: [shownLength('m', 3)] }), [shownLength('m', 3)]);
+      assert.throws(() => params.shownLengths({ shown: [shownLength('m', -1)] }), ProtocolError);
+      assert.throws(() => params.shownLengths({ shown: 'all' }), ProtocolError);
+      const settings = params.settings({ settings: { model: 'a', compareModel: 7, compare: 'yes', parameters: { temperature: 0.5 } } });
+      assert.deepEqual(settings, { models: ['a', ''], compare: false, systemPrompt: '', parameters: { temperature: 0.5 } });
+    });
+
     it('builds settings from checked fields only, with every string bounded', () => {
       const settings = params.settings(JSON.parse('{"settings": {"model": "m", "__proto__": {"compare": true}, "parameters": {"__proto__": {"temperature": 1}, "stop": ["a", 5, "' + 'b'.repeat(600) + '", "c", "d", "e"], "seed": "' + '9'.repeat(100) + '"}}}'));
       assert.equal(settings.compare, false);
@@ -253,7 +235,7 @@ describe('chat bounds', () => {
       assert.equal(settings.parameters.seed, undefined, 'a long string is not a number typed in a form');
       assert.throws(() => params.settings({ settings: { model: 'm'.repeat(2_000) } }), /too long/);
       assert.throws(() => params.settings({ settings: { systemPrompt: 's'.repeat(200_001) } }), /too long/);
-      assert.throws(() => params.shownLengths({ shown: Array.from({ length: 9 }, () => ({ messageId: 'm', contentLength: 0, reasoningLength: 0 })) }), ProtocolError);
+      assert.throws(() => params.shownLengths({ shown: Array.from({ length: 9 }, () => shownLength('m', 0)) }), ProtocolError);
     });
 
     it('handles a bounded number of requests at once and refuses the rest with an error reply', async () => {
@@ -286,7 +268,7 @@ describe('chat bounds', () => {
   describe('rate limits', () => {
     it('allows a burst, then one action per refill period', () => {
       let clock = 0;
-      const limit = new RateLimit(3, 1_000, () => clock);
+      const limit = new RateLimit(3, 1_000, { now: () => clock });
       assert.deepEqual([limit.take(), limit.take(), limit.take(), limit.take()], [true, true, true, false]);
       clock = 999;
       assert.equal(limit.take(), false);
@@ -299,7 +281,7 @@ describe('chat bounds', () => {
     it('refuses a flood of one action, one dialog at a time, and logs a bounded number of problems', async () => {
       const logged: string[] = [];
       let clock = 0;
-      const guards = new WebviewGuards((problem) => logged.push(problem), () => clock);
+      const guards = new WebviewGuards((problem) => logged.push(problem), { now: () => clock });
       let refused = 0;
       for (let i = 0; i < 100; i++) {
         try {

@@ -1,31 +1,11 @@
 import assert from 'node:assert/strict';
+import { PlatformError } from '../../../src/api/errors';
 import type { ChatCompletionChunk } from '../../../src/api/types';
-import type { AnswerEntry } from '../../../src/chat/conversationTypes';
-import { safeExternalUrl } from '../../../src/chat/chatController';
-import { applyDelta } from '../../../src/chat/deltaBatcher';
-import type { HostEvent } from '../../../src/chat/protocol';
-import { RpcError } from '../../../src/chat/rpc';
+import { safeExternalUrl } from '../../../src/chat/externalLinks';
+import { RpcError } from '../../../src/webview/common/rpc';
 import { createHarness, FakeBackend } from './controllerHarness';
+import { catalogueOf, eventsAbout, finishedAnswers as finished, shownLength, shownText } from './fixtures';
 import { chunk, MemoryStorage, sleep, until, usageChunk } from './support';
-
-/** The text a webview following the events shows for each answer. */
-function shownText(events: HostEvent[]): Map<string, string> {
-  const text = new Map<string, string>();
-  for (const event of events) {
-    if (event.type === 'answerDelta') {
-      const next = applyDelta(text.get(event.messageId) ?? '', event.contentOffset, event.content);
-      assert.ok(next !== undefined, 'no gap in the deltas');
-      text.set(event.messageId, next);
-    } else if (event.type === 'answerUpdated') {
-      text.set(event.answer.id, event.answer.content);
-    }
-  }
-  return text;
-}
-
-function finished(events: HostEvent[]): AnswerEntry[] {
-  return events.flatMap((event) => (event.type === 'answerUpdated' ? [event.answer] : []));
-}
 
 /** Words with a pause between them, until aborted. */
 function slowWords(words: string[], delayMs: number) {
@@ -48,7 +28,7 @@ describe('chat controller', () => {
     assert.equal(snapshot.conversations.length, 1);
     await until(() => events.some((event) => event.type === 'models' && !event.loading));
     const models = events.filter((event) => event.type === 'models');
-    assert.deepEqual(models.at(-1), { type: 'models', catalogue: { options: [{ id: 'model-a', label: 'model-a', group: 'Inference models', api: 'inference' }], problems: [] }, loading: false });
+    assert.deepEqual(models.at(-1), { type: 'models', catalogue: catalogueOf('model-a'), loading: false });
   });
 
   it('picks the first listed model when none was used before', async () => {
@@ -89,16 +69,21 @@ describe('chat controller', () => {
     await until(() => (shownText(events).values().next().value ?? '').length > 20);
     const answerId = [...shownText(events).keys()][0]!;
     const seen = shownText(events).get(answerId)!;
-    const { answers } = await webview.request('stop', { conversationId: conversation.id, shown: [{ messageId: answerId, contentLength: seen.length, reasoningLength: 0 }] });
+    const { answers } = await webview.request('stop', { conversationId: conversation.id, shown: [shownLength(answerId, seen.length)] });
     const eventsAtStop = events.length;
     assert.equal(answers.length, 1);
     assert.equal(answers[0]!.status, 'stopped');
     assert.equal(answers[0]!.content, seen);
-    await sleep(40);
-    const after = events.slice(eventsAtStop).filter((event) => event.type === 'answerDelta' || event.type === 'answerUpdated');
-    assert.deepEqual(after, [], 'nothing about the answer arrives after the Stop reply');
-    assert.ok(backend.calls.length === 1);
+    assert.equal(backend.calls.length, 1);
     await until(() => JSON.parse(storage.files.get(`conversation-${conversation.id}.json`)!).messages[1].content === seen);
+    // A next answer streams through the same batching and timers: once it has ended, anything the
+    // stopped answer still had on the way would have arrived before it.
+    backend.scripts.push(slowWords(['after', ' stop'], 3));
+    await webview.request('send', { conversationId: conversation.id, text: 'Again' });
+    await until(() => finished(events).length === 2, 3000, 'the next answer');
+    assert.equal(finished(events)[1]!.content, 'after stop');
+    assert.ok(eventsAbout(events.slice(eventsAtStop), finished(events)[1]!.id).some((event) => event.type === 'answerDelta'), 'the next answer was streamed in batches');
+    assert.deepEqual(eventsAbout(events.slice(eventsAtStop), answerId), [], 'nothing about the stopped answer arrives after the Stop reply');
   });
 
   it('cuts back an answer that finished just before the Stop arrived', async () => {
@@ -109,7 +94,7 @@ describe('chat controller', () => {
     await webview.request('send', { conversationId: conversation.id, text: 'go' });
     await until(() => finished(events).length === 1);
     const answer = finished(events)[0]!;
-    const { answers } = await webview.request('stop', { conversationId: conversation.id, shown: [{ messageId: answer.id, contentLength: 4, reasoningLength: 0 }] });
+    const { answers } = await webview.request('stop', { conversationId: conversation.id, shown: [shownLength(answer.id, 4)] });
     assert.equal(answers[0]!.content, 'one ');
     assert.equal(answers[0]!.status, 'stopped');
   });
@@ -118,7 +103,7 @@ describe('chat controller', () => {
     const backend = new FakeBackend();
     backend.scripts.push(() =>
       (async function* (): AsyncGenerator<ChatCompletionChunk> {
-        throw Object.assign(new Error('POST /chat/completions failed: 429 Concurrency limit reached for requests'), { kind: 'http', status: 429, retryAfterMs: 1000 });
+        throw new PlatformError({ kind: 'http', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: 'POST /chat/completions failed: 429 Concurrency limit reached for requests', status: 429, retryAfterMs: 1000 });
       })(),
     );
     backend.scripts.push(slowWords(['Recovered'], 0));
@@ -145,7 +130,7 @@ describe('chat controller', () => {
       (async function* (): AsyncGenerator<ChatCompletionChunk> {
         yield chunk('Half of ');
         yield chunk('it');
-        throw Object.assign(new Error('the stream ended before [DONE]'), { kind: 'stream-cut' });
+        throw new PlatformError({ kind: 'stream-cut', api: 'inference', method: 'POST', path: '/v1/chat/completions', message: 'the stream ended before [DONE]' });
       })(),
     );
     const { webview, events } = createHarness({ backend, lastModel: 'model-a' });
@@ -254,7 +239,7 @@ describe('chat controller', () => {
     await first.webview.request('send', { conversationId: conversation.id, text: 'remember me' });
     await until(() => finished(first.events).length === 1);
     await first.webview.request('saveDraft', { conversationId: conversation.id, text: 'unsent words' });
-    await sleep(20);
+    // Closing the panel writes the coalesced draft at once.
     await first.controller.dispose();
 
     const second = createHarness({ storage });

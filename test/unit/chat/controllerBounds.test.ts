@@ -3,14 +3,10 @@ import type { ChatCompletionChunk } from '../../../src/api/types';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
 import { maxAnswerChars, maxRunningAnswers } from '../../../src/chat/limits';
 import { serializeConversation } from '../../../src/chat/persistence';
-import type { HostEvent } from '../../../src/chat/protocol';
-import { RpcError } from '../../../src/chat/rpc';
+import { RpcError } from '../../../src/webview/common/rpc';
 import { createHarness, FakeBackend } from './controllerHarness';
+import { answerEntry, finishedAnswers as finished, shownLength, userEntry } from './fixtures';
 import { chunk, MemoryStorage, sleep, until } from './support';
-
-function finished(events: HostEvent[]): AnswerEntry[] {
-  return events.flatMap((event) => (event.type === 'answerUpdated' ? [event.answer] : []));
-}
 
 /** Text until aborted, one chunk every `delayMs`; records whether the signal was aborted. */
 function untilAborted(text: string, delayMs: number, seen: { aborted: boolean }) {
@@ -112,10 +108,7 @@ describe('chat controller bounds', () => {
     const storage = new MemoryStorage();
     const { webview: first } = createHarness({ storage, lastModel: 'model-a' });
     const { conversation } = await first.request('ready', {});
-    conversation.messages.push(
-      { id: 'u1', role: 'user', content: 'q', createdAt: 1 },
-      { id: 'a1', role: 'assistant', replyTo: 'u1', column: 0, model: 'model-a', content: 'c'.repeat(9 * 1024 * 1024), reasoning: '', status: 'done', createdAt: 1 },
-    );
+    conversation.messages.push(userEntry(), answerEntry({ model: 'model-a', content: 'c'.repeat(9 * 1024 * 1024) }));
     storage.files.set(`conversation-${conversation.id}.json`, serializeConversation(conversation));
     const backend = new FakeBackend();
     const { webview } = createHarness({ storage, backend, lastModel: 'model-a' });
@@ -153,7 +146,7 @@ describe('chat controller bounds', () => {
     const [older, newer] = finished(events);
     const { answers } = await webview.request('stop', {
       conversationId: conversation.id,
-      shown: [older!, newer!].map((answer) => ({ messageId: answer.id, contentLength: 0, reasoningLength: 0 })),
+      shown: [older!, newer!].map((answer) => shownLength(answer.id, 0)),
     });
     assert.deepEqual(answers.map((answer) => answer.id), [newer!.id]);
     const reopened = await webview.request('openConversation', { conversationId: conversation.id });

@@ -1,22 +1,26 @@
+import assert from 'node:assert/strict';
 import type { ChatCompletionChunk, ChatCompletionRequest } from '../../../src/api/types';
-import { ChatController, type ChatBackend, type ChatUi } from '../../../src/chat/chatController';
+import { ChatController } from '../../../src/chat/chatController';
+import type { ChatBackend, ChatUi } from '../../../src/chat/chatPorts';
 import { ConversationStore } from '../../../src/chat/conversationStore';
 import type { Conversation } from '../../../src/chat/conversationTypes';
-import type { ChatApi } from '../../../src/chat/modelIds';
+import type { PlatformApi } from '../../../src/api/types';
 import type { ModelCatalogue } from '../../../src/chat/modelOptions';
-import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/chat/protocol';
-import { RpcEndpoint } from '../../../src/chat/rpc';
+import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/webview/chat/protocol';
+import { RpcEndpoint } from '../../../src/webview/common/rpc';
+import type { WireMessage } from '../../../src/webview/common/wire';
+import { catalogueOf } from './fixtures';
 import { MemoryStorage, testEnv } from './support';
 
 export type StreamScript = (request: ChatCompletionRequest, signal: AbortSignal) => AsyncIterable<ChatCompletionChunk>;
 
 export class FakeBackend implements ChatBackend {
-  readonly calls: { request: ChatCompletionRequest; api: ChatApi }[] = [];
+  readonly calls: { request: ChatCompletionRequest; api: PlatformApi }[] = [];
   readonly scripts: StreamScript[] = [];
-  catalogue: ModelCatalogue = { options: [{ id: 'model-a', label: 'model-a', group: 'Inference models', api: 'inference' }], problems: [] };
+  catalogue: ModelCatalogue = catalogueOf('model-a');
   fallback: StreamScript = () => (async function* () {})();
 
-  stream(request: ChatCompletionRequest, api: ChatApi, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> {
+  stream(request: ChatCompletionRequest, api: PlatformApi, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> {
     this.calls.push({ request, api });
     return (this.scripts.shift() ?? this.fallback)(request, signal);
   }
@@ -60,25 +64,40 @@ export class FakeUi implements ChatUi {
 }
 
 /**
- * A controller wired to a fake webview endpoint through structured clones, as postMessage does.
- * `events` records every event the webview received, in order.
+ * The webview's end of the chat channel, in memory: messages cross as structured clones, a
+ * microtask later, as postMessage delivers them. `toHost` is the host's receive; `toWebview` is the
+ * post function to give the host; `events` records every event the webview received, in order.
  */
+export function memoryWebview(toHost: (message: unknown) => void, report: () => WebviewReport = () => assert.fail('the host asked for a report')) {
+  const events: HostEvent[] = [];
+  const webview = new RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>({
+    post: (message) => {
+      const copy = structuredClone(message);
+      queueMicrotask(() => toHost(copy));
+    },
+    handlers: { report },
+    onEvent: (event) => events.push(event),
+  });
+  const toWebview = (message: WireMessage) => {
+    const copy = structuredClone(message);
+    queueMicrotask(() => webview.receive(copy));
+  };
+  return { webview, events, toWebview };
+}
+
+/** A controller on fakes, wired to a webview endpoint in memory (see memoryWebview). */
 export function createHarness(options: { storage?: MemoryStorage; backend?: FakeBackend; lastModel?: string; report?: () => WebviewReport } = {}) {
   const storage = options.storage ?? new MemoryStorage();
   const backend = options.backend ?? new FakeBackend();
   const ui = new FakeUi();
-  const events: HostEvent[] = [];
   const problems: string[] = [];
   let lastModel = options.lastModel;
-  let webview!: RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>;
+  const { webview, events, toWebview } = memoryWebview((message) => controller.receive(message), options.report);
   const controller = new ChatController({
     store: new ConversationStore(storage),
     backend,
     ui,
-    post: (message) => {
-      const copy = structuredClone(message);
-      queueMicrotask(() => webview.receive(copy));
-    },
+    post: toWebview,
     env: testEnv(),
     lastModel: () => lastModel,
     setLastModel: (id) => {
@@ -87,14 +106,6 @@ export function createHarness(options: { storage?: MemoryStorage; backend?: Fake
     onProblem: (problem) => problems.push(problem),
     saveDelayMs: 5,
     deltaIntervalMs: 1,
-  });
-  webview = new RpcEndpoint<HostMethods, WebviewMethods, WebviewEvent, HostEvent>({
-    post: (message) => {
-      const copy = structuredClone(message);
-      queueMicrotask(() => controller.receive(copy));
-    },
-    handlers: { report: () => (options.report ? options.report() : ({} as WebviewReport)) },
-    onEvent: (event) => events.push(event),
   });
   return { controller, webview, backend, ui, events, problems, storage, lastModel: () => lastModel };
 }

@@ -1,35 +1,29 @@
 import assert from 'node:assert/strict';
-import { applyDelta, DeltaBatcher, type AnswerDelta, type Timers } from '../../../src/chat/deltaBatcher';
+import { applyDelta, DeltaBatcher, type AnswerDelta } from '../../../src/chat/deltaBatcher';
+import { manualTimers } from './support';
 
-function manualTimers() {
-  const callbacks = new Map<number, () => void>();
-  let next = 1;
-  const timers: Timers & { fire(): void; pending(): number } = {
-    set: (callback) => {
-      callbacks.set(next, callback);
-      return next++;
-    },
-    clear: (handle) => callbacks.delete(handle as number),
-    fire: () => {
-      const all = [...callbacks.values()];
-      callbacks.clear();
-      for (const callback of all) callback();
-    },
-    pending: () => callbacks.size,
+/** An answer that grows as a stream appends to it, with a batcher posting from it. */
+function streamedAnswer() {
+  const timers = manualTimers();
+  const answer = { content: '', reasoning: '' };
+  const sent: AnswerDelta[] = [];
+  const batcher = new DeltaBatcher(() => answer, (delta) => sent.push(delta), 16, timers);
+  const append = (content: string, reasoning = '') => {
+    answer.content += content;
+    answer.reasoning += reasoning;
+    batcher.changed();
   };
-  return timers;
+  return { timers, answer, sent, batcher, append };
 }
 
 describe('streamed text batching', () => {
   it('coalesces deltas into one message per interval, with offsets', () => {
-    const timers = manualTimers();
-    const sent: AnswerDelta[] = [];
-    const batcher = new DeltaBatcher((delta) => sent.push(delta), 16, undefined, timers);
-    batcher.push('Hel', '');
-    batcher.push('lo', 'r1');
+    const { timers, sent, append } = streamedAnswer();
+    append('Hel');
+    append('lo', 'r1');
     assert.equal(timers.pending(), 1);
     timers.fire();
-    batcher.push(' world', '');
+    append(' world');
     timers.fire();
     assert.deepEqual(sent, [
       { contentOffset: 0, content: 'Hello', reasoningOffset: 0, reasoning: 'r1' },
@@ -37,16 +31,24 @@ describe('streamed text batching', () => {
     ]);
   });
 
+  it('keeps no copy of the text: a flush posts what the answer holds at that moment', () => {
+    const { timers, answer, sent, append } = streamedAnswer();
+    append('first');
+    // The answer's owner changes it before the timer fires; the post carries the text as it is then.
+    answer.content += ' and more';
+    timers.fire();
+    assert.deepEqual(sent.map((delta) => delta.content), ['first and more']);
+  });
+
   it('sends nothing for empty deltas and nothing after cancel', () => {
-    const timers = manualTimers();
-    const sent: AnswerDelta[] = [];
-    const batcher = new DeltaBatcher((delta) => sent.push(delta), 16, undefined, timers);
-    batcher.push('', '');
-    assert.equal(timers.pending(), 0);
-    batcher.push('x', '');
+    const { timers, sent, batcher, append } = streamedAnswer();
+    batcher.flush();
+    append('x');
     batcher.cancel();
     timers.fire();
     batcher.flush();
+    append('y');
+    assert.equal(timers.pending(), 0);
     assert.deepEqual(sent, []);
   });
 
@@ -60,16 +62,13 @@ describe('streamed text batching', () => {
   it('rebuilds exactly the sent text from any batching of the same deltas', () => {
     const words = 'The quick brown fox jumps over the lazy dog, again and again.'.split(/(?= )/);
     for (let flushEvery = 1; flushEvery <= words.length; flushEvery++) {
-      const timers = manualTimers();
-      let received = '';
-      const batcher = new DeltaBatcher((delta) => {
-        received = applyDelta(received, delta.contentOffset, delta.content)!;
-      }, 16, undefined, timers);
+      const { timers, sent, batcher, append } = streamedAnswer();
       words.forEach((word, index) => {
-        batcher.push(word, '');
+        append(word);
         if ((index + 1) % flushEvery === 0) timers.fire();
       });
       batcher.flush();
+      const received = sent.reduce((text, delta) => applyDelta(text, delta.contentOffset, delta.content)!, '');
       assert.equal(received, words.join(''));
     }
   });

@@ -2,7 +2,7 @@ import { PlatformClient } from '../../../src/api';
 import { ChatController } from '../../../src/chat/chatController';
 import { ConversationStore } from '../../../src/chat/conversationStore';
 import { createPlatformBackend } from '../../../src/chat/platformBackend';
-import type { WireMessage } from '../../../src/chat/protocol';
+import type { WireMessage } from '../../../src/webview/common/wire';
 import type { Emulator } from '../../emulator';
 import { FakeUi } from './controllerHarness';
 import { MemoryStorage } from './support';

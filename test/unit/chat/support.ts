@@ -1,6 +1,7 @@
 import type { ChatCompletionChunk, Usage } from '../../../src/api/types';
 import type { ConversationEnv } from '../../../src/chat/conversation';
 import type { DocumentStorage } from '../../../src/chat/conversationStore';
+import type { Clock } from '../../../src/core/clock';
 
 /** Sequential ids and a clock that advances one ms per reading. */
 export function testEnv(): ConversationEnv & { ids: number } {
@@ -50,4 +51,25 @@ export async function until(check: () => boolean, timeoutMs = 3000, what = 'cond
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await sleep(2);
   }
+}
+
+/** Timers fired by hand, each remembering its delay. */
+export function manualTimers() {
+  const callbacks = new Map<number, { callback: () => void; ms: number }>();
+  let next = 1;
+  return {
+    now: () => 0,
+    setTimeout: (callback: () => void, ms: number) => {
+      callbacks.set(next, { callback, ms });
+      return next++;
+    },
+    clearTimeout: (handle: unknown) => void callbacks.delete(handle as number),
+    delays: () => [...callbacks.values()].map((entry) => entry.ms),
+    pending: () => callbacks.size,
+    fire: () => {
+      const all = [...callbacks.values()];
+      callbacks.clear();
+      for (const entry of all) entry.callback();
+    },
+  } satisfies Clock & Record<string, unknown>;
 }

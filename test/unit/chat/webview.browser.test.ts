@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import * as esbuild from 'esbuild';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
-import type { WebviewReport } from '../../../src/chat/protocol';
+import type { WebviewReport } from '../../../src/webview/chat/protocol';
 import { startEmulator, type Emulator } from '../../emulator';
-import { hasChromium, launchChromium, openWebviewPage, startPanelServer, type WebviewPage } from './browserHarness';
+import { hasChromium, launchChromium, openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
+import { startPanelServer } from './browserHarness';
 import { createEmulatorController } from './emulatorChat';
-import { sleep } from './support';
+import { until } from './support';
 
 const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'chat');
 const hostileAnswers = JSON.parse(readFileSync(join(fixtures, 'hostile-answers.json'), 'utf8')) as { name: string; text: string }[];
@@ -102,7 +103,15 @@ describe('chat webview in a real browser', function () {
     const answersDone = (count: number) =>
       view.page.waitForFunction((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length >= n, count, { timeout: 60_000 });
     const report = () => chat.controller.report() as Promise<WebviewReport>;
-    return { view, chat, ask, answersDone, report, requests, close: async () => {
+    /**
+     * Waits for two more frames and a round trip through the page's channel: whatever drawing the
+     * answers set off (a blocked load, an error event) has had its turn before the checks.
+     */
+    const settled = async () => {
+      await view.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await report();
+    };
+    return { view, chat, ask, answersDone, report, settled, requests, close: async () => {
       await view.page.context().close();
       await chat.close();
     } };
@@ -129,7 +138,7 @@ describe('chat webview in a real browser', function () {
       const code = await answer.locator('.code-block code').first().innerText();
       await answer.locator('.code-block button[data-action="copy"]').first().click();
       await answer.locator('.code-block button[data-action="insert"]').first().click();
-      await sleep(100);
+      await until(() => s.chat.ui.copied.length > 0 && s.chat.ui.inserted.length > 0, 5000, 'the copy and the insert');
       assert.deepEqual(s.chat.ui.copied, [code]);
       assert.deepEqual(s.chat.ui.inserted, [code]);
       assert.ok(code.length > 10);
@@ -173,7 +182,7 @@ describe('chat webview in a real browser', function () {
         await s.ask(`/echo ${hostile.text}`);
         await s.answersDone(2 + index);
       }
-      await sleep(200);
+      await s.settled();
       const seen = await inspectTranscript(s.view);
       assert.deepEqual(seen.forbidden, [], 'forbidden elements');
       assert.deepEqual(seen.badAttributes, [], 'event handlers, styles or namespaced attributes');
@@ -191,7 +200,7 @@ describe('chat webview in a real browser', function () {
       const safe = s.view.page.locator('.transcript a[href="https://example.com/safe"]').last();
       await safe.click();
       await s.view.page.locator('.transcript a.blocked-image').first().click();
-      await sleep(100);
+      await until(() => s.chat.ui.opened.length >= 2, 5000, 'both links to open');
       assert.deepEqual(s.chat.ui.opened, ['https://example.com/safe', 'https://tracker.invalid/pixel.gif']);
       assert.equal(s.view.page.url(), onPage);
     });
@@ -221,6 +230,7 @@ describe('chat webview in a real browser', function () {
         await s.ask(`/echo ${text}`);
         await s.answersDone(index + 1);
       }
+      await s.settled();
       const seen = await inspectTranscript(s.view);
       assert.deepEqual(seen.forbidden, [], 'forbidden or foreign-namespace elements');
       assert.deepEqual(seen.badAttributes, [], 'event handlers, styles or namespaced attributes');
@@ -328,25 +338,30 @@ describe('chat webview in a real browser', function () {
 
     it('Stop freezes the answer at once: no text appears after it, and what was shown is what is kept', async () => {
       await s.ask('/long 4000');
-      const body = s.view.page.locator('article.answer .message-body').last();
       await s.view.page.waitForFunction(() => (document.querySelector('article.answer .message-body')?.textContent?.length ?? 0) > 300);
+      const answer = `article.answer[data-message-id="${await s.view.page.locator('article.answer').last().getAttribute('data-message-id')}"]`;
+      const body = s.view.page.locator(`${answer} .message-body`);
       await s.view.page.click('button.stop');
       const atStop = await body.innerText();
-      await sleep(400);
-      const later = await body.innerText();
-      assert.equal(later, atStop, 'text appeared after Stop');
-      await s.view.page.locator('article.answer[data-status="stopped"]').waitFor();
+      await s.view.page.locator(`${answer}[data-status="stopped"]`).waitFor();
       const conversationId = (await s.report()).conversationId;
       const stored = JSON.parse(s.chat.storage.files.get(`conversation-${conversationId}.json`) ?? '{}');
       const kept: string = stored.messages?.[1]?.content ?? '';
       assert.ok(kept.length > 300);
-      assert.equal(kept.replace(/\s+/g, ' ').trim(), later.replace(/\s+/g, ' ').trim());
       assert.equal(await s.view.page.locator('button.send').isVisible(), true);
+      // The next answer streams through the same channel: once it is drawn to its end, anything the
+      // stopped answer still had on the way would have been drawn before it.
+      await s.ask('/echo after stop');
+      await s.view.page.locator('article.answer[data-status="done"] .message-body', { hasText: 'after stop' }).waitFor();
+      const later = await body.innerText();
+      assert.equal(later, atStop, 'text appeared after Stop');
+      assert.equal(kept.replace(/\s+/g, ' ').trim(), later.replace(/\s+/g, ' ').trim());
     });
 
     it('shows usage, time to first token and decoding speed of a streamed answer', async () => {
+      const done = await s.view.page.locator('article.answer[data-status="done"]').count();
       await s.ask('/long 60');
-      await s.view.page.locator('article.answer[data-status="done"]').last().waitFor({ timeout: 30_000 });
+      await s.view.page.waitForFunction((count) => document.querySelectorAll('article.answer[data-status="done"]').length > count, done, { timeout: 30_000 });
       const stats = await s.view.page.locator('article.answer[data-status="done"] .message-stats').last().innerText();
       assert.match(stats, /^\d+ prompt \+ 60 completion tokens · first token \d+ ms · \d+\.\d tok\/s · /);
     });
@@ -361,7 +376,7 @@ describe('chat webview in a real browser', function () {
       const bundle = await esbuild.build({
         stdin: {
           contents: `
-            import { createMarkdownRenderer, sanitizeHtml } from './src/webview/chat/markdown';
+            import { createMarkdownRenderer, sanitizeHtml } from './src/webview/chat/markdownRenderer';
             const renderer = createMarkdownRenderer();
             window.__show = (html, markdown) => {
               const box = document.createElement('div');

@@ -93,6 +93,42 @@ describe('cursor pager', () => {
     assert.deepEqual(requests, [undefined, 'B', 'A']);
   });
 
+  it('stops when cursors go round a longer cycle', async () => {
+    const next: Record<string, string> = { start: 'c1', c1: 'c2', c2: 'c3', c3: 'c1' };
+    const requests: (string | undefined)[] = [];
+    const pager = new CursorPager<Item>(async (after) => {
+      requests.push(after);
+      return { data: [{ id: `item-${requests.length}`, step: requests.length }], has_more: true, last_id: next[after ?? 'start']! };
+    });
+    for (let click = 0; click < 10; click++) await pager.loadMore();
+    assert.equal(pager.hasMore, false);
+    assert.deepEqual(requests, [undefined, 'c1', 'c2', 'c3']);
+  });
+
+  it("follows the last item's id when the server leaves last_id empty", async () => {
+    const requests: (string | undefined)[] = [];
+    const pages: Record<string, Page<Item>> = {
+      start: { data: [{ id: '1', step: 1 }, { id: '2', step: 2 }], last_id: '', has_more: true },
+      '2': { data: [{ id: '3', step: 3 }], has_more: false },
+    };
+    const pager = new CursorPager<Item>(async (after) => {
+      requests.push(after);
+      return pages[after ?? 'start']!;
+    });
+    await pager.loadMore();
+    await pager.loadMore();
+    assert.deepEqual(pager.items.map((item) => item.id), ['1', '2', '3']);
+    assert.deepEqual(requests, [undefined, '2']);
+  });
+
+  it('stops on an empty page, whatever has_more says', async () => {
+    let calls = 0;
+    const pager = new CursorPager<Item>(async () => (calls++, { data: [], has_more: true }));
+    for (let click = 0; click < 5; click++) await pager.loadMore();
+    assert.equal(pager.hasMore, false);
+    assert.equal(calls, 1);
+  });
+
   it('loads no more than its bound, whatever the server offers', async () => {
     const { fetchPage, requests } = serverOf(1000);
     const pager = new CursorPager(fetchPage, 250);

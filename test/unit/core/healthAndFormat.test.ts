@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { checkpointModelId, parseCoordinates } from '../../../src/core/checkpointIds';
+import { checkpointModelId, isCheckpointModelId, parseCheckpointModelId } from '../../../src/core/checkpointIds';
 import { parseExperimentalConfig } from '../../../src/core/experimentalConfig';
-import { formatDuration, formatMetric } from '../../../src/core/format';
+import { defaultLineChars, formatDuration, formatMetric, oneLine } from '../../../src/core/format';
 import { describeFacts } from '../../../src/api/describeFailure';
 import { summarizeHealth } from '../../../src/core/health';
 
@@ -21,6 +21,13 @@ describe('health summary', () => {
     assert.match(summary.detail.join('\n'), /✗ `gpu_queue`.*no GPU workers/);
   });
 
+  it('shows the server\'s words about a check as text: no link, image or emphasis starts from them', () => {
+    const hostile = { 'x`](command:y)': { success: false, error: '![pixel](https://attacker.example/p.png) **now** $(alert)\n# heading' } };
+    const summary = summarizeHealth({ state: 'ok', value: { healthy: false, status: 503, checks: hostile }, ms: 5 }, { state: 'ok', value: {}, ms: 30 });
+    const line = summary.detail.find((entry) => entry.startsWith('- ✗'))!;
+    assert.equal(line, '- ✗ x\\`\\]\\(command\\:y\\) — \\!\\[pixel\\]\\(https\\:\\/\\/attacker\\.example\\/p\\.png\\) \\*\\*now\\*\\* \\$\\(alert\\) \\# heading');
+  });
+
   it('is unreachable when an API cannot be reached, and not checked when nothing is configured', () => {
     const refused = describeFacts({ kind: 'network', api: 'training', message: 'GET /system-check: could not connect to 127.0.0.1:9 (connection refused)' });
     const unavailable = describeFacts({ kind: 'http', api: 'inference', status: 503, message: 'GET /models failed: 503 Service Unavailable' });
@@ -36,9 +43,20 @@ describe('formatting', () => {
   it('formats durations for people', () => {
     assert.equal(formatDuration(850), '850 ms');
     assert.equal(formatDuration(42_000), '42 s');
+    assert.equal(formatDuration(2_200), '2 s', 'whole seconds, as the chat footer and the jobs views show them');
+    assert.equal(formatDuration(65_000), '1 min 05 s');
     assert.equal(formatDuration(185_000), '3 min 05 s');
     assert.equal(formatDuration(2 * 3600_000 + 7 * 60_000), '2 h 07 min');
     assert.equal(formatDuration(-1), '');
+  });
+
+  it('puts text on one line, cut at one bound unless the caller names another', () => {
+    assert.equal(oneLine('  a\n\tb\r\n  c  '), 'a b c');
+    const long = oneLine('x'.repeat(10_000));
+    assert.equal(long.length, defaultLineChars);
+    assert.ok(long.endsWith('…'));
+    assert.equal(oneLine('abcdef', 4), 'abc…');
+    assert.equal(oneLine('y '.repeat(1000), Number.POSITIVE_INFINITY).length, 1999);
   });
 
   it('formats metrics with about four significant digits', () => {
@@ -57,11 +75,13 @@ describe('checkpoint model ids', () => {
     assert.equal(checkpointModelId({ ...model, entity: '' }, 1), undefined);
   });
 
-  it('reads entity/project/name as typed, with or without the scheme', () => {
-    assert.deepEqual(parseCoordinates(' acme/agents/agent-001 '), { entity: 'acme', project: 'agents', name: 'agent-001' });
-    assert.deepEqual(parseCoordinates('wandb-artifact:///acme/agents/agent-001:step3'), { entity: 'acme', project: 'agents', name: 'agent-001' });
-    assert.equal(parseCoordinates('acme/agents'), undefined);
-    assert.equal(parseCoordinates('a b/c/d'), undefined);
+  it('reads back the ids it builds, and nothing else', () => {
+    const model = { entity: 'acme', project: 'agents', name: 'agent-001' };
+    assert.deepEqual(parseCheckpointModelId(checkpointModelId(model, 3)!), { ...model, step: 3 });
+    assert.deepEqual(parseCheckpointModelId(checkpointModelId(model)!), model);
+    assert.equal(isCheckpointModelId(checkpointModelId(model)!), true);
+    assert.equal(isCheckpointModelId('meta-llama/Llama-3.1-8B-Instruct'), false);
+    assert.equal(parseCheckpointModelId('wandb-artifact:///a b/c/d'), undefined);
   });
 });
 

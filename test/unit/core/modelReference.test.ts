@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkpointModelId, parseCoordinates } from '../../../src/core/checkpointIds';
+import { checkpointModelId, parseCheckpointModelId } from '../../../src/core/checkpointIds';
 import {
   describeReference,
   exampleModelId,
@@ -77,6 +77,7 @@ describe('model references typed by a person', () => {
           const id = checkpointModelId({ entity, project, name }, step)!;
           const reference = accepted(readModelReference(id, withoutProject));
           assert.deepEqual(reference, step === undefined ? { form: 'artifact', coordinates: { entity, project, name } } : { form: 'artifact', coordinates: { entity, project, name }, step });
+          assert.deepEqual(parseCheckpointModelId(id), step === undefined ? { entity, project, name } : { entity, project, name, step });
         }),
         { numRuns: 300 },
       );
@@ -198,11 +199,14 @@ describe('model references typed by a person', () => {
       assert.equal(sameCoordinates({ entity: 'a', project: 'b', name: 'c' }, { entity: 'a', project: 'b', name: 'C' }), false);
     });
 
-    it('parseCoordinates reads names with the same rules', () => {
-      assert.deepEqual(parseCoordinates('wandb-artifact:///acme/agents/agent-001:step3'), { entity: 'acme', project: 'agents', name: 'agent-001' });
-      assert.equal(parseCoordinates('acme/../agent'), undefined);
-      assert.equal(parseCoordinates('agent-001'), undefined, 'no project to join a name alone to');
-      assert.equal(parseCoordinates(uuid), undefined);
+    it('parseCheckpointModelId reads checkpoint model ids only, with the same rules', () => {
+      assert.deepEqual(parseCheckpointModelId('wandb-artifact:///acme/agents/agent-001:step3'), { entity: 'acme', project: 'agents', name: 'agent-001', step: 3 });
+      assert.equal(parseCheckpointModelId('wandb-artifact:///acme/../agent'), undefined);
+      assert.equal(parseCheckpointModelId('wandb-artifact:///acme/agents'), undefined);
+      assert.equal(parseCheckpointModelId('acme/agents/agent-001'), undefined, 'a path is not a model id');
+      assert.equal(parseCheckpointModelId(' wandb-artifact:///acme/agents/agent-001'), undefined, 'an id is read exactly as given');
+      assert.equal(parseCheckpointModelId('agent-001'), undefined);
+      assert.equal(parseCheckpointModelId(uuid), undefined);
     });
   });
 });

@@ -18,6 +18,11 @@ function stateWithLog() {
 const refused = { api: 'training' as const, method: 'GET', path: '/training-jobs/j/events?limit=100', error: 'GET /training-jobs/j/events?limit=100: could not connect to 127.0.0.1:8787 (connection refused)', kind: 'network' as const };
 const answered = { api: 'training' as const, method: 'GET', path: '/training-jobs/j/events?limit=100', status: 200, ms: 12 };
 
+/** The tooltip lines as a person reads them: the Markdown escapes of the failure's words removed. */
+function shownText(detail: readonly string[]): string {
+  return detail.join('\n').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+}
+
 describe('platform health fed by every call', () => {
   it('a refused connection marks the API unreachable at once; the next answer marks it reachable and says it recovered', () => {
     const { health, changes } = stateWithLog();
@@ -26,7 +31,7 @@ describe('platform health fed by every call', () => {
     assert.equal(health.summary().level, 'down');
     assert.equal(health.summary().text, 'RL Studio: training API unreachable');
     assert.equal(health.failure('training')?.message, "Can't reach the training API at 127.0.0.1:8787.");
-    assert.match(health.summary().detail.join('\n'), /\*\*Training API\*\*: Can't reach the training API at 127\.0\.0\.1:8787\./);
+    assert.match(shownText(health.summary().detail), /\*\*Training API\*\*: Can't reach the training API at 127\.0\.0\.1:8787\./);
     health.noteCall(answered);
     assert.equal(health.summary().level, 'healthy');
     assert.deepEqual(changes.map((change) => `${change.current.state}${change.recovered ? ' (recovered)' : ''}`), ['reachable', 'failing', 'reachable (recovered)']);
@@ -40,11 +45,13 @@ describe('platform health fed by every call', () => {
     assert.equal(changes.length, 1);
   });
 
-  it('a 429 is "degraded", never unreachable; a 404 or 422 proves the API answers; a cancelled call says nothing', () => {
+  it('a 429 is "rate limited" (a degraded level), never unreachable; a 404 or 422 proves the API answers; a cancelled call says nothing', () => {
     const { health } = stateWithLog();
     health.noteCall({ api: 'inference', method: 'GET', path: '/models', status: 429, error: 'GET /models failed: 429 Too many requests', kind: 'http' });
     assert.equal(health.summary().level, 'degraded');
+    assert.equal(health.summary().text, 'RL Studio: inference API rate limited');
     assert.equal(health.failure('inference')?.kind, 'rate-limited');
+    assert.match(shownText(health.summary().detail), /\*\*Inference API\*\*: Too many requests \(429\): the platform asked RL Studio to slow down\./);
     health.noteCall({ api: 'inference', method: 'GET', path: '/models/x', status: 404, error: 'GET /models/x failed: 404 Not found', kind: 'http' });
     assert.equal(health.condition('inference').state, 'reachable');
     health.noteCall({ api: 'training', method: 'GET', path: '/x', error: 'GET /x was cancelled', kind: 'aborted' });
@@ -59,6 +66,19 @@ describe('platform health fed by every call', () => {
     health.noteFailure('inference', describeFacts({ kind: 'http', status: 401, api: 'inference', message: 'GET /models failed: 401 Invalid API key' }));
     assert.equal(health.summary().text, 'RL Studio: key rejected');
     assert.equal(health.summary().retrySoon, true, 'the training API may come back by itself');
+  });
+
+  it('says which API fails and how, in describeFailure\'s words: no answer at all before an answer with errors', () => {
+    const { health } = stateWithLog();
+    health.noteCall({ api: 'inference', method: 'GET', path: '/models', status: 503, error: 'GET /models failed: 503 Engine overloaded', kind: 'http' });
+    assert.equal(health.summary().text, 'RL Studio: inference API unavailable');
+    health.noteCall({ api: 'training', method: 'GET', path: '/health', error: 'GET /health timed out after 10 s', kind: 'timeout' });
+    assert.equal(health.summary().text, 'RL Studio: training API not answering');
+    assert.equal(health.summary().level, 'down');
+    health.noteCall({ api: 'training', method: 'GET', path: '/health', status: 500, error: 'GET /health failed: 500 Internal', kind: 'http' });
+    assert.equal(health.summary().text, 'RL Studio: training API failing');
+    health.noteCall({ api: 'inference', method: 'GET', path: '/models', status: 500, error: 'GET /models failed: 500 Internal', kind: 'http' });
+    assert.equal(health.summary().text, 'RL Studio: platform failing');
   });
 
   it('keeps a failing system check across answers that carry none, until a check says otherwise', () => {

@@ -14,11 +14,11 @@ import {
   type DevelopmentSeed,
   type SeedDependencies,
   type SeedServices,
-} from '../../../src/vscode/developmentSeed';
-import { CredentialStore } from '../../../src/vscode/credentials';
-import { RedactingLog } from '../../../src/vscode/log';
-import type { SettingsStore } from '../../../src/vscode/settings';
-import { RememberedList, type RememberedJob, type RememberedModel } from '../../../src/vscode/state/remembered';
+} from '../../../src/vscode/platform/developmentSeed';
+import { CredentialStore } from '../../../src/vscode/platform/credentials';
+import { RedactingLog } from '../../../src/vscode/platform/log';
+import type { SettingsStore } from '../../../src/vscode/platform/settings';
+import { RememberedList, type RememberedJob, type RememberedModel } from '../../../src/vscode/sidebar/rememberedItems';
 
 const trainingUrl = 'http://127.0.0.1:8787/training/v1';
 const inferenceUrl = 'http://127.0.0.1:8787/inference/v1';

@@ -1,21 +1,29 @@
 /**
- * Runs the job details webview's real bundle (media/dist/jobDetails.js) in chromium, in a page with
- * the panel's Content Security Policy, fed with host messages as the panel sends them.
+ * The job details page's real bundle in chromium (see ../webviews/browserHarness.ts), with the
+ * panel's side of its channel played in Node by the same RpcEndpoint the panel uses.
  */
-import { createNonce } from '../../../src/webviewSecurity/nonce';
-import { startMediaServer } from '../chat/browserHarness';
+import type { Browser } from 'playwright-core';
+import { RpcEndpoint, type Handlers } from '../../../src/webview/common/rpc';
+import type { JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods } from '../../../src/webview/jobDetails/protocol';
+import { openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
 
-/** The document jobDetailsHtml.ts builds, with this server's origin as the webview's resource origin. */
-function pageHtml(origin: string): string {
-  const nonce = createNonce();
-  const csp = ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src ${origin}`, `img-src ${origin} data:`].join('; ');
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<link rel="stylesheet" href="${origin}/media/jobDetails.css"><title>Job</title></head>
-<body><main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${origin}/media/dist/jobDetails.js"></script></body></html>`;
-}
+export type JobPanelChannel = RpcEndpoint<JobPageMethods, JobHostMethods, JobHostEvent, JobPageEvent>;
 
 export function startJobDetailsServer(): Promise<{ url: string; close(): Promise<void> }> {
-  return startMediaServer({ '/': pageHtml });
+  return startPageServer('jobDetails');
+}
+
+/** Opens the page; `handlers` answer its requests as the panel does, and may `push` appends as the panel does. */
+export async function openJobDetailsPage(
+  browser: Browser,
+  url: string,
+  handlers: (push: (append: JobHostEvent) => void) => Handlers<JobHostMethods>,
+): Promise<WebviewPage & { push(append: JobHostEvent): void }> {
+  let channel!: JobPanelChannel;
+  const push = (append: JobHostEvent) => channel.emit(append);
+  const view = await openWebviewPage(browser, url, (post) => {
+    channel = new RpcEndpoint<JobPageMethods, JobHostMethods, JobHostEvent, JobPageEvent>({ post, handlers: handlers(push) });
+    return (message) => channel.receive(message);
+  });
+  return Object.assign(view, { push });
 }

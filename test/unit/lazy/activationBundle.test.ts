@@ -9,8 +9,9 @@ const root = join(__dirname, '..', '..', '..', '..');
 const dist = join(root, 'dist');
 
 /**
- * The built bundles (`npm test` builds first): activation runs on dist/extension.js alone, in a
- * fresh Node process with a stand-in `vscode` module, and still registers every command.
+ * The built bundles (`npm test` builds first): activation runs on dist/extension.js (and the one
+ * error class of dist/errors.js), in a fresh Node process with a stand-in `vscode` module, and
+ * still registers every command.
  */
 describe('activation bundle', () => {
   let activation: { bundlesLoaded: string[]; commands: string[]; exported: string };
@@ -33,11 +34,11 @@ describe('activation bundle', () => {
     assert.equal(activation.exported, 'nothing');
   });
 
-  it('loads no other bundle of dist/', () => {
-    assert.deepEqual(activation.bundlesLoaded, []);
+  it('loads no other bundle of dist/ but the error class', () => {
+    assert.deepEqual(activation.bundlesLoaded, ['errors.js']);
   });
 
-  it('registers every command of package.json, each once', () => {
+  it('registers every command of package.json, each once, and no test-only command', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
     const declared = manifest.contributes.commands.map((entry) => entry.command).sort();
     assert.deepEqual([...activation.commands].sort(), declared);
@@ -51,7 +52,7 @@ describe('activation bundle', () => {
     }
     assert.deepEqual(
       [...new Set(required.get('extension.js'))].sort(),
-      ['chat.js', 'languageModels.js', 'network.js', 'payload.js', 'sidebar.js'],
+      ['chat.js', 'developmentSeed.js', 'errors.js', 'languageModels.js', 'network.js', 'payloadLanguage.js', 'sidebar.js', 'webhooks.js'],
     );
     for (const [name, bundles] of required) {
       for (const bundle of bundles) assert.ok(required.has(bundle), `${name} requires ./${bundle}, which was not built`);

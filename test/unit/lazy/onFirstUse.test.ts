@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { onFirstUse } from '../../../src/vscode/lazy/onFirstUse';
+import { onFirstUse } from '../../../src/vscode/platform/lazy/onFirstUse';
 
 describe('features loaded on first use', () => {
   const quietLog = () => {
@@ -29,6 +29,11 @@ describe('features loaded on first use', () => {
     assert.throws(() => feature(), /bundle missing/);
     assert.equal(feature(), 'chat');
     assert.equal(attempts, 2);
+  });
+
+  it('loads the same without a log, for a part loaded where none is at hand', () => {
+    const core = onFirstUse('payload core', undefined, () => ({ parsed: true }));
+    assert.equal(core(), core());
   });
 
   it('refuses a feature that asks for itself while it loads, instead of recursing', () => {

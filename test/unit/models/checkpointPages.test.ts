@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Checkpoint, CheckpointQuery, Page } from '../../../src/api/types';
-import { CheckpointPages, liveRefreshIntervalMs, maxArrivedCheckpoints, type CheckpointSource } from '../../../src/vscode/models/checkpointPages';
+import { CheckpointPages, liveRefreshIntervalMs, maxArrivedCheckpoints, type CheckpointSource } from '../../../src/vscode/sidebar/models/checkpointPages';
 import { FakeClock, settle } from '../core/fakeClock';
 
 /** A model whose checkpoints grow while a job trains it; pages newest first, as the platform serves them. */

@@ -3,7 +3,7 @@ import { analysePayload, defaultSampleEvent, diagnose, maxAnalysedLength, render
 import { maxReferences } from '../../../src/payload/analysis';
 import { maxRegexLength, maxReportedProblems } from '../../../src/payload/diagnostics';
 import { clampDiagnosticsDelay } from '../../../src/payload/diagnosticsDelay';
-import { inlineCode } from '../../../src/payload/markdown';
+import { inlineCode } from '../../../src/core/markdownText';
 
 const sample = defaultSampleEvent();
 const codes = (text: string, kind: 'payload' | 'automation' = 'payload') => diagnose(analysePayload(text, kind)).map((diagnostic) => diagnostic.code);

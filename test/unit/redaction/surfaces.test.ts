@@ -5,7 +5,7 @@ import { appendUserTurn, createConversation } from '../../../src/chat/conversati
 import { defaultSettings, type Conversation } from '../../../src/chat/conversationTypes';
 import { conversationToJson, conversationToMarkdown } from '../../../src/chat/exportConversation';
 import { selectionMessage } from '../../../src/chat/selectionMessage';
-import { RedactingLog } from '../../../src/vscode/log';
+import { RedactingLog } from '../../../src/vscode/platform/log';
 import { adviceForStatus } from '../../../src/webhook/advice';
 import { endpointForDisplay, endpointSecrets } from '../../../src/webhook/endpoint';
 import { formatTestReport } from '../../../src/webhook/report';

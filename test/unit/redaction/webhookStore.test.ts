@@ -1,6 +1,7 @@
 import { clipboard, dialogs, memento, secretStorage, type Dialog } from './support/fakeVscode';
 import assert from 'node:assert/strict';
-import type { Services } from '../../../src/vscode/services';
+import { Dialogs } from '../../../src/vscode/platform/dialogs';
+import type { Services } from '../../../src/vscode/platform/services';
 import { registerWebhookCommands } from '../../../src/vscode/webhooks/webhookCommands';
 import { WebhooksTreeProvider, type WebhookNode } from '../../../src/vscode/webhooks/webhooksTree';
 import { WebhookStore } from '../../../src/vscode/webhooks/webhookStore';
@@ -20,6 +21,7 @@ function setUp(testMode: boolean, initial: Record<string, unknown> = {}) {
   const handlers = new Map<string, Handler>();
   const services = {
     testMode,
+    dialogs: new Dialogs(testMode),
     registerCommand: (id: string, handler: Handler) => handlers.set(id, handler),
   } as unknown as Services;
   registerWebhookCommands(services, store);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { adviceForFailure, adviceForStatus, signPayload } from '../../../src/webhook';
+import { adviceForFailure, adviceForStatus } from '../../../src/webhook/advice';
+import { signPayload } from '../../../src/webhook/signature';
 import { startReceiver, type LocalReceiver } from '../../../src/webhook/receiver';
 
 interface Answer {
@@ -135,9 +136,11 @@ describe('what to check after a failed test', () => {
     assert.match(adviceForStatus(422)[0], /event_type/);
     assert.match(adviceForStatus(502)[0], /logs/);
   });
-  it('reads the transport failures', () => {
-    assert.match(adviceForFailure({ kind: 'network', message: 'POST x: could not find the host example.invalid' })[0], /does not resolve/);
-    assert.match(adviceForFailure({ kind: 'network', message: 'POST x: the secure connection to h:443 failed (CERT_HAS_EXPIRED)' })[0], /certificate/);
+  it('follows the reason of a transport failure, not its words', () => {
+    assert.match(adviceForFailure({ kind: 'unreachable', connection: 'unknown-host', message: 'POST x: could not find the host example.invalid' })[0], /does not resolve/);
+    assert.match(adviceForFailure({ kind: 'unreachable', connection: 'tls', message: 'POST x: the secure connection to h:443 failed (CERT_HAS_EXPIRED)' })[0], /certificate/);
+    assert.match(adviceForFailure({ kind: 'unreachable', connection: 'refused', message: 'POST x failed' })[0], /Nothing is listening/);
     assert.match(adviceForFailure({ kind: 'timeout', message: 'POST x timed out after 30 s' })[0], /in time/);
+    assert.match(adviceForFailure({ kind: 'unreachable', message: 'POST x: could not connect to h:1 (connection refused)' })[0], /^Check the endpoint URL/, 'words in a message decide nothing');
   });
 });

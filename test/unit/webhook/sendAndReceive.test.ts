@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { closeRawConnections, sendRaw, type RawRequest, type RawResponse } from '../../../src/api';
 import { analysePayload, defaultSampleEvent, renderPayload } from '../../../src/payload';
-import { formatReceivedRequest, formatTestReport, sendTest, signPayload, startReceiver, type LocalReceiver } from '../../../src/webhook';
+import { formatReceivedRequest } from '../../../src/webhook/receivedReport';
+import { startReceiver, type LocalReceiver } from '../../../src/webhook/receiver';
+import { formatTestReport } from '../../../src/webhook/report';
+import { sendTest } from '../../../src/webhook/send';
+import { signPayload } from '../../../src/webhook/signature';
 
 describe('webhook test send through the local receiver', () => {
   let receiver: LocalReceiver;

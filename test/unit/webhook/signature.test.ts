@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
-import { signPayload, verifySignature } from '../../../src/webhook';
+import { signPayload, verifySignature } from '../../../src/webhook/signature';
 
 /** The documented check: `openssl dgst -sha256 -hmac <secret> -binary | base64`. */
 function opensslSignature(secret: string, body: Uint8Array): string {

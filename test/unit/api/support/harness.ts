@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isPlatformError, PlatformClient, type ClientOptions, type PlatformError, type RequestLogEntry } from '../../../../src/api';
-import type { ChatCompletionChunk } from '../../../../src/api/types';
+import { ChatChunkDecoder, isPlatformError, PlatformClient, SseParser, type ClientOptions, type PlatformError, type RequestLogEntry } from '../../../../src/api';
+import type { ChatCompletionChunk, Usage } from '../../../../src/api/types';
+import { runStream } from '../../../../src/chat/streamRun';
 import type { Emulator } from '../../../emulator';
 
 /** Distinctive, so a leak anywhere can be found by plain search. */
@@ -80,4 +81,43 @@ export function repositoryRoot(): string {
     directory = parent;
   }
   return directory;
+}
+
+/** What a streamed answer spells out, folded by the chat's own stream runner (src/chat/streamRun.ts). */
+export async function answerOf(chunks: readonly ChatCompletionChunk[]): Promise<{ content: string; reasoning: string; finishReason?: string; usage?: Usage }> {
+  async function* replay(): AsyncGenerator<ChatCompletionChunk> {
+    yield* chunks;
+  }
+  const answer: { content: string; reasoning: string; finishReason?: string; usage?: Usage } = { content: '', reasoning: '' };
+  const outcome = await runStream(replay(), {
+    signal: new AbortController().signal,
+    onDelta: (content, reasoning) => {
+      answer.content += content;
+      answer.reasoning += reasoning;
+    },
+  });
+  assert.equal(outcome.status, 'done', outcome.error?.message);
+  if (outcome.finishReason !== undefined) answer.finishReason = outcome.finishReason;
+  if (outcome.usage !== undefined) answer.usage = outcome.usage;
+  return answer;
+}
+
+/**
+ * The chunks a chat stream's reads decode to, through the parser and decoder the client reads
+ * chat streams with, in reads split wherever a test chooses; `done` once [DONE] arrived.
+ */
+export function decodeReads(reads: Iterable<Uint8Array>): { chunks: ChatCompletionChunk[]; done: boolean } {
+  const parser = new SseParser();
+  const decoder = new ChatChunkDecoder({ api: 'inference', method: 'POST', path: '/v1/chat/completions' });
+  const chunks: ChatCompletionChunk[] = [];
+  const take = (events: string[]): boolean => {
+    for (const data of events) {
+      const chunk = decoder.decode(data);
+      if (chunk === null) return true;
+      chunks.push(chunk);
+    }
+    return false;
+  };
+  for (const read of reads) if (take(parser.feed(read))) return { chunks, done: true };
+  return { chunks, done: take(parser.end()) };
 }

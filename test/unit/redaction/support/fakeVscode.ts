@@ -57,10 +57,20 @@ class TreeItem {
 }
 
 class MarkdownString {
-  constructor(readonly value: string) {}
+  isTrusted?: boolean;
+  supportHtml?: boolean;
+  constructor(public value = '') {}
+  appendMarkdown(text: string): this {
+    this.value += text;
+    return this;
+  }
 }
 
 class ThemeIcon {
+  constructor(readonly id: string, readonly color?: ThemeColor) {}
+}
+
+class ThemeColor {
   constructor(readonly id: string) {}
 }
 
@@ -77,6 +87,7 @@ const fake = {
   TreeItem,
   MarkdownString,
   ThemeIcon,
+  ThemeColor,
   TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
   ExtensionMode: { Production: 1, Development: 2, Test: 3 },
   window: {
@@ -85,6 +96,7 @@ const fake = {
     showWarningMessage: async (message: string, ...rest: unknown[]) => dialogs.answer({ kind: 'warning', shown: { message, rest } }),
     showInformationMessage: async (message: string, ...rest: unknown[]) => dialogs.answer({ kind: 'information', shown: { message, rest } }),
     setStatusBarMessage: () => ({ dispose: () => undefined }),
+    withProgress: async <T>(_options: unknown, task: () => Promise<T>) => task(),
     showTextDocument: async (document: unknown) => document,
     createOutputChannel: () => {
       const write = (level: string) => (line: string) => void outputLines.push(`${level} ${line}`);

@@ -1,0 +1,122 @@
+import * as vscode from 'vscode';
+
+/** A question the extension asked the user, as recorded for its tests. */
+export interface Question {
+  kind: 'confirm' | 'choose' | 'pick' | 'input' | 'open';
+  message: string;
+  detail?: string;
+  /** Labels of the offered choices (quick picks) or the confirming action. */
+  choices?: string[];
+}
+
+/** An answer given in place of the user: a label to pick, text to type, true/false to confirm, undefined to cancel. */
+export type ScriptedAnswer = string | boolean | undefined | vscode.Uri[] | ((question: Question) => string | boolean | undefined | vscode.Uri[]);
+
+/** At most this many questions and messages are kept for the tests. */
+const keptRecords = 100;
+
+/**
+ * Every dialog of the extension goes through here (services.dialogs): VS Code's window. Under the
+ * extension's own tests (and only then: `scriptable` is services.testMode) answers can be queued,
+ * so flows with modal confirmations and quick picks run end to end without a person. This is the
+ * one way a test answers a question: no command takes a confirmation or a dialog's answer as an
+ * argument. In a normal install nothing can pre-answer a question: another extension that reaches
+ * this object still gets a person's answer.
+ */
+export class Dialogs {
+  private readonly queued: ScriptedAnswer[] = [];
+  /** Questions asked while the tests run, oldest first (nothing is kept otherwise). */
+  readonly asked: Question[] = [];
+  /** Information and warning messages shown, oldest first. */
+  readonly shown: string[] = [];
+
+  constructor(private readonly scriptable: boolean) {}
+
+  /** Answers the next questions, in order, instead of showing them (tests only). */
+  answerNext(...answers: ScriptedAnswer[]): void {
+    if (!this.scriptable) throw new Error('answers can be queued only while the extension runs its own tests');
+    this.queued.push(...answers);
+  }
+
+  /** A modal confirmation naming what will happen; true only when the action button is chosen. */
+  async confirm(message: string, detail: string, action: string): Promise<boolean> {
+    const scripted = this.scripted({ kind: 'confirm', message, detail, choices: [action] });
+    if (scripted.answered) return scripted.value === true || scripted.value === action;
+    const picked = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
+    return picked === action;
+  }
+
+  /**
+   * A question with a few answers: a notification (a warning unless `severity` says otherwise), or
+   * a modal dialog when `modal`. Resolves with the chosen answer, or undefined when dismissed.
+   */
+  async choose<T extends string>(message: string, options: { modal: boolean; detail?: string; severity?: 'info' | 'warning' | 'error' }, ...answers: T[]): Promise<T | undefined> {
+    const scripted = this.scripted({ kind: 'choose', message, detail: options.detail, choices: answers });
+    if (scripted.answered) return answers.find((answer) => answer === scripted.value);
+    this.record(message);
+    const shape = { modal: options.modal, detail: options.detail };
+    const picked = await (options.severity === 'info'
+      ? vscode.window.showInformationMessage(message, shape, ...answers)
+      : options.severity === 'error'
+        ? vscode.window.showErrorMessage(message, shape, ...answers)
+        : vscode.window.showWarningMessage(message, shape, ...answers));
+    return answers.find((answer) => answer === picked);
+  }
+
+  async pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions & { title: string }): Promise<T | undefined> {
+    const scripted = this.scripted({ kind: 'pick', message: options.title, choices: items.map((item) => item.label) });
+    if (scripted.answered) {
+      const wanted = scripted.value;
+      return typeof wanted === 'string' ? items.find((item) => item.label === wanted || (item as { id?: string }).id === wanted || item.description === wanted) : undefined;
+    }
+    return vscode.window.showQuickPick(items, { ignoreFocusOut: true, ...options });
+  }
+
+  async input(options: vscode.InputBoxOptions & { title: string }): Promise<string | undefined> {
+    const scripted = this.scripted({ kind: 'input', message: options.title, detail: options.prompt });
+    if (scripted.answered) {
+      if (typeof scripted.value !== 'string') return undefined;
+      const problem = await options.validateInput?.(scripted.value);
+      // As in VS Code's input box, an information or a warning does not stop the answer; an error does.
+      const blocking = typeof problem === 'string' ? problem : problem?.severity === vscode.InputBoxValidationSeverity.Error ? problem.message : undefined;
+      if (blocking) throw new Error(`scripted input "${scripted.value}" rejected: ${blocking}`);
+      return scripted.value;
+    }
+    return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
+  }
+
+  async openFile(options: vscode.OpenDialogOptions & { title: string }): Promise<vscode.Uri | undefined> {
+    const scripted = this.scripted({ kind: 'open', message: options.title });
+    if (scripted.answered) return Array.isArray(scripted.value) ? scripted.value[0] : typeof scripted.value === 'string' ? vscode.Uri.file(scripted.value) : undefined;
+    return (await vscode.window.showOpenDialog({ canSelectMany: false, ...options }))?.[0];
+  }
+
+  /** A non-blocking message with optional actions; the chosen action runs its callback. */
+  info(message: string, ...actions: { title: string; run: () => unknown }[]): void {
+    this.record(message);
+    void Promise.resolve(vscode.window.showInformationMessage(message, ...actions.map((action) => action.title))).then((picked) => {
+      actions.find((action) => action.title === picked)?.run();
+    });
+  }
+
+  warn(message: string, ...actions: { title: string; run: () => unknown }[]): void {
+    this.record(message);
+    void Promise.resolve(vscode.window.showWarningMessage(message, ...actions.map((action) => action.title))).then((picked) => {
+      actions.find((action) => action.title === picked)?.run();
+    });
+  }
+
+  private record(message: string): void {
+    this.shown.push(message);
+    if (this.shown.length > keptRecords) this.shown.splice(0, this.shown.length - keptRecords);
+  }
+
+  private scripted(question: Question): { answered: false } | { answered: true; value: string | boolean | undefined | vscode.Uri[] } {
+    if (!this.scriptable) return { answered: false };
+    this.asked.push(question);
+    if (this.asked.length > keptRecords) this.asked.splice(0, this.asked.length - keptRecords);
+    if (this.queued.length === 0) return { answered: false };
+    const answer = this.queued.shift();
+    return { answered: true, value: typeof answer === 'function' ? answer(question) : answer };
+  }
+}

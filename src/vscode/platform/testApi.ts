@@ -1,0 +1,54 @@
+import type { Services } from './services';
+import type { Settings } from './settings';
+import { reviewSnapshot } from '../trust/workspaceEndpoints';
+import type { Dialogs } from './dialogs';
+import type { RegisteredViews } from '../sidebar/sidebarActivation';
+import { errorMessage } from '../../api/errorMessage';
+
+/**
+ * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
+ * only then: in a normal install activate() returns nothing, so no other extension can reach the
+ * services, the secret storage or the dialogs through it.
+ */
+export interface RlStudioTestApi {
+  /** The sidebar's providers and services (reading this loads the sidebar). */
+  readonly views: RegisteredViews;
+  /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
+  readonly dialogs: Dialogs;
+  /** Recent lines of the RL Studio log channel, newest last (already redacted). */
+  recentLogLines(): string[];
+  /** Everything the extension keeps in globalState and workspaceState. */
+  storedState(): Record<string, unknown>;
+  /** The settings in use, and the workspace values waiting for approval or refused. */
+  settingsInUse(): { settings: Settings; pending: string[]; refused: string[] };
+  /** Disposes everything the extension registered, in the order VS Code does when turning it off. */
+  disposeAll(): void;
+}
+
+export function createTestApi(services: Services, views: () => RegisteredViews): RlStudioTestApi | undefined {
+  if (!services.testMode) return undefined;
+  const { globalState, workspaceState, subscriptions } = services.context;
+  return {
+    get views() {
+      return views();
+    },
+    dialogs: services.dialogs,
+    recentLogLines: () => services.log.recentLines(),
+    storedState: () => {
+      const state: Record<string, unknown> = {};
+      for (const key of globalState.keys()) state[`global:${key}`] = globalState.get(key);
+      for (const key of workspaceState.keys()) state[`workspace:${key}`] = workspaceState.get(key);
+      return state;
+    },
+    settingsInUse: () => ({ settings: { ...services.settings.current }, ...reviewSnapshot(services.settings.review) }),
+    disposeAll: () => {
+      for (const subscription of subscriptions.splice(0)) {
+        try {
+          subscription.dispose();
+        } catch (error) {
+          services.log.warn(`disposing: ${errorMessage(error)}`);
+        }
+      }
+    },
+  };
+}
