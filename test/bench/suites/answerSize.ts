@@ -14,6 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PlatformClient } from '../../../src/api';
 import type { BenchFigure, BenchSuite } from '../report';
+import { median } from '../stats';
 
 const MiB = 2 ** 20;
 const cap = 32 * MiB;
@@ -77,11 +78,6 @@ async function peakGrowthMiB(work: () => Promise<unknown>, gc: () => void): Prom
     clearInterval(sampler);
   }
   return (peak - start) / MiB;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 export const suite: BenchSuite = {

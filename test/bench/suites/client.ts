@@ -8,14 +8,10 @@ import { Pool } from 'undici';
 import { PlatformClient } from '../../../src/api';
 import { startEmulator } from '../../emulator';
 import type { BenchFigure, BenchSuite } from '../report';
+import { best, median } from '../stats';
 
 const requestsPerBlock = 100;
 const rounds = 30;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 async function microsecondsPerRequest(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -66,7 +62,7 @@ export const suite: BenchSuite = {
           peer: { name: 'bare undici Pool.request', value: median(theirs) },
           better: 'lower',
           goal: { kind: 'ratio', atMost: 1.1 },
-          note: `median of ${rounds * 2} interleaved blocks of ${requestsPerBlock} requests each (fastest blocks ${Math.min(...ours).toFixed(1)} vs ${Math.min(...theirs).toFixed(1)} µs), keep-alive, local emulator`,
+          note: `median of ${rounds * 2} interleaved blocks of ${requestsPerBlock} requests each (fastest blocks ${best(ours).toFixed(1)} vs ${best(theirs).toFixed(1)} µs), keep-alive, local emulator`,
         },
       ];
     } finally {

@@ -10,6 +10,7 @@ import { defaultPollPolicy } from '../../../src/core/pollPolicy';
 import { SimulatedClock } from '../../fault/support/pollingClock';
 import { alternatingCursors, clientFor, ignoresAfter, PollingServer, sourceFor, wellBehaved, type EventsBehaviour } from '../../fault/support/pollingServers';
 import type { BenchFigure, BenchSuite } from '../report';
+import { worst } from '../stats';
 
 const minute = 60_000;
 const simulatedMinutes = 10;
@@ -45,7 +46,7 @@ async function requestsPerMinute(behaviour: (count: (jobId: string) => number) =
       overall: events.length / simulatedMinutes,
       steady: events.filter((entry) => entry.at >= steadyFrom).length / steadyMinutes,
       kept: tracker.get('job-1')?.events.length ?? 0,
-      maxPagesPerPoll: Math.max(...perPoll.values()),
+      maxPagesPerPoll: worst([...perPoll.values()]),
     };
   } finally {
     tracker.dispose();

@@ -16,16 +16,12 @@ import { defaultPollPolicy } from '../../../src/core/pollPolicy';
 import { startEmulator } from '../../emulator';
 import type { Emulator } from '../../emulator/contract';
 import type { BenchFigure, BenchSuite } from '../report';
+import { median } from '../stats';
 
 const checkpointCount = 10_000;
 const firstPageRuns = 15;
 const jobCount = 50;
 const groupsPerJob = 6;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** A full collection, when the process allows one (the flag can be set at run time). */
 function collectGarbage(): void {

@@ -6,10 +6,13 @@
  */
 import { SseParser } from '../../../src/api';
 import type { BenchFigure, BenchSuite } from '../report';
+import { median } from '../stats';
+import { timeAlternately } from '../timing';
 
 const MB = 1e6;
 const readSize = 64 * 1024;
-const runs = 5;
+/** Rounds of single line, split, split, single line: two timed runs of each per round. */
+const rounds = 3;
 
 /** `count` events of `size` bytes of data each, as 64 KiB reads. */
 function eventReads(count: number, size: number): Uint8Array[] {
@@ -29,42 +32,24 @@ function parse(reads: Uint8Array[], expected: number): void {
   if (events !== expected) throw new Error(`parsed ${events} events, expected ${expected}`);
 }
 
-function seconds(work: () => void): number {
-  const started = performance.now();
-  work();
-  return (performance.now() - started) / 1000;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 export const suite: BenchSuite = {
   name: 'SSE long lines',
   async run(): Promise<BenchFigure[]> {
     const oneLine = eventReads(1, 64 * MB);
     const eightEvents = eventReads(8, 8 * MB);
-    parse(oneLine, 1);
-    parse(eightEvents, 8);
-    const singles: number[] = [];
-    const splits: number[] = [];
-    // Alternating, so that load from elsewhere on the machine hits both alike.
-    for (let index = 0; index < runs; index++) {
-      singles.push(seconds(() => parse(oneLine, 1)));
-      splits.push(seconds(() => parse(eightEvents, 8)));
-    }
-    const single = median(singles);
-    const split = median(splits);
+    // The first (untimed) calls also check the event counts.
+    const times = await timeAlternately(() => parse(oneLine, 1), () => parse(eightEvents, 8), rounds);
+    const single = median(times.ours);
+    const split = median(times.theirs);
     return [
       {
         name: 'SSE parse time of a 64 MB single-line event',
-        value: single * 1000,
+        value: single,
         unit: 'ms',
-        peer: { name: 'the same 64 MB as 8 events of 8 MB', value: split * 1000 },
+        peer: { name: 'the same 64 MB as 8 events of 8 MB', value: split },
         better: 'lower',
         goal: { kind: 'ratio', atMost: 2 },
-        note: `${oneLine.length} reads of 64 KiB, median of ${runs}, parser only (no JSON decoding)`,
+        note: `${oneLine.length} reads of 64 KiB, median of ${times.ours.length} alternating runs each, parser only (no JSON decoding)`,
       },
     ];
   },
