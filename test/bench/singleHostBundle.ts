@@ -19,9 +19,7 @@ const repoRoot = join(__dirname, '..', '..', '..');
 const shareVscodeNamespace: esbuild.Plugin = {
   name: 'share-vscode-namespace',
   setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-shared' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-shared' },
-    );
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-shared' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-shared' }));
     build.onLoad({ filter: /.*/, namespace: 'vscode-shared' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
   },
 };

@@ -25,7 +25,9 @@ export function vscodeTopLevelNames(): string[] {
 }
 
 function anything(path: string, onCall?: CallRecorder): unknown {
-  const target = function standIn() { /* callable */ };
+  const target = function standIn() {
+    /* callable */
+  };
   // Values the extension assigns (item.label = …) are kept, so reading them back works.
   const assigned = new Map<PropertyKey, unknown>();
   return new Proxy(target, {
@@ -36,7 +38,10 @@ function anything(path: string, onCall?: CallRecorder): unknown {
     get(_target, property) {
       if (assigned.has(property)) return assigned.get(property);
       if (property === 'then') return undefined;
-      if (property === Symbol.iterator) return function* empty() { /* nothing */ };
+      if (property === Symbol.iterator)
+        return function* empty() {
+          /* nothing */
+        };
       if (property === Symbol.toPrimitive) return () => '';
       if (property === 'dispose') return () => undefined;
       if (property === 'version') return '1.104.0';

@@ -34,15 +34,16 @@ async function writeList(response: ServerResponse, total: number): Promise<void>
   written += head.length;
   while (!closed && written + filler.length + tail.length <= total) {
     written += filler.length;
-    if (!response.write(filler)) await new Promise<void>((resolve) => {
-      const go = () => {
-        response.off('drain', go);
-        response.off('close', go);
-        resolve();
-      };
-      response.on('drain', go);
-      response.on('close', go);
-    });
+    if (!response.write(filler))
+      await new Promise<void>((resolve) => {
+        const go = () => {
+          response.off('drain', go);
+          response.off('close', go);
+          resolve();
+        };
+        response.on('drain', go);
+        response.on('close', go);
+      });
   }
   if (closed) return;
   // Pad with spaces so the answer is exactly `total` bytes.

@@ -182,11 +182,21 @@ async function runOurs(browser: Browser, url: string, deltas: string[]): Promise
   const user = { id: 'u1', role: 'user' as const, content: question, createdAt: 0 };
   const answer: AnswerEntry = { id: 'a1', role: 'assistant', replyTo: 'u1', column: 0, model, content: '', reasoning: '', status: 'streaming', createdAt: 0 };
   const conversation: Conversation = {
-    id: 'c1', title: 'Benchmark', titleFromUser: false, createdAt: 0, updatedAt: 0, draft: '',
+    id: 'c1',
+    title: 'Benchmark',
+    titleFromUser: false,
+    createdAt: 0,
+    updatedAt: 0,
+    draft: '',
     settings: { model, compareModel: '', compare: false, systemPrompt: '', parameters: { stop: [], jsonOutput: false } },
     messages: [user, answer],
   };
-  const snapshot: PanelSnapshot = { conversations: [{ id: 'c1', title: 'Benchmark', updatedAt: 0, messageCount: 2 }], conversation, models: { options: [{ id: model, label: model, group: 'Inference models', api: 'inference' }], problems: [] }, modelsLoading: false };
+  const snapshot: PanelSnapshot = {
+    conversations: [{ id: 'c1', title: 'Benchmark', updatedAt: 0, messageCount: 2 }],
+    conversation,
+    models: { options: [{ id: model, label: model, group: 'Inference models', api: 'inference' }], problems: [] },
+    modelsLoading: false,
+  };
   const view = await openWebviewPage(browser, url, (post) => (raw) => {
     const message = raw as { kind: string; id: number; method: string };
     if (message.kind !== 'request') return;
@@ -309,7 +319,10 @@ async function runBaseline(browser: Browser, url: string, script: string, deltas
             content += delta;
             chunks++;
           }
-          render([{ role: 'user', content: question }, { role: 'assistant', content }]);
+          render([
+            { role: 'user', content: question },
+            { role: 'assistant', content },
+          ]);
           frames.push(performance.now() - frameStart);
           if (performance.now() - started > budgetMs) break;
         }

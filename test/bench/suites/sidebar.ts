@@ -79,13 +79,15 @@ async function checkpointFigures(emulator: Emulator, client: PlatformClient): Pr
 
 function trajectoryGroups(count: number): TrajectoryGroup[] {
   return Array.from({ length: count }, (_, index) => ({
-    trajectories: [{
-      messages_and_choices: [
-        { role: 'user', content: `question ${index}` },
-        { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `answer ${index}` } },
-      ],
-      reward: index % 2,
-    }],
+    trajectories: [
+      {
+        messages_and_choices: [
+          { role: 'user', content: `question ${index}` },
+          { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `answer ${index}` } },
+        ],
+        reward: index % 2,
+      },
+    ],
   }));
 }
 
@@ -137,7 +139,13 @@ async function followingFigures(emulator: Emulator, client: PlatformClient): Pro
 
   return [
     { name: `${jobCount} jobs followed: most requests in flight for one job`, value: maxPerJob, unit: 'requests', better: 'lower', goal: { kind: 'absolute', atMost: 1 } },
-    { name: `${jobCount} jobs followed: request rate until all finished`, value: requests / elapsed, unit: 'req/s', better: 'lower', note: `${requests} requests in ${elapsed.toFixed(1)} s; ${succeeded}/${jobCount} succeeded${unfinished ? `, ${unfinished} still running at the deadline` : ''}` },
+    {
+      name: `${jobCount} jobs followed: request rate until all finished`,
+      value: requests / elapsed,
+      unit: 'req/s',
+      better: 'lower',
+      note: `${requests} requests in ${elapsed.toFixed(1)} s; ${succeeded}/${jobCount} succeeded${unfinished ? `, ${unfinished} still running at the deadline` : ''}`,
+    },
     { name: `${jobCount} jobs followed: requests in the 3 s after all finished`, value: requestsAfterDone, unit: 'requests', better: 'lower', goal: { kind: 'absolute', atMost: 0 } },
   ];
 }

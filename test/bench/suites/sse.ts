@@ -51,7 +51,7 @@ function splitIntoReads(bytes: Uint8Array): Uint8Array[] {
   const random = sequence(7);
   const sizes = [180, 512, 1460, 4096, 16384];
   const reads: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     const size = sizes[Math.floor(random() * sizes.length)]!;
     reads.push(bytes.slice(start, start + size));
     start += size;
@@ -107,7 +107,12 @@ export const suite: BenchSuite = {
     const theirsCount = await theirs(reads);
     if (oursCount !== expected || theirsCount !== expected) throw new Error(`chunk counts differ: ours ${oursCount}, openai ${theirsCount}, expected ${expected}`);
     const megabytes = bytes.length / 1e6;
-    const times = await timeAlternately(() => ours(reads), () => theirs(reads), rounds, 2);
+    const times = await timeAlternately(
+      () => ours(reads),
+      () => theirs(reads),
+      rounds,
+      2,
+    );
     return [
       {
         name: 'SSE parse + chunk decode throughput',

@@ -38,7 +38,11 @@ export const suite: BenchSuite = {
     const oneLine = eventReads(1, 64 * MB);
     const eightEvents = eventReads(8, 8 * MB);
     // The first (untimed) calls also check the event counts.
-    const times = await timeAlternately(() => parse(oneLine, 1), () => parse(eightEvents, 8), rounds);
+    const times = await timeAlternately(
+      () => parse(oneLine, 1),
+      () => parse(eightEvents, 8),
+      rounds,
+    );
     const single = median(times.ours);
     const split = median(times.theirs);
     return [
