@@ -4,14 +4,6 @@
  * changes hit both alike.
  */
 
-/** Times `work` `runs` times after `warmups` untimed calls; `work` may return a promise. */
-export async function timeRuns(work: () => unknown, runs: number, warmups = 0): Promise<number[]> {
-  for (let index = 0; index < warmups; index++) await work();
-  const times: number[] = [];
-  for (let index = 0; index < runs; index++) times.push(await timeOnce(work));
-  return times;
-}
-
 /**
  * Times `ours` and `theirs` in rounds of ours, theirs, theirs, ours (after `warmups` untimed calls
  * of each): `rounds` rounds give 2 × `rounds` durations per side.
