@@ -9,7 +9,7 @@ import { describeChars, maxAnswerChars, maxConversationCharsForNewTurn, maxMessa
 import { apiForModel } from './modelIds';
 import { buildChatRequest } from './requestBuilder';
 import { runStream, type StreamOutcome } from './streamRun';
-import type { HostEvent, ShownLength } from '../webview/chat/protocol';
+import type { HostEvent, ShownLength } from '../webview/chat/chatProtocol';
 import { ProtocolError, tooLong } from '../webview/common/wire';
 
 /** What the webview is told as answers start, stream and end. */

@@ -9,7 +9,7 @@ import { ChatModelCatalogue } from './modelCatalogue';
 import type { ModelCatalogue } from './modelOptions';
 import { chatRequestHandlers, type ChatSession } from './requestHandlers';
 import { WebviewGuards } from './webviewGuards';
-import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../webview/chat/protocol';
+import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../webview/chat/chatProtocol';
 import { RpcEndpoint } from '../webview/common/rpc';
 import { ownValue, ProtocolError, type WireMessage } from '../webview/common/wire';
 

@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk, ChatCompletionRequest, PlatformApi } from '../api/types';
 import type { Conversation } from './conversationTypes';
 import type { ModelCatalogue } from './modelOptions';
-import type { ExportFormat } from '../webview/chat/protocol';
+import type { ExportFormat } from '../webview/chat/chatProtocol';
 
 /**
  * What the chat needs from outside, as interfaces: the chat's logic stays free of the platform

@@ -9,7 +9,7 @@ import { maxClipboardChars, maxLinkChars, maxMessageChars } from './limits';
 import type { ChatModelCatalogue } from './modelCatalogue';
 import { normalizeParameters } from './requestBuilder';
 import type { WebviewGuards } from './webviewGuards';
-import { chatParams, type HostMethods, type PanelSnapshot } from '../webview/chat/protocol';
+import { chatParams, type HostMethods, type PanelSnapshot } from '../webview/chat/chatProtocol';
 import type { Handlers } from '../webview/common/rpc';
 import { ProtocolError } from '../webview/common/wire';
 

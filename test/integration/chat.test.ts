@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { WebviewReport } from '../../src/webview/chat/protocol';
+import type { WebviewReport } from '../../src/webview/chat/chatProtocol';
 import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
 import { checkpointNode as checkpointNodeOf, seededIds, trainedModelListed as listTrainedModel, trainedModelName } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { WebviewReport } from '../../src/webview/chat/protocol';
+import type { WebviewReport } from '../../src/webview/chat/chatProtocol';
 import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
 import type { RememberedModel } from '../../src/vscode/sidebar/rememberedItems';
 import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ChatUi } from '../../chat/chatPorts';
 import type { Conversation } from '../../chat/conversationTypes';
 import { conversationToJson, conversationToMarkdown, exportFileName } from '../../chat/exportConversation';
-import type { ExportFormat } from '../../webview/chat/protocol';
+import type { ExportFormat } from '../../webview/chat/chatProtocol';
 import type { Dialogs } from '../platform/dialogs';
 
 /**

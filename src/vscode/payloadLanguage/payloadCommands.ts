@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Dialogs } from '../platform/dialogs';
 import type { Services } from '../platform/services';
 import type { WebhookStore } from '../webhooks/webhookStore';
 import type { EventType, TemplateId } from '../../payload';
@@ -12,7 +13,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
   services.registerCommand('rlStudio.payload.chooseWebhook', async (target?: vscode.Uri, webhookId?: string) => {
     const document = await payloadDocument(target);
     if (documents.analysisOf(document)?.kind === 'automation') {
-      void vscode.window.showInformationMessage('An automation names its webhook in its "webhook" field.');
+      services.dialogs.info('An automation names its webhook in its "webhook" field.');
       return undefined;
     }
     if (webhookId !== undefined) {
@@ -32,7 +33,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
       { label: '$(add) Add a webhook…', add: true },
       ...(current ? [{ label: '$(close) No webhook', description: 'secret references are then not checked', id: '' }] : []),
     ];
-    const picked = await vscode.window.showQuickPick(picks, { title: 'Webhook for this payload', placeHolder: 'Its secrets are completed and checked in the payload' });
+    const picked = await services.dialogs.pick(picks, { title: 'Webhook for this payload', placeHolder: 'Its secrets are completed and checked in the payload' });
     if (!picked) return undefined;
     let id = picked.id;
     if (picked.add) id = await vscode.commands.executeCommand<string | undefined>('rlStudio.webhook.add');
@@ -50,7 +51,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
     const document = await payloadDocument(target);
     const analysis = documents.analysisOf(document)!;
     if (analysis.kind === 'automation') {
-      void vscode.window.showInformationMessage('An automation is previewed with its own event type.');
+      services.dialogs.info('An automation is previewed with its own event type.');
       return;
     }
     const current = documents.samples.typeFor(document, analysis);
@@ -58,7 +59,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
     const chosen =
       type ??
       (
-        await vscode.window.showQuickPick(
+        await services.dialogs.pick(
           eventTypes.map((candidate) => ({
             label: candidate,
             description: candidate === current ? 'current' : describeEvent(candidate).category,
@@ -74,11 +75,11 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
   services.registerCommand('rlStudio.payload.editSampleEvent', async (target?: vscode.Uri) => {
     const document = await payloadDocument(target);
     const type = documents.samples.typeFor(document, documents.analysisOf(document));
-    await editSampleValues(documents, type);
+    await editSampleValues(services.dialogs, documents, type);
   });
 
   services.registerCommand('rlStudio.payload.newFromTemplate', async (id?: TemplateId) => {
-    const template = id ?? (await pickTemplate());
+    const template = id ?? (await pickTemplate(services.dialogs));
     if (!template) return undefined;
     const document = await vscode.workspace.openTextDocument({ language: payloadLanguageId, content: `${payloadCore().templateText(template)}\n` });
     await vscode.window.showTextDocument(document);
@@ -88,7 +89,7 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
   services.registerCommand('rlStudio.payload.insertTemplate', async (target?: vscode.Uri, id?: TemplateId) => {
     const document = await payloadDocument(target);
     const editor = await vscode.window.showTextDocument(document);
-    const template = id ?? (await pickTemplate());
+    const template = id ?? (await pickTemplate(services.dialogs));
     if (!template) return;
     const analysis = documents.analysisOf(document)!;
     const { isRunEvent, templateText } = payloadCore();
@@ -103,8 +104,8 @@ export function registerPayloadCommands(services: Services, documents: PayloadDo
   });
 }
 
-async function pickTemplate(): Promise<TemplateId | undefined> {
-  const picked = await vscode.window.showQuickPick(
+async function pickTemplate(dialogs: Dialogs): Promise<TemplateId | undefined> {
+  const picked = await dialogs.pick(
     payloadCore().payloadTemplates.map((template) => ({ label: template.label, detail: template.description, id: template.id })),
     { title: 'Payload template' },
   );
@@ -122,7 +123,7 @@ async function payloadDocument(target?: vscode.Uri): Promise<vscode.TextDocument
 }
 
 /** A quick pick of every sample value; picking one edits it. Loops until dismissed. */
-async function editSampleValues(documents: PayloadDocuments, type: EventType): Promise<void> {
+async function editSampleValues(dialogs: Dialogs, documents: PayloadDocuments, type: EventType): Promise<void> {
   type Pick = vscode.QuickPickItem & { action: 'value' | 'metadata' | 'add-metadata' | 'reset'; name?: string };
   const { lookupVariable, plainVariables } = payloadCore();
   for (;;) {
@@ -143,26 +144,26 @@ async function editSampleValues(documents: PayloadDocuments, type: EventType): P
       { label: '$(add) Add a metadata key…', action: 'add-metadata' },
       { label: '$(discard) Reset to the defaults', action: 'reset' },
     ];
-    const picked = await vscode.window.showQuickPick(picks, { title: `Sample event values: ${type}`, placeHolder: 'Pick a value to change; Escape when done', matchOnDescription: true });
+    const picked = await dialogs.pick(picks, { title: `Sample event values: ${type}`, placeHolder: 'Pick a value to change; Escape when done', matchOnDescription: true });
     if (!picked) return;
     if (picked.action === 'reset') {
       await documents.samples.reset(type);
       continue;
     }
     if (picked.action === 'add-metadata') {
-      const key = await vscode.window.showInputBox({
+      const key = await dialogs.input({
         title: 'Metadata key',
         prompt: "A top-level key of the artifact version's metadata",
         validateInput: (value) => (/^[^.}"\\\s]+$/.test(value) ? undefined : 'A top-level key: no dots, spaces, quotes, backslashes or braces.'),
       });
       if (!key) continue;
-      const value = await vscode.window.showInputBox({ title: `Sample value of artifact_metadata.${key}` });
+      const value = await dialogs.input({ title: `Sample value of artifact_metadata.${key}` });
       if (value !== undefined) await documents.samples.setValue(type, 'metadata', key, value);
       continue;
     }
     const name = picked.name!;
     const current = picked.action === 'value' ? sample.values[name] : sample.metadata[name];
-    const value = await vscode.window.showInputBox({
+    const value = await dialogs.input({
       title: `Sample value of ${picked.label}`,
       value: current,
       prompt: picked.action === 'metadata' ? 'Clear the value and press Enter to remove the key.' : 'Inserted verbatim into the payload, as the platform does.',

@@ -106,6 +106,14 @@ export class Dialogs {
     });
   }
 
+  /** An error message with the actions that fix it; not awaited, so the command that failed ends at once. */
+  error(message: string, ...actions: { title: string; run: () => unknown }[]): void {
+    this.record(message);
+    void Promise.resolve(vscode.window.showErrorMessage(message, ...actions.map((action) => action.title))).then((picked) => {
+      actions.find((action) => action.title === picked)?.run();
+    });
+  }
+
   private record(message: string): void {
     this.shown.push(message);
     if (this.shown.length > keptRecords) this.shown.splice(0, this.shown.length - keptRecords);

@@ -226,10 +226,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     // The message says what happened; the log keeps the request that failed.
     log.error(failure.detail && failure.detail !== failure.message ? `${message} (${failure.detail})` : message);
     const actions = actionsFor(failure.action);
-    void vscode.window.showErrorMessage(message, ...actions.map((action) => action.title)).then((picked) => {
-      const action = actions.find((candidate) => candidate.title === picked);
-      if (action) void vscode.commands.executeCommand(action.command);
-    });
+    dialogs.error(message, ...actions.map((action) => ({ title: action.title, run: () => vscode.commands.executeCommand(action.command) })));
   };
 
   const registerWithEditor = (id: string, handler: (...args: any[]) => unknown): void => {

@@ -7,21 +7,19 @@ import type { Services } from '../platform/services';
  */
 export async function readyForTraining(services: Services): Promise<boolean> {
   if (!services.settings.current.trainingApiUrl) {
-    offer('Set the training API address first.', 'Configure Endpoints', 'rlStudio.configure');
+    offer(services, 'Set the training API address first.', 'Configure Endpoints', 'rlStudio.configure');
     return false;
   }
   if (!(await services.credentials.isSignedIn())) {
-    offer('Sign in with your platform API key first.', 'Sign In', 'rlStudio.signIn');
+    offer(services, 'Sign in with your platform API key first.', 'Sign In', 'rlStudio.signIn');
     return false;
   }
   return true;
 }
 
 /** An error message with the action that fixes it; not awaited, so the command ends at once. */
-function offer(message: string, action: string, command: string): void {
-  void vscode.window.showErrorMessage(message, action).then((picked) => {
-    if (picked === action) void vscode.commands.executeCommand(command);
-  });
+function offer(services: Services, message: string, action: string, command: string): void {
+  services.dialogs.error(message, { title: action, run: () => vscode.commands.executeCommand(command) });
 }
 
 /** Runs work with a notification that shows what is happening. */

@@ -66,7 +66,7 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   const names = { name: webhook.name, hasAccessToken: webhook.hasAccessToken, ...(webhook.secretName ? { secretName: webhook.secretName } : {}) };
   const rendered = payloadCore().renderPayload(source.analysis, { sample, webhook: names, secrets, maskSecrets: false });
   if (rendered.notRendered) {
-    void vscode.window.showErrorMessage(`${rendered.invalid?.message ?? 'The payload was not rendered.'} Nothing was sent to "${webhook.name}".`);
+    services.dialogs.error(`${rendered.invalid?.message ?? 'The payload was not rendered.'} Nothing was sent to "${webhook.name}".`);
     return undefined;
   }
   if (rendered.invalid) {

@@ -2,7 +2,7 @@ import type { AnswerEntry } from '../../chat/conversationTypes';
 import { applyDelta } from '../../chat/deltaBatcher';
 import { cutNotice } from '../../chat/limits';
 import { shortModelLabel } from '../../chat/modelIds';
-import type { ShownLength } from './protocol';
+import type { ShownLength } from './chatProtocol';
 import { formatStats } from '../../chat/stats';
 import { button, h } from '../common/dom';
 import type { FrameScheduler, Redrawable } from './frameScheduler';

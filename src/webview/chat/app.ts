@@ -1,5 +1,5 @@
 import type { AnswerEntry, Conversation, ConversationSettings, ConversationSummary, UserEntry } from '../../chat/conversationTypes';
-import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from './protocol';
+import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from './chatProtocol';
 import { RpcEndpoint } from '../common/rpc';
 import type { WireMessage } from '../common/wire';
 import { Composer } from './composer';

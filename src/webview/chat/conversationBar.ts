@@ -1,5 +1,5 @@
 import type { ConversationSummary } from '../../chat/conversationTypes';
-import type { ExportFormat } from './protocol';
+import type { ExportFormat } from './chatProtocol';
 import { button, h } from '../common/dom';
 
 export interface ConversationBarActions {

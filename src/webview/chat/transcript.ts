@@ -1,6 +1,6 @@
 import { isAnswer, type AnswerEntry, type Conversation, type UserEntry } from '../../chat/conversationTypes';
 import { shortModelLabel } from '../../chat/modelIds';
-import type { ShownLength } from './protocol';
+import type { ShownLength } from './chatProtocol';
 import { AnswerView, type AnswerContext } from './answerView';
 import { h } from '../common/dom';
 import { UserView } from './userView';

@@ -1,5 +1,5 @@
 import type { TrainingJob, TrainingJobEvent } from '../../api/types';
-import type { JobAppend, JobDetailsViewState, JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods, JobSnapshot, JobSummary } from './protocol';
+import type { JobAppend, JobDetailsViewState, JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods, JobSnapshot, JobSummary } from './jobDetailsProtocol';
 import { formatDuration, formatMetric } from '../../core/format';
 import { elapsedMs, isTerminal, type JobStatus } from '../../core/jobStatus';
 import { describeJobProgress, numberJobSteps } from '../../core/jobSteps';

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
-import type { PanelSnapshot } from '../../../src/webview/chat/protocol';
+import type { PanelSnapshot } from '../../../src/webview/chat/chatProtocol';
 import type { WireMessage } from '../../../src/webview/common/wire';
 import { tokenize } from '../../emulator/tokenizer';
 import type { BenchFigure, BenchSuite } from '../report';

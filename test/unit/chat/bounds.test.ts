@@ -5,7 +5,7 @@ import { ConversationStore, ConversationTooLargeError } from '../../../src/chat/
 import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
 import { cutNotice, describeChars, maxAnswerChars } from '../../../src/chat/limits';
 import { parseConversation } from '../../../src/chat/persistence';
-import { chatParams as params } from '../../../src/webview/chat/protocol';
+import { chatParams as params } from '../../../src/webview/chat/chatProtocol';
 import { RateLimit } from '../../../src/chat/rateLimit';
 import { RpcEndpoint } from '../../../src/webview/common/rpc';
 import { parseWireMessage, ProtocolError } from '../../../src/webview/common/wire';

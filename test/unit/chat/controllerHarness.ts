@@ -6,7 +6,7 @@ import { ConversationStore } from '../../../src/chat/conversationStore';
 import type { Conversation } from '../../../src/chat/conversationTypes';
 import type { PlatformApi } from '../../../src/api/types';
 import type { ModelCatalogue } from '../../../src/chat/modelOptions';
-import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/webview/chat/protocol';
+import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/webview/chat/chatProtocol';
 import { RpcEndpoint } from '../../../src/webview/common/rpc';
 import type { WireMessage } from '../../../src/webview/common/wire';
 import { catalogueOf } from './fixtures';

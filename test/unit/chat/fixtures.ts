@@ -7,7 +7,7 @@ import type { AnswerEntry, Conversation, UserEntry } from '../../../src/chat/con
 import { applyDelta } from '../../../src/chat/deltaBatcher';
 import type { PlatformApi } from '../../../src/api/types';
 import type { ModelCatalogue, ModelOption } from '../../../src/chat/modelOptions';
-import type { HostEvent, ShownLength } from '../../../src/webview/chat/protocol';
+import type { HostEvent, ShownLength } from '../../../src/webview/chat/chatProtocol';
 import { testEnv } from './support';
 
 export function userEntry(fields: Partial<UserEntry> = {}): UserEntry {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import * as esbuild from 'esbuild';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
-import type { WebviewReport } from '../../../src/webview/chat/protocol';
+import type { WebviewReport } from '../../../src/webview/chat/chatProtocol';
 import { startEmulator, type Emulator } from '../../emulator';
 import { hasChromium, launchChromium, openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
 import { startPanelServer } from './browserHarness';

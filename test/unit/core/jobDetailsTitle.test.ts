@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { jobDetailsTitle } from '../../../src/webview/jobDetails/protocol';
+import { jobDetailsTitle } from '../../../src/webview/jobDetails/jobDetailsProtocol';
 
 describe('job details title', () => {
   it('is the label the job was given', () => {

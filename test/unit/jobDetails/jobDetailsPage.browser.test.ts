@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { TrainingJobEvent } from '../../../src/api/types';
-import type { JobAppend, JobSnapshot } from '../../../src/webview/jobDetails/protocol';
+import type { JobAppend, JobSnapshot } from '../../../src/webview/jobDetails/jobDetailsProtocol';
 import { applyJobEvents, initialJobStatus } from '../../../src/core/jobStatus';
 import { contentSecurityPolicy } from '../../../src/vscode/webviews/pageHtml';
 import { startEmulator } from '../../emulator';

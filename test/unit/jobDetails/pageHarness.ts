@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { RpcEndpoint, type Handlers } from '../../../src/webview/common/rpc';
-import type { JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods } from '../../../src/webview/jobDetails/protocol';
+import type { JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods } from '../../../src/webview/jobDetails/jobDetailsProtocol';
 import { openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
 
 export type JobPanelChannel = RpcEndpoint<JobPageMethods, JobHostMethods, JobHostEvent, JobPageEvent>;

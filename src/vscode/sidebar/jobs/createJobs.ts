@@ -17,7 +17,7 @@ export interface CreatedJobResult {
  * Reads trajectory groups from a file and stops at the first sign of trouble: every problem is a
  * diagnostic on its line, and the message says how many there are and where the first one is.
  */
-export async function readTrajectoryGroups(diagnostics: TrajectoryDiagnostics, uri: vscode.Uri): Promise<TrajectoryGroup[] | undefined> {
+export async function readTrajectoryGroups(dialogs: Dialogs, diagnostics: TrajectoryDiagnostics, uri: vscode.Uri): Promise<TrajectoryGroup[] | undefined> {
   const { groups, problems, ok } = await diagnostics.read(uri);
   if (ok) return groups;
   const errors = problems.filter((problem) => problem.severity === 'error');
@@ -25,14 +25,15 @@ export async function readTrajectoryGroups(diagnostics: TrajectoryDiagnostics, u
   // The closing entry of a long list stands for every problem it did not list.
   const count = problems.reduce((sum, problem) => sum + (problem.notListed ?? 1), 0);
   const name = path.basename(uri.fsPath);
-  const show = 'Show Problem';
   // Not awaited: the command ends now (nothing was sent); the message stays until dismissed.
-  void vscode.window.showErrorMessage(`${name} has ${count} problem${count === 1 ? '' : 's'}; nothing was sent. Line ${first.line + 1}: ${first.message}`, show).then(async (picked) => {
-    if (picked !== show) return;
-    const editor = await vscode.window.showTextDocument(uri);
-    const position = new vscode.Position(first.line, first.column);
-    editor.selection = new vscode.Selection(position, position);
-    editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenter);
+  dialogs.error(`${name} has ${count} problem${count === 1 ? '' : 's'}; nothing was sent. Line ${first.line + 1}: ${first.message}`, {
+    title: 'Show Problem',
+    run: async () => {
+      const editor = await vscode.window.showTextDocument(uri);
+      const position = new vscode.Position(first.line, first.column);
+      editor.selection = new vscode.Selection(position, position);
+      editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenter);
+    },
   });
   return undefined;
 }
@@ -41,7 +42,7 @@ export async function createTrainingJobFromFile(services: Services, dialogs: Dia
   if (!(await readyForTraining(services))) return undefined;
   const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;
-  const groups = await readTrajectoryGroups(diagnostics, uri);
+  const groups = await readTrajectoryGroups(dialogs, diagnostics, uri);
   if (!groups) return undefined;
   const modelId = await pickTargetModel(services, dialogs, `Train on ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: target model`);
   if (!modelId) return undefined;
@@ -121,7 +122,7 @@ export async function logTrajectoriesFromFile(
   if (!(await readyForTraining(services))) return undefined;
   const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;
-  const groups = await readTrajectoryGroups(diagnostics, uri);
+  const groups = await readTrajectoryGroups(dialogs, diagnostics, uri);
   if (!groups) return undefined;
   const modelId = await pickTargetModel(services, dialogs, `Log ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: model`);
   if (!modelId) return undefined;

@@ -12,7 +12,7 @@ import {
   type JobPageEvent,
   type JobPageMethods,
   type JobSnapshot,
-} from '../../../webview/jobDetails/protocol';
+} from '../../../webview/jobDetails/jobDetailsProtocol';
 import type { Services } from '../../platform/services';
 import { loadWebviewPage, panelOptions } from '../../webviews/panelOptions';
 import { jobDetailsViewType } from './jobDetailsViewType';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { retryingIn, type Failure } from '../../../api/describeFailure';
 import type { TrainingJobEvent } from '../../../api/types';
 import { formatDuration, formatMetric } from '../../../core/format';
-import { jobDetailsTitle } from '../../../webview/jobDetails/protocol';
+import { jobDetailsTitle } from '../../../webview/jobDetails/jobDetailsProtocol';
 import type { JobRecord } from '../../../core/jobTracker';
 import { describePhase, elapsedMs, isTerminal, latestLoss, type JobPhase } from '../../../core/jobStatus';
 import type { RememberedJob } from '../rememberedItems';
