@@ -4,7 +4,8 @@ import { readAutomationFields, type AutomationFields } from './automation';
 import { scanValidJson } from './fastScan';
 import { describeParseError } from './jsonErrors';
 import { scanStringsLoosely } from './looseScan';
-import { contentEndOf, findOpenings, scanReferences, type VariableReference } from './references';
+import { scanPlainJson } from './plainScan';
+import { contentEndAt, contentEndOf, findOpenings, scanReferences, type VariableReference } from './references';
 
 /** A webhook payload template (`*.payload.json`) or a whole automation (`*.automation.json`). */
 export type PayloadDocumentKind = 'payload' | 'automation';
@@ -78,6 +79,14 @@ export interface PayloadAnalysis {
   limit?: AnalysisLimit;
 }
 
+/** Analyses of documents that were valid JSON (jsonc-parser's scanner read them without a complaint). */
+const validJson = new WeakSet<PayloadAnalysis>();
+
+/** Whether the document of `analysis` was valid JSON: an edit inside one of its strings can then be followed without analysing it again. */
+export function wasValidJson(analysis: PayloadAnalysis): boolean {
+  return validJson.has(analysis);
+}
+
 /** The analysis of a document too large to analyse, from its length alone (the text is not needed). */
 export function tooLargeAnalysis(kind: PayloadDocumentKind, length: number, text = ''): PayloadAnalysis {
   const megabytes = (length / (1024 * 1024)).toFixed(1);
@@ -98,21 +107,12 @@ export function tooLargeAnalysis(kind: PayloadDocumentKind, length: number, text
 
 export function analysePayload(fullText: string, kind: PayloadDocumentKind): PayloadAnalysis {
   if (fullText.length > maxAnalysedLength) return tooLargeAnalysis(kind, fullText.length, fullText);
-  // jsonc-parser's parser recurses once per level: a document nested deeper than it can take is
-  // analysed up to the bracket that goes too deep, and the rest is left unchecked.
-  const tooDeepAt = firstTooDeep(fullText);
-  const text = tooDeepAt < 0 ? fullText : fullText.slice(0, tooDeepAt);
+  let text = fullText;
+  let tooDeepAt = -1;
   let automation: AutomationFields | undefined;
   let regionStart = 0;
   let regionEnd = text.length;
-  if (kind === 'automation') {
-    automation = readAutomationFields(parseTree(text, [], { disallowComments: true }));
-    // Only the payload of an automation is a template; its name or regexes are not.
-    regionStart = automation.payload?.start ?? 0;
-    regionEnd = automation.payload?.end ?? 0;
-  }
-
-  const openings = findOpenings(text);
+  let openings = findOpenings(text);
   const collect = (): Collected => {
     const collected: Collected = { starts: [], ends: [], keyFlags: [], references: [] };
     let openingCursor = 0;
@@ -122,23 +122,37 @@ export function analysePayload(fullText: string, kind: PayloadDocumentKind): Pay
       collected.starts.push(offset);
       collected.ends.push(end);
       collected.keyFlags.push(isKey ? 1 : 0);
-      if (openingCursor < openings.length && openings[openingCursor] < end) {
-        const contentEnd = contentEndOf(text, offset, end).contentEnd;
-        openingCursor = scanReferences(text, offset + 1, contentEnd, isKey, openings, openingCursor, collected.references, maxReferences);
-        if (collected.references.length >= maxReferences && collected.firstUncollected === undefined) {
-          // Full: is there a reference this scan had no room for, here or in a later string?
-          const last = collected.references[collected.references.length - 1]!;
-          while (openingCursor < openings.length && openings[openingCursor] < last.end) openingCursor++;
-          if (openingCursor < openings.length && openings[openingCursor] < contentEnd) collected.firstUncollected = openings[openingCursor];
-        }
-      }
+      openingCursor = referencesOf(text, offset, end, isKey, openings, openingCursor, collected);
     };
     return collected;
   };
 
-  let collected = collect();
+  // The common case, a payload that is plainly valid JSON, is read in one pass. An automation's
+  // template region is only known from its tree, and an automation is small: it takes the general path.
+  let collected: Collected = { starts: [], ends: [], keyFlags: [], references: [] };
+  let valid = kind === 'payload' && scanPlainJson(text, { starts: collected.starts, ends: collected.ends, keys: collected.keyFlags });
+  if (valid) {
+    collectReferences(text, openings, collected);
+  } else {
+    // jsonc-parser's parser recurses once per level: a document nested deeper than it can take is
+    // analysed up to the bracket that goes too deep, and the rest is left unchecked.
+    tooDeepAt = firstTooDeep(fullText);
+    if (tooDeepAt >= 0) {
+      text = fullText.slice(0, tooDeepAt);
+      openings = findOpenings(text);
+    }
+    regionEnd = text.length;
+    if (kind === 'automation') {
+      automation = readAutomationFields(parseTree(text, [], { disallowComments: true }));
+      // Only the payload of an automation is a template; its name or regexes are not.
+      regionStart = automation.payload?.start ?? 0;
+      regionEnd = automation.payload?.end ?? 0;
+    }
+    collected = collect();
+    valid = scanValidJson(text, collected.onString!);
+  }
   const syntaxErrors: JsonSyntaxError[] = [];
-  if (!scanValidJson(text, collected.onString!)) {
+  if (!valid) {
     // Not valid JSON: start over. The variables are checked in every string the scanner finds, up
     // to the end of the document (the visitor stops at the first "End of file expected"); the
     // visitor says what is wrong with the JSON and where.
@@ -171,6 +185,7 @@ export function analysePayload(fullText: string, kind: PayloadDocumentKind): Pay
     syntaxErrors,
   };
   if (automation) analysis.automation = automation;
+  if (valid) validJson.add(analysis);
   // Where checking stopped first: at too many variables, or at the bracket that goes too deep.
   const { firstUncollected } = collected;
   if (firstUncollected !== undefined) {
@@ -189,6 +204,32 @@ export function analysePayload(fullText: string, kind: PayloadDocumentKind): Pay
     };
   }
   return analysis;
+}
+
+/**
+ * Adds the references inside one string token to `collected`; `openingCursor` is the index of the
+ * first opening not yet consumed. Returns the updated cursor.
+ */
+function referencesOf(text: string, start: number, end: number, isKey: boolean, openings: readonly number[], openingCursor: number, collected: Collected): number {
+  if (openingCursor >= openings.length || openings[openingCursor] >= end) return openingCursor;
+  const contentEnd = contentEndAt(text, start, end);
+  openingCursor = scanReferences(text, start + 1, contentEnd, isKey, openings, openingCursor, collected.references, maxReferences);
+  if (collected.references.length >= maxReferences && collected.firstUncollected === undefined) {
+    // Full: is there a reference this scan had no room for, here or in a later string?
+    const last = collected.references[collected.references.length - 1]!;
+    while (openingCursor < openings.length && openings[openingCursor] < last.end) openingCursor++;
+    if (openingCursor < openings.length && openings[openingCursor] < contentEnd) collected.firstUncollected = openings[openingCursor];
+  }
+  return openingCursor;
+}
+
+/** The references of every string already in `collected` (all of them in the template region). */
+function collectReferences(text: string, openings: readonly number[], collected: Collected): void {
+  const { starts, ends, keyFlags } = collected;
+  let openingCursor = 0;
+  for (let index = 0; index < starts.length && openingCursor < openings.length; index++) {
+    openingCursor = referencesOf(text, starts[index], ends[index], keyFlags[index] === 1, openings, openingCursor, collected);
+  }
 }
 
 /** Index of the string token whose content holds `offset` (cursor positions included), or -1. */

@@ -1,10 +1,10 @@
 import { stringAt, type PayloadAnalysis } from './analysis';
-import { automationEventType } from './automation';
+import { automationEventType, type AutomationFields } from './automation';
 import type { PayloadContext } from './context';
 import { describeResolution, describeVariable } from './describe';
 import { isRunEvent } from './events';
 import { isUsableKey, metadataKeysIn } from './metadataKeys';
-import { contentEndOf } from './references';
+import { contentEndAt } from './references';
 import { accessTokenName, metadataPrefix, metadataVariable, plainVariables } from './variables';
 
 export interface PayloadCompletionItem {
@@ -34,15 +34,47 @@ export interface PayloadCompletions {
 const nameCharacter = /[A-Za-z0-9_.-]/;
 
 /**
+ * What completion reads of a document: the analysis of its version, or the analysis of an earlier
+ * version and the edit since (see editedCompletion.ts), which must give the same answers.
+ */
+export interface CompletionSource {
+  text: string;
+  automation?: AutomationFields;
+  /** The string token whose content holds `offset` (cursor positions included), if any. */
+  stringAt(offset: number): { contentStart: number; contentEnd: number; isKey: boolean } | undefined;
+  /** `metadataKeysIn(analysis, cursor)`, in any order. */
+  usedMetadataKeys(cursor: number): string[];
+}
+
+/** The source of a document version's own analysis. */
+export function analysisSource(analysis: PayloadAnalysis): CompletionSource {
+  const { text, strings } = analysis;
+  const source: CompletionSource = {
+    text,
+    stringAt: (offset) => {
+      const index = stringAt(text, strings, offset);
+      if (index < 0) return undefined;
+      return { contentStart: strings.starts[index] + 1, contentEnd: contentEndAt(text, strings.starts[index], strings.ends[index]), isKey: strings.keys[index] === 1 };
+    },
+    usedMetadataKeys: (cursor) => metadataKeysIn(analysis, cursor),
+  };
+  if (analysis.automation) source.automation = analysis.automation;
+  return source;
+}
+
+/**
  * Completion at `offset`: only inside a string value of the template, after `${` or inside an
  * unfinished `${…`. Everywhere else the answer is undefined, so nothing is offered.
  */
 export function complete(analysis: PayloadAnalysis, offset: number, context: PayloadContext): PayloadCompletions | undefined {
-  const { text, strings } = analysis;
-  const index = stringAt(text, strings, offset);
-  if (index < 0 || strings.keys[index] === 1) return undefined;
-  const contentStart = strings.starts[index] + 1;
-  const contentEnd = contentEndOf(text, strings.starts[index], strings.ends[index]).contentEnd;
+  return completeFrom(analysisSource(analysis), offset, context);
+}
+
+export function completeFrom(source: CompletionSource, offset: number, context: PayloadContext): PayloadCompletions | undefined {
+  const { text } = source;
+  const token = source.stringAt(offset);
+  if (!token || token.isKey) return undefined;
+  const { contentStart, contentEnd } = token;
 
   let opening = -1;
   for (let at = offset - 1; at > contentStart; at--) {
@@ -61,13 +93,13 @@ export function complete(analysis: PayloadAnalysis, offset: number, context: Pay
   const closing = nameEnd < contentEnd && text.charCodeAt(nameEnd) === 0x7d ? '' : '}';
   const typed = text.slice(nameStart, offset);
 
-  const eventType = automationEventType(analysis.automation);
+  const eventType = automationEventType(source.automation);
   const artifactVariablesApply = eventType === undefined || !isRunEvent(eventType);
 
   if (typed.startsWith(`${metadataPrefix}.`)) {
     const keyTyped = typed.slice(metadataPrefix.length + 1);
     if (keyTyped.includes('.') || !artifactVariablesApply) return { items: [], replaceStart: offset, replaceEnd: nameEnd };
-    const items = knownMetadataKeys(analysis, context, offset).map((key, position) => metadataKeyItem(key, key + closing, position, context));
+    const items = knownMetadataKeys(source, context, offset).map((key, position) => metadataKeyItem(key, key + closing, position, context));
     return { items, replaceStart: nameStart + metadataPrefix.length + 1, replaceEnd: nameEnd };
   }
 
@@ -102,7 +134,7 @@ export function complete(analysis: PayloadAnalysis, offset: number, context: Pay
       sortText: `1${pad(0)}`,
       retrigger: true,
     });
-    knownMetadataKeys(analysis, context, offset).forEach((key, position) => {
+    knownMetadataKeys(source, context, offset).forEach((key, position) => {
       items.push(metadataKeyItem(`${metadataPrefix}.${key}`, `${metadataPrefix}.${key}${closing}`, position, context, key));
     });
   }
@@ -112,11 +144,12 @@ export function complete(analysis: PayloadAnalysis, offset: number, context: Pay
   return { items, replaceStart: nameStart, replaceEnd: nameEnd };
 }
 
-function knownMetadataKeys(analysis: PayloadAnalysis, context: PayloadContext, cursor: number): string[] {
+function knownMetadataKeys(source: CompletionSource, context: PayloadContext, cursor: number): string[] {
   // The key being typed is not yet "used": offering it back would only echo the prefix.
-  const used = metadataKeysIn(analysis, cursor);
+  const used = source.usedMetadataKeys(cursor);
   const keys = new Set<string>([...(context.metadataKeys ?? []), ...used, ...Object.keys(context.sample.metadata)]);
-  return [...keys].filter(isUsableKey).sort((a, b) => a.localeCompare(b));
+  // Keys the locale orders alike are ordered by code unit, so the list never depends on the order of first use.
+  return [...keys].filter(isUsableKey).sort((a, b) => a.localeCompare(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function metadataKeyItem(label: string, insertText: string, position: number, context: PayloadContext, key = label): PayloadCompletionItem {

@@ -2,6 +2,7 @@
 export { analysePayload, maxAnalysedLength, referenceAt, stringAt, tooLargeAnalysis, type AnalysisLimit, type PayloadAnalysis, type PayloadDocumentKind } from './analysis';
 export { automationEventType, type AutomationFields } from './automation';
 export { complete, type PayloadCompletionItem, type PayloadCompletions } from './completion';
+export { completeAfterEdit } from './editedCompletion';
 export type { PayloadContext, WebhookSecretNames } from './context';
 export { diagnose, type DiagnosticCode, type PayloadDiagnostic } from './diagnostics';
 export { describeEvent, eventTypes, isEventType, isRunEvent, type EventType } from './events';

@@ -65,10 +65,16 @@ export function findOpenings(text: string): number[] {
 
 /** Where a string token's content ends: before its closing quote, or at the token's end when unclosed. */
 export function contentEndOf(text: string, tokenStart: number, tokenEnd: number): { contentEnd: number; closed: boolean } {
+  const contentEnd = contentEndAt(text, tokenStart, tokenEnd);
+  return { contentEnd, closed: contentEnd < tokenEnd };
+}
+
+/** `contentEndOf` without the object, for the loops that ask it of every string. */
+export function contentEndAt(text: string, tokenStart: number, tokenEnd: number): number {
   if (tokenEnd - tokenStart >= 2 && text.charCodeAt(tokenEnd - 1) === 0x22 /* " */) {
     let backslashes = 0;
     for (let at = tokenEnd - 2; at > tokenStart && text.charCodeAt(at) === 0x5c /* \ */; at--) backslashes++;
-    if (backslashes % 2 === 0) return { contentEnd: tokenEnd - 1, closed: true };
+    if (backslashes % 2 === 0) return tokenEnd - 1;
   }
-  return { contentEnd: tokenEnd, closed: false };
+  return tokenEnd;
 }

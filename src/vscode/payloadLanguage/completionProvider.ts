@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { PayloadCompletionItem } from '../../payload';
-import { payloadCore } from './payloadCore';
 import type { PayloadDocuments } from './payloadDocuments';
 
 function kindOf(kind: PayloadCompletionItem['kind']): vscode.CompletionItemKind {
@@ -21,10 +20,7 @@ export class PayloadCompletionProvider implements vscode.CompletionItemProvider 
   constructor(private readonly documents: PayloadDocuments) {}
 
   provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionList | undefined {
-    const analysis = this.documents.analysisOf(document);
-    if (!analysis) return undefined;
-    const offset = document.offsetAt(position);
-    const result = payloadCore().complete(analysis, offset, this.documents.contextOf(document, analysis));
+    const result = this.documents.completionsAt(document, document.offsetAt(position));
     if (!result) return undefined;
     const start = document.positionAt(result.replaceStart);
     const range = { inserting: new vscode.Range(start, position), replacing: new vscode.Range(start, document.positionAt(result.replaceEnd)) };

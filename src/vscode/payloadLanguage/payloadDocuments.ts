@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PayloadAnalysis, PayloadContext } from '../../payload';
+import type { PayloadAnalysis, PayloadCompletions, PayloadContext } from '../../payload';
 import { payloadCore } from './payloadCore';
 import type { MetadataKeyIndex } from './metadataKeyIndex';
 import type { SampleEvents } from './sampleEvents';
@@ -28,10 +28,30 @@ export class PayloadDocuments implements vscode.Disposable {
     if (cached && cached.version === document.version && cached.analysis.kind === kind) return cached.analysis;
     const core = payloadCore();
     // A document too large to analyse is recognised from its length, without copying its text.
-    const length = document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
+    const length = lengthOf(document);
     const analysis = length > core.maxAnalysedLength ? core.tooLargeAnalysis(kind, length) : core.analysePayload(document.getText(), kind);
     this.cache.set(key, { version: document.version, analysis });
     return analysis;
+  }
+
+  /**
+   * Completion at `offset`. After a keystroke the analysis of an earlier version usually suffices
+   * (the edit stayed inside one string), so a large payload is not analysed again on every key;
+   * otherwise the current version is analysed as for every other feature.
+   */
+  completionsAt(document: vscode.TextDocument, offset: number): PayloadCompletions | undefined {
+    const kind = payloadKindOf(document);
+    if (!kind) return undefined;
+    const core = payloadCore();
+    const cached = this.cache.get(document.uri.toString());
+    // Only a payload's edits are followed (an automation is small); a context worked out from the
+    // earlier analysis is the current one whenever the edit stayed inside one of its strings.
+    if (cached && cached.version !== document.version && kind === 'payload' && cached.analysis.kind === kind && lengthOf(document) <= core.maxAnalysedLength) {
+      const edited = core.completeAfterEdit(cached.analysis, document.getText(), offset, this.contextOf(document, cached.analysis));
+      if (edited) return edited.completions;
+    }
+    const analysis = this.analysisOf(document)!;
+    return core.complete(analysis, offset, this.contextOf(document, analysis));
   }
 
   contextOf(document: vscode.TextDocument, analysis: PayloadAnalysis): PayloadContext {
@@ -48,6 +68,10 @@ export class PayloadDocuments implements vscode.Disposable {
     this.subscription.dispose();
     this.cache.clear();
   }
+}
+
+function lengthOf(document: vscode.TextDocument): number {
+  return document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
 }
 
 export function toRange(document: vscode.TextDocument, start: number, end: number): vscode.Range {

@@ -1,16 +1,18 @@
 /**
  * Payload language features on a 1 MB payload document, each against vscode-json-languageservice
  * doing the same job on the same text:
- *  - a keystroke: one character typed after `${`, then the suggestions at the new cursor, with the
- *    edited text analysed anew (as the extension does for each new version of the document),
- *    against parseJSONDocument + doComplete on the same edited text at the same offset;
+ *  - a keystroke: one character typed after `${`, then the suggestions at the new cursor, the way
+ *    the completion provider gets them (PayloadDocuments.completionsAt): completeAfterEdit from the
+ *    analysis of the version before the keystroke, and a fresh analysis only when it cannot answer
+ *    (counted, and reported), against parseJSONDocument + doComplete on the same edited text at the
+ *    same offset;
  *  - completion on a version already analysed, against doComplete on a document already parsed;
  *  - diagnostics after an edit (analysis + diagnose), against parseJSONDocument + doValidation.
  * The two sides take turns (ours, theirs, theirs, ours) at the same positions, so that load from
  * elsewhere on the machine and garbage left by one side hit both alike.
  */
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
-import { analysePayload, complete, defaultSampleEvent, diagnose, type PayloadContext } from '../../../src/payload';
+import { analysePayload, complete, completeAfterEdit, defaultSampleEvent, diagnose, type PayloadContext } from '../../../src/payload';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median, percentile } from '../stats';
 import { timeAlternately } from '../timing';
@@ -73,14 +75,20 @@ export const suite: BenchSuite = {
     );
     if (offered === 0) throw new Error('completion offered nothing at the sampled positions');
 
-    // A keystroke: the edited text analysed (parsed) anew, then the suggestions at the new cursor.
+    // A keystroke: the suggestions at the new cursor, from the analysis of the version before it when
+    // the edit allows (as in the editor, where that analysis is cached), else from the edited text
+    // analysed anew; the peer parses the edited text anew.
     let keystrokeItems = 0;
+    let reanalysed = 0;
     const ourEdit = editSequence(text, cursors);
     const theirEdit = editSequence(text, cursors);
     const keystroke = await timeAlternately(
       () => {
         const { edited, cursor } = ourEdit();
-        keystrokeItems += complete(analysePayload(edited, 'payload'), cursor, context)?.items.length ?? 0;
+        const followed = completeAfterEdit(analysis, edited, cursor, context);
+        if (!followed) reanalysed++;
+        const completions = followed ? followed.completions : complete(analysePayload(edited, 'payload'), cursor, context);
+        keystrokeItems += completions?.items.length ?? 0;
       },
       async () => {
         const { edited, cursor } = theirEdit();
@@ -111,14 +119,14 @@ export const suite: BenchSuite = {
     const editNote = `${keystroke.ours.length} alternating runs each, each on a freshly edited text`;
     return [
       {
-        name: 'keystroke to suggestions on a 1 MB payload (re-analysis + completion, median)',
+        name: 'keystroke to suggestions on a 1 MB payload (completion after the edit, median)',
         value: median(keystroke.ours),
         unit: 'ms',
         peer: { name: `${peerName} parseJSONDocument + doComplete`, value: median(keystroke.theirs) },
         better: 'lower',
         // At least 5x faster.
         goal: { kind: 'ratio', atMost: 0.2 },
-        note: `${(median(keystroke.theirs) / median(keystroke.ours)).toFixed(1)}x faster; ${editNote}, same edited text and offset on both sides`,
+        note: `${(median(keystroke.theirs) / median(keystroke.ours)).toFixed(1)}x faster; ${editNote}, same edited text and offset on both sides; ours from the analysis of the text before the keystroke (as cached in the editor) plus the edit, the text analysed anew in ${reanalysed} of ${keystroke.ours.length} runs`,
       },
       {
         name: 'keystroke to suggestions on a 1 MB payload (p95)',
