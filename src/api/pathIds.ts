@@ -31,6 +31,8 @@ export type FilledPath = { ok: true; path: string } | { ok: false; problem: stri
  * that was not given is a programming error and is refused like a bad id.
  */
 export function fillPath(template: string, ids: Record<string, string> | undefined): FilledPath {
+  // Most calls name no id ('/models'): no pattern to run.
+  if (!template.includes('{')) return { ok: true, path: template };
   let problem: string | undefined;
   const path = template.replace(/\{(\w+)\}/g, (_whole, name: string) => {
     const id = ids?.[name];

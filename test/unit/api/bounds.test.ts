@@ -142,6 +142,11 @@ describe('ids in paths', () => {
     const control = fillPath('/m/{modelId}', { modelId: 'a\u0085b' });
     assert.ok(!control.ok && control.problem.includes('"a\\u0085b"'), 'control characters are shown escaped');
   });
+
+  it('leaves a template that names no id as it is, whatever ids are given', () => {
+    assert.deepEqual(fillPath('/models', undefined), { ok: true, path: '/models' });
+    assert.deepEqual(fillPath('/models', { modelId: '..' }), { ok: true, path: '/models' });
+  });
 });
 
 describe('capped body reads', () => {
