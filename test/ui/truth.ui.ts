@@ -76,24 +76,16 @@ async function healthState(page: Page): Promise<string> {
   return `${kind}: ${(await item.innerText()).replace(/\s+/g, ' ').trim()}`;
 }
 
-/** Waits for the status bar to turn red, and returns what it shows. */
-function statusBarRed(page: Page): Promise<string> {
-  return until(
-    'the status bar red',
-    () => healthState(page),
-    (state) => state.startsWith('error'),
-    followMs,
-  );
-}
+/** What the status bar may be waited for to show, each as a test of its state (see healthState). */
+const statusBarShows = {
+  red: (state: string) => state.startsWith('error'),
+  'back to normal': (state: string) => state.startsWith('plain') && !/unreachable/.test(state),
+  'without an outage': (state: string) => !state.startsWith('error') && !/unreachable/.test(state),
+};
 
-/** Waits for the status bar to show no problem and no outage. */
-function statusBarBackToNormal(page: Page): Promise<string> {
-  return until(
-    'the status bar back to normal',
-    () => healthState(page),
-    (state) => state.startsWith('plain') && !/unreachable/.test(state),
-    followMs,
-  );
+/** Waits for the status bar to show `what`, and returns its state. */
+function statusBar(page: Page, what: keyof typeof statusBarShows): Promise<string> {
+  return until(`the status bar ${what}`, () => healthState(page), statusBarShows[what], followMs);
 }
 
 /** A row of a view, by the start of its text, with what it shows: its text and its icon. */
@@ -195,12 +187,7 @@ async function tidy(page: Page): Promise<void> {
 /** The platform answering, and the status bar saying so: an earlier step may have left it down. */
 async function platformUp(page: Page, emulator: Emulator): Promise<void> {
   if (!emulator.reachable) await emulator.setReachable(true);
-  await until(
-    'the status bar without an outage',
-    () => healthState(page),
-    (state) => !state.startsWith('error') && !/unreachable/.test(state),
-    followMs,
-  );
+  await statusBar(page, 'without an outage');
 }
 
 /** A followed job still running, as the outage steps need: one is started unless the list has one. */
@@ -233,7 +220,7 @@ async function platformDown(page: Page, emulator: Emulator): Promise<void> {
     await emulator.setReachable(false);
     outageStartedAt = Date.now();
   }
-  await statusBarRed(page);
+  await statusBar(page, 'red');
 }
 
 export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestContext): Promise<void> {
@@ -255,7 +242,7 @@ export async function showsTheUnreachableWelcomeWithItsButtonsWhenThePlatformSto
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
   try {
-    const status = await statusBarRed(page);
+    const status = await statusBar(page, 'red');
     console.log(`      status bar after ${Date.now() - outageStartedAt} ms: ${status}`);
     assert.match(status, /RL Studio: (training API|inference API|platform) unreachable/);
     // Nothing else to list (no training model added yet): the welcome view, not an empty tree.
@@ -281,7 +268,7 @@ export async function recoversWithoutAClickWhenThePlatformAnswersAgain({ page, e
   outageEndedAt = Date.now();
   const ids = seeded(emulator);
   await waitForViewRows(page, 'Models', (rows) => ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))), followMs);
-  await statusBarBackToNormal(page);
+  await statusBar(page, 'back to normal');
   await until(
     'the job row running again',
     () => rowState(page, 'Training Jobs', jobRowName(jobId)),
@@ -330,7 +317,7 @@ export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ pa
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
   try {
-    await statusBarRed(page);
+    await statusBar(page, 'red');
     const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => row.startsWith("Can't reach the inference API")), followMs);
     console.log(`      Models: ${JSON.stringify(rows.slice(0, 6))}`);
     const catalogueAt = rows.indexOf('Inference Models');
@@ -375,7 +362,7 @@ export async function recoversAgainWithoutAClick({ page, emulator, screenshot }:
     (rows) => !rows.some((row) => row.startsWith("Can't")) && ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))) && rows.some((row) => /^step \d+/.test(row)),
     followMs,
   );
-  await statusBarBackToNormal(page);
+  await statusBar(page, 'back to normal');
   await until(
     'the job rows running again',
     async () => Promise.all(jobs.map((jobId) => rowState(page, 'Training Jobs', jobRowName(jobId)))),
