@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import MarkdownIt from 'markdown-it';
 import { startRecordingServer, type RecordingServer } from '../fault/support/trustServer';
 import { untilNothingArmed, watchArmedTimers, watchRequestsTo } from '../support/afterTurningOff';
-import { watchConnections } from '../support/connections';
+import { assertOnlyThisMachine, watchConnections } from '../support/connections';
 import { activateExtension, type RlStudioApi } from './helpers/extension';
 import { uniqueApiKey } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
@@ -116,13 +116,7 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
       const health = (await vscode.commands.executeCommand('rlStudio.checkHealth')) as { detail: string[] };
       assert.match(health.detail.join('\n'), /\*\*Training API\*\*: not configured/);
       await server.waitFor('the loopback inference API checked', () => server.calls.some((call) => call.path === '/inference/v1/models'));
-      const seen = connections.seen.map((connection) => connection.hostname);
-      assert.ok(seen.includes('127.0.0.1'), `connections seen: ${JSON.stringify(seen)}`);
-      assert.deepEqual(
-        seen.filter((hostname) => hostname !== '127.0.0.1'),
-        [],
-        'connections to other machines',
-      );
+      assertOnlyThisMachine(connections);
     } finally {
       connections.stop();
       await vscode.commands.executeCommand('rlStudio.signOut');

@@ -2,6 +2,7 @@
  * The connections undici begins, seen through its diagnostics channel, which announces each one
  * before it connects: a test can prove that nothing was even tried towards a host.
  */
+import * as assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 
 export interface Connection {
@@ -26,4 +27,15 @@ export function watchConnections(): WatchedConnections {
   };
   subscribe('undici:client:beforeConnect', onConnect);
   return { seen, stop: () => unsubscribe('undici:client:beforeConnect', onConnect) };
+}
+
+/** Connections were made to this machine (127.0.0.1), and to no other. */
+export function assertOnlyThisMachine(connections: WatchedConnections): void {
+  const hostnames = connections.seen.map((connection) => connection.hostname);
+  assert.ok(hostnames.includes('127.0.0.1'), `connections seen: ${JSON.stringify(hostnames)}`);
+  assert.deepEqual(
+    hostnames.filter((hostname) => hostname !== '127.0.0.1'),
+    [],
+    'connections to other machines',
+  );
 }

@@ -184,10 +184,11 @@ async function tidy(page: Page): Promise<void> {
   await page.locator('.monaco-hover').filter({ visible: true }).first().waitFor({ state: 'detached', timeout: 10_000 });
 }
 
-/** The platform answering, and the status bar saying so: an earlier step may have left it down. */
-async function platformUp(page: Page, emulator: Emulator): Promise<void> {
+/** The platform answering, the status bar saying so, and the workbench signed in: an earlier step may have left it down. */
+async function platformUpAndSignedIn(page: Page, emulator: Emulator): Promise<void> {
   if (!emulator.reachable) await emulator.setReachable(true);
   await statusBar(page, 'without an outage');
+  await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
 }
 
 /** A followed job still running, as the outage steps need: one is started unless the list has one. */
@@ -236,8 +237,7 @@ export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestCon
 }
 
 export async function showsTheUnreachableWelcomeWithItsButtonsWhenThePlatformStops({ page, emulator, screenshot }: UiTestContext): Promise<void> {
-  await platformUp(page, emulator);
-  await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
+  await platformUpAndSignedIn(page, emulator);
   const jobId = await runningJobFollowed(page, emulator);
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
@@ -281,9 +281,7 @@ export async function recoversWithoutAClickWhenThePlatformAnswersAgain({ page, e
 }
 
 export async function showsNewCheckpointsWhileAJobTrainsTheModel({ page, emulator, screenshot }: UiTestContext): Promise<void> {
-  const ids = seeded(emulator);
-  await platformUp(page, emulator);
-  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
+  await platformUpAndSignedIn(page, emulator);
   // A second job on the same model, fresh, so it runs through the next outage too.
   await followNewSlowJob(page, emulator);
   await trainedModelListed(page, emulator, { expanded: true });
@@ -306,8 +304,7 @@ export async function showsNewCheckpointsWhileAJobTrainsTheModel({ page, emulato
 
 export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ page, emulator, screenshot }: UiTestContext): Promise<void> {
   const ids = seeded(emulator);
-  await platformUp(page, emulator);
-  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
+  await platformUpAndSignedIn(page, emulator);
   await trainedModelListed(page, emulator);
   // The jobs still running now are the ones polled through the outage (a finished job is not polled).
   await runningJobFollowed(page, emulator);
@@ -375,8 +372,7 @@ export async function recoversAgainWithoutAClick({ page, emulator, screenshot }:
 }
 
 export async function stopsSuggestingToCreateAModelOnceOneIsListed({ page, emulator }: UiTestContext): Promise<void> {
-  await platformUp(page, emulator);
-  await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
+  await platformUpAndSignedIn(page, emulator);
   await trainedModelListed(page, emulator);
   if (jobs.length === 0) await runningJobFollowed(page, emulator);
   for (const jobId of jobs) {
