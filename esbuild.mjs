@@ -7,7 +7,8 @@
 // `node esbuild.mjs --watch` rebuilds on change; `--dev` skips minification.
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { bundleBoundary, hostOptions, shareVscodeNamespace } from './esbuild.host.mjs';
 
 const watch = process.argv.includes('--watch');
 const minify = !process.argv.includes('--dev');
@@ -27,17 +28,6 @@ function filesUnder(dir, accept) {
 const webviewEntries = Object.fromEntries(
   (existsSync('src/webview') ? readdirSync('src/webview') : []).filter((name) => existsSync(join('src/webview', name, 'main.ts'))).map((name) => [name, join('src/webview', name, 'main.ts')]),
 );
-
-// Every `import * as vscode from 'vscode'` in a CommonJS bundle would copy the whole API object into
-// a namespace of its own at load time (dozens of files, hundreds of names each): measurable in
-// activation time. Routing them through one ES module re-export makes that copy happen once.
-const shareVscodeNamespace = {
-  name: 'share-vscode-namespace',
-  setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-shared' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-shared' }));
-    build.onLoad({ filter: /.*/, namespace: 'vscode-shared' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
-  },
-};
 
 // The extension host bundles, by output name. VS Code loads `extension`, which holds only what
 // activation runs: it registers every command, view and provider and loads nothing else. Every other
@@ -73,23 +63,8 @@ const hostBundles = {
 
 // The source loads a part by requiring its entry module by path (`require('./chatFeature')`),
 // which also works for the one-to-one transpiled files in out/. In a bundle, such a require (or an
-// import) of another bundle's entry is rewritten to `./<name>.js` and left to Node, so the part is
-// not copied into the bundle that asks for it and its module state (a class, a cache) exists once.
-const lazyBundleBoundary = {
-  name: 'lazy-bundle-boundary',
-  setup(build) {
-    const bundleOfEntry = new Map(Object.entries(hostBundles).map(([name, entry]) => [resolve(entry), name]));
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
-      const target = resolve(args.resolveDir, args.path);
-      for (const candidate of [target, `${target}.ts`, join(target, 'index.ts')]) {
-        const name = bundleOfEntry.get(candidate);
-        if (name) return { path: `./${name}.js`, external: true };
-      }
-      return undefined;
-    });
-  },
-};
+// import) of another bundle's entry is left to Node as `./<name>.js` (see bundleBoundary).
+const lazyBundleBoundary = bundleBoundary('lazy-bundle-boundary', hostBundles);
 
 // Which source files ended up in which host bundle, for test/unit/lazy/bundleContents.test.ts.
 const metafilePath = 'out/bundles.meta.json';
@@ -118,20 +93,12 @@ const removeStaleBundles = {
 };
 
 const hostBuild = {
+  ...hostOptions,
   plugins: [removeStaleBundles, shareVscodeNamespace, lazyBundleBoundary, writeMetafile],
   metafile: true,
-  bundle: true,
-  // jsonc-parser's default entry is a UMD build whose inner requires a bundler cannot follow.
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  sourcemap: true,
   minify,
-  logLevel: 'warning',
   entryPoints: hostBundles,
   outdir: 'dist',
-  external: ['vscode'],
 };
 
 const transpile = (dirs) => ({

@@ -3,46 +3,30 @@
  * (sidebar, chat, language models, payload language and core, webhooks, the development seed), with
  * only the network stack left out as `./network.js`, the very file of dist/, and beside it the
  * shared error class `./errors.js` that network.js requires (kept as one file, as in dist/, so that
- * the class exists once and `instanceof` holds between the two). It is built with the options of
- * esbuild.mjs's host build (the shared `vscode` namespace, the jsonc-parser alias, minified
- * CommonJS for node20), so the one thing that differs from dist/extension.js is that nothing is
- * left to load on first use.
+ * the class exists once and `instanceof` holds between the two). It is built with the options and
+ * plugins of esbuild.mjs's host build, taken from esbuild.host.mjs (the shared `vscode` namespace,
+ * the jsonc-parser alias, minified CommonJS for node20), so the one thing that differs from
+ * dist/extension.js is that nothing is left to load on first use.
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const repoRoot = join(__dirname, '..', '..', '..');
 
-/** Same as esbuild.mjs: every `import * as vscode` shares one namespace copy of the API object. */
-const shareVscodeNamespace: esbuild.Plugin = {
-  name: 'share-vscode-namespace',
-  setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-shared' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-shared' }));
-    build.onLoad({ filter: /.*/, namespace: 'vscode-shared' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
-  },
-};
+/** What esbuild.host.mjs exports (an untyped ES module, loaded at run time from the repository root). */
+interface HostBuild {
+  shareVscodeNamespace: esbuild.Plugin;
+  bundleBoundary(name: string, bundles: Record<string, string>): esbuild.Plugin;
+  hostOptions: esbuild.BuildOptions;
+}
 
-/** Bundles of dist/ that stay outside, by entry: required as `./<name>.js` like in dist/. */
+/** Bundles of dist/ that stay outside, by name and entry: required as `./<name>.js` like in dist/. */
 const outside: Record<string, string> = {
-  [join(repoRoot, 'src', 'network.ts')]: 'network',
-  [join(repoRoot, 'src', 'api', 'errors.ts')]: 'errors',
-};
-
-const keepOutside: esbuild.Plugin = {
-  name: 'keep-outside',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
-      const target = resolve(args.resolveDir, args.path);
-      for (const candidate of [target, `${target}.ts`, join(target, 'index.ts')]) {
-        const name = outside[candidate];
-        if (name) return { path: `./${name}.js`, external: true };
-      }
-      return undefined;
-    });
-  },
+  network: join(repoRoot, 'src', 'network.ts'),
+  errors: join(repoRoot, 'src', 'api', 'errors.ts'),
 };
 
 /**
@@ -51,22 +35,16 @@ const keepOutside: esbuild.Plugin = {
  * (`node esbuild.mjs`).
  */
 export async function buildSingleHostBundle(): Promise<string> {
+  const host = (await import(pathToFileURL(join(repoRoot, 'esbuild.host.mjs')).href)) as HostBuild;
   const folder = mkdtempSync(join(tmpdir(), 'rl-studio-single-bundle-'));
   await esbuild.build({
+    ...host.hostOptions,
     absWorkingDir: repoRoot,
-    plugins: [shareVscodeNamespace, keepOutside],
-    bundle: true,
-    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    sourcemap: true,
+    plugins: [host.shareVscodeNamespace, host.bundleBoundary('keep-outside', outside)],
     minify: true,
-    logLevel: 'warning',
     entryPoints: { extension: 'src/extension.ts' },
     outdir: folder,
-    external: ['vscode'],
   });
-  for (const name of Object.values(outside)) copyFileSync(join(repoRoot, 'dist', `${name}.js`), join(folder, `${name}.js`));
+  for (const name of Object.keys(outside)) copyFileSync(join(repoRoot, 'dist', `${name}.js`), join(folder, `${name}.js`));
   return join(folder, 'extension.js');
 }

@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
+import type { PlatformError } from '../../src/api';
 import type { ChatCompletionChunk } from '../../src/api/types';
-import { measureBounded, mib, repeated, startServer, until, writeLazily, type WriteReport } from './support/clientServers';
+import { measureBounded, mib, repeated, startServer, until, writeLazily, type BoundedMeasurement, type WriteReport } from './support/clientServers';
 import { faultClient, platformFailure } from './support/clientFaults';
 
 const MiB = 2 ** 20;
@@ -21,61 +22,58 @@ function startStream(response: ServerResponse): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 }
 
+/**
+ * Streams `total` bytes made by `piece` (written lazily) as the answer to a chat completion the real
+ * client reads, and returns how it failed, what reading cost, and how much the server wrote before
+ * it saw the client close the socket (waited for: it must close).
+ */
+async function streamUntilRefused(total: number, piece: (index: number) => Uint8Array): Promise<{ error: PlatformError; measurement: BoundedMeasurement; bytesWritten: number }> {
+  let writer: WriteReport | undefined;
+  const server = await startServer((_request, response) => {
+    startStream(response);
+    writer = writeLazily(response, total, piece);
+  });
+  const client = faultClient(server.apiUrl);
+  try {
+    const { result: error, measurement } = await measureBounded(() =>
+      platformFailure(async () => {
+        for await (const _chunk of client.inference.streamChatCompletion(question));
+      }),
+    );
+    assert.equal(error.kind, 'too-large');
+    await until(() => writer?.closedEarly === true, 5_000, 'the server to see the socket close');
+    return { error, measurement, bytesWritten: writer!.bytesWritten };
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+/** The event loop never stalled long and the heap stayed small while the client read. */
+function assertHeldUpLittle(measurement: BoundedMeasurement): void {
+  assert.ok(measurement.maxEventLoopDelayMs < 250, `event loop stalled ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
+  assert.ok(measurement.peakHeapGrowthMiB < 80, `heap grew ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
+}
+
 describe('client faults: hostile chat streams', () => {
   it('a 100 MB SSE line: fails with the event-size error at 16 MiB, event loop and heap bounded, socket closed', async () => {
-    let writer: WriteReport | undefined;
     const head = Buffer.from('data: {"id":"');
     const filler = repeated('abcdefghijklmnopqrstuvwxyz012345');
-    const server = await startServer((_request, response) => {
-      startStream(response);
-      writer = writeLazily(response, 100e6, (index) => (index === 0 ? head : filler));
-    });
-    const client = faultClient(server.apiUrl);
-    try {
-      const { result: error, measurement } = await measureBounded(() =>
-        platformFailure(async () => {
-          for await (const _chunk of client.inference.streamChatCompletion(question));
-        }),
-      );
-      assert.equal(error.kind, 'too-large');
-      assert.equal(error.message, 'POST /v1/chat/completions: an event of the answer stream was larger than 16 MiB; the stream was stopped (0 chunks received)');
-      await until(() => writer?.closedEarly === true, 5_000, 'the server to see the socket close');
-      assert.ok(writer!.bytesWritten < 64 * MiB, `the server wrote ${mib(writer!.bytesWritten).toFixed(0)} MiB`);
-      // How long parsing takes is a bench figure (test/bench/suites/sseLongLines.ts); here, what it holds up and holds.
-      assert.ok(measurement.maxEventLoopDelayMs < 250, `event loop stalled ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
-      assert.ok(measurement.peakHeapGrowthMiB < 80, `heap grew ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    const { error, measurement, bytesWritten } = await streamUntilRefused(100e6, (index) => (index === 0 ? head : filler));
+    assert.equal(error.message, 'POST /v1/chat/completions: an event of the answer stream was larger than 16 MiB; the stream was stopped (0 chunks received)');
+    assert.ok(bytesWritten < 64 * MiB, `the server wrote ${mib(bytesWritten).toFixed(0)} MiB`);
+    // How long parsing takes is a bench figure (test/bench/suites/sseLongLines.ts); here, what it holds up and holds.
+    assertHeldUpLittle(measurement);
   });
 
   it('a million `data:` lines without a blank line: fails with the same event-size error, event loop and heap bounded', async () => {
-    let writer: WriteReport | undefined;
     const line = 'data: {"i":"abcdefghijklmnopqrstuvwxyz0123"}\n';
     const lines = repeated(line);
     const total = 1e6 * line.length;
-    const server = await startServer((_request, response) => {
-      startStream(response);
-      writer = writeLazily(response, total, () => lines);
-    });
-    const client = faultClient(server.apiUrl);
-    try {
-      const { result: error, measurement } = await measureBounded(() =>
-        platformFailure(async () => {
-          for await (const _chunk of client.inference.streamChatCompletion(question));
-        }),
-      );
-      assert.equal(error.kind, 'too-large');
-      assert.match(error.message, /an event of the answer stream was larger than 16 MiB; the stream was stopped/);
-      await until(() => writer?.closedEarly === true, 5_000, 'the server to see the socket close');
-      assert.ok(writer!.bytesWritten < total / 2, `the server wrote ${mib(writer!.bytesWritten).toFixed(0)} MiB of ${mib(total).toFixed(0)}`);
-      assert.ok(measurement.maxEventLoopDelayMs < 250, `event loop stalled ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
-      assert.ok(measurement.peakHeapGrowthMiB < 80, `heap grew ${measurement.peakHeapGrowthMiB.toFixed(1)} MiB`);
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    const { error, measurement, bytesWritten } = await streamUntilRefused(total, () => lines);
+    assert.match(error.message, /an event of the answer stream was larger than 16 MiB; the stream was stopped/);
+    assert.ok(bytesWritten < total / 2, `the server wrote ${mib(bytesWritten).toFixed(0)} MiB of ${mib(total).toFixed(0)}`);
+    assertHeldUpLittle(measurement);
   });
 
   it('keep-alive comments for 3 s (standing in for 10 minutes), past the idle timeout, then Stop: alive until Stop, ends with it, socket closed, heap flat', async () => {

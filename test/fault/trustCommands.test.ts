@@ -4,26 +4,14 @@
  * extension's own tests (onlyFromTests): this reads every command registration in src/.
  */
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sourcesUnder } from '../support/files';
 import { scanCommands } from './support/trustCommandScan';
 
 const root = join(__dirname, '..', '..', '..');
 /** The command registration that registers every command under the id it receives. */
 const forwarders = ['src/vscode/platform/services.ts'];
-
-function sourcesUnder(dir: string): Map<string, string> {
-  const sources = new Map<string, string>();
-  const visit = (folder: string) => {
-    for (const name of readdirSync(folder)) {
-      const path = join(folder, name);
-      if (statSync(path).isDirectory()) visit(path);
-      else if (name.endsWith('.ts')) sources.set(relative(root, path).replace(/\\/g, '/'), readFileSync(path, 'utf8'));
-    }
-  };
-  visit(dir);
-  return sources;
-}
 
 const scan = (files: Record<string, string>) => scanCommands(new Map(Object.entries(files)), forwarders).findings.map((finding) => `${finding.command}: ${finding.problem}`);
 

@@ -4,8 +4,8 @@
  * allowed that origin, and must never use plain http to another machine.
  */
 import { strict as assert } from 'node:assert';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { ExtensionMode, FakeHost, extensionContext, loadExtension, manifestDefaults, turnOff, useHost, type ExtensionContextLike } from './support/trustHost';
+import { assertOnlyThisMachine, watchConnections } from '../support/connections';
 import { startRecordingServer, type RecordingServer } from './support/trustServer';
 
 const storedKey = 'rls-stored-key-4f1c9e0d7a2b';
@@ -101,12 +101,7 @@ describe('trust: API addresses a workspace sets', function () {
   });
 
   it('http:// to another machine, in user or workspace settings: refused with a message, no connection attempted, while loopback http works', async () => {
-    const connecting: string[] = [];
-    const onConnect = (message: unknown) => {
-      const params = (message as { connectParams?: { hostname?: string; host?: string } }).connectParams;
-      connecting.push(params?.hostname ?? params?.host ?? '?');
-    };
-    subscribe('undici:client:beforeConnect', onConnect);
+    const connections = watchConnections();
     try {
       host.settings.user['rlStudio.trainingApiUrl'] = 'http://192.0.2.10:8080/v1';
       host.settings.user['rlStudio.inferenceApiUrl'] = server.inferenceUrl;
@@ -119,16 +114,12 @@ describe('trust: API addresses a workspace sets', function () {
       assert.match(summary.detail.join('\n'), /\*\*Training API\*\*: not configured/);
       // The loopback inference API was reached: connections are seen when they happen.
       await server.waitFor('the health check of the loopback inference API', () => server.calls.some((call) => call.path === '/inference/v1/models'));
-      assert.ok(connecting.includes('127.0.0.1'), `connections seen: ${JSON.stringify(connecting)}`);
-      assert.deepEqual(
-        connecting.filter((hostname) => hostname !== '127.0.0.1'),
-        [],
-      );
+      assertOnlyThisMachine(connections);
       const refusals = host.messages.filter((message) => /allowed only for this machine/.test(message.message)).map((message) => message.message);
       assert.ok(refusals.some((text) => text.includes('"http://192.0.2.10:8080/v1" from your settings')));
       assert.ok(refusals.some((text) => text.includes('"http://198.51.100.7/v1" from this workspace\'s settings')));
     } finally {
-      unsubscribe('undici:client:beforeConnect', onConnect);
+      connections.stop();
     }
   });
 

@@ -4,19 +4,9 @@
  * @vscode/test-electron. It runs every out/test/integration/**\/*.test.js with mocha.
  */
 import Mocha from 'mocha';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { filesEndingWith } from '../support/files';
 import { countsLine, testsStartLine, type TestCounts } from '../vscode/testResult';
-
-function testFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return testFiles(path);
-      return name.endsWith('.test.js') ? [path] : [];
-    });
-}
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({
@@ -29,7 +19,7 @@ export async function run(): Promise<void> {
   // The pass and fail marks are coloured once, when mocha loads, whatever `color` says.
   Mocha.reporters.Base.symbols.ok = '✔';
   Mocha.reporters.Base.symbols.err = '✖';
-  for (const file of testFiles(__dirname)) mocha.addFile(file);
+  for (const file of filesEndingWith(__dirname, '.test.js')) mocha.addFile(file);
 
   const counts: TestCounts = { passed: 0, failed: 0, pending: 0 };
   console.log(testsStartLine);

@@ -46,27 +46,37 @@ describe('Truth of the sidebar and the status bar', function () {
     return id;
   }
 
-  /**
-   * The platform stopped while a followed job runs, and the status bar saying so: what the recovery
-   * case starts from, made here unless the platform is down already.
-   */
-  async function platformStopped(): Promise<void> {
-    if (platform.emulator.reachable) {
-      const jobId = await startSlowJob(50, 1);
-      await waitUntil(
-        'the job to run',
-        () => views.jobService.record(jobId)?.status.phase,
-        (phase) => phase === 'running',
-        { timeoutMs: 30_000 },
-      );
-      await platform.emulator.setReachable(false);
-    }
+  /** A slow job (50 steps of 1 s), followed, once it runs. */
+  async function runningSlowJob(): Promise<string> {
+    const jobId = await startSlowJob(50, 1);
+    await waitUntil(
+      'the job to run',
+      () => views.jobService.record(jobId)?.status.phase,
+      (phase) => phase === 'running',
+      { timeoutMs: 30_000 },
+    );
+    return jobId;
+  }
+
+  async function statusBarDown(): Promise<void> {
     await waitUntil(
       'the status bar to say the platform is down',
       () => views.health.summary?.level,
       (level) => level === 'down',
       { timeoutMs: 30_000 },
     );
+  }
+
+  /**
+   * The platform stopped while a followed job runs, and the status bar saying so: what the recovery
+   * case starts from, made here unless the platform is down already.
+   */
+  async function platformStopped(): Promise<void> {
+    if (platform.emulator.reachable) {
+      await runningSlowJob();
+      await platform.emulator.setReachable(false);
+    }
+    await statusBarDown();
   }
 
   async function children(provider: vscode.TreeDataProvider<ModelsNode> | vscode.TreeDataProvider<JobsNode>, node?: unknown): Promise<any[]> {
@@ -135,24 +145,13 @@ describe('Truth of the sidebar and the status bar', function () {
 
   it('a stopped platform turns the status bar red by itself and shows in each section, which fail on their own', async () => {
     await trainedModelListed(platform);
-    const jobId = await startSlowJob(50, 1);
-    await waitUntil(
-      'the job to run',
-      () => views.jobService.record(jobId)?.status.phase,
-      (phase) => phase === 'running',
-      { timeoutMs: 30_000 },
-    );
+    const jobId = await runningSlowJob();
     await vscode.commands.executeCommand('rlStudio.checkHealth');
     assert.equal(views.health.summary?.level, 'healthy');
 
     await platform.emulator.setReachable(false);
     const stopped = Date.now();
-    await waitUntil(
-      'the status bar to say the platform is down',
-      () => views.health.summary?.level,
-      (level) => level === 'down',
-      { timeoutMs: 30_000 },
-    );
+    await statusBarDown();
     console.log(`      status bar down after ${Date.now() - stopped} ms: ${views.health.summary?.text}`);
 
     const jobNode = views.jobs.node(jobId)!;

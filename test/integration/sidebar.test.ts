@@ -46,6 +46,15 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     };
   }
 
+  /** A training job of the trained model from a fixture file, created through the command with the default settings; its id. */
+  async function createJobFrom(file: string): Promise<string> {
+    await trainedModelListed(platform);
+    platform.api.dialogs.answerNext(seeded().trainedModelName, 'Default settings');
+    const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture(file))) as { id: string } | undefined;
+    assert.ok(created?.id, 'the command returns the new job');
+    return created.id;
+  }
+
   async function jobNode(jobId: string): Promise<JobsNode> {
     return waitUntil(
       `job ${jobId} in the Training Jobs view`,
@@ -149,18 +158,15 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('creates a training job from a .jsonl file and follows it to succeeded without any refresh', async () => {
     const ids = seeded();
-    await trainedModelListed(platform);
     const before = platform.emulator.requests.length;
-    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
-    const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('groups.jsonl'))) as { id: string } | undefined;
-    assert.ok(created?.id, 'the command returns the new job');
+    const jobId = await createJobFrom('groups.jsonl');
     const post = platform.emulator.requests.slice(before).find((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs'));
     assert.ok(post, 'the job was created on the platform');
     const body = JSON.parse(post.body) as { model_id: string; trajectory_groups: unknown[] };
     assert.equal(body.model_id, ids.trainedModelId);
     assert.equal(body.trajectory_groups.length, 4);
 
-    const node = await jobNode(created.id);
+    const node = await jobNode(jobId);
     assert.equal(label(views.jobs.getTreeItem(node)), `groups.jsonl → ${ids.trainedModelName}`);
     const done = await waitUntil(
       'the job to reach succeeded',
@@ -186,10 +192,8 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it('shows the error message of a failed job', async () => {
     const ids = seeded();
-    await trainedModelListed(platform);
-    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
-    const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('failing.jsonl'))) as { id: string };
-    const node = await jobNode(created.id);
+    const jobId = await createJobFrom('failing.jsonl');
+    const node = await jobNode(jobId);
     const text = await waitUntil(
       'the job to fail',
       () => description(views.jobs.getTreeItem(node)),
@@ -250,19 +254,16 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
   });
 
   it('resumes following a job from the last event seen after server errors', async () => {
-    const ids = seeded();
-    await trainedModelListed(platform);
-    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings');
-    const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture('long.jsonl'))) as { id: string };
-    const node = await jobNode(created.id);
-    await vscode.commands.executeCommand('rlStudio.openJobDetails', created.id);
+    const jobId = await createJobFrom('long.jsonl');
+    const node = await jobNode(jobId);
+    await vscode.commands.executeCommand('rlStudio.openJobDetails', jobId);
     await waitUntil(
       'the first events',
-      () => views.jobService.record(created.id)?.events.length ?? 0,
+      () => views.jobService.record(jobId)?.events.length ?? 0,
       (count) => count > 0,
     );
     // 500 is not retried by the client: the view's polling meets the failures itself.
-    platform.emulator.addFault({ kind: 'status', status: 500, body: 'detail-string', path: `/training-jobs/${created.id}/events`, times: 2 });
+    platform.emulator.addFault({ kind: 'status', status: 500, body: 'detail-string', path: `/training-jobs/${jobId}/events`, times: 2 });
     await waitUntil(
       'the job to succeed after the failures',
       () => description(views.jobs.getTreeItem(node)),
@@ -271,16 +272,16 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     );
     await waitUntil(
       'the details panel to receive the snapshot and live updates',
-      () => views.panels.posted.get(created.id) ?? 0,
+      () => views.panels.posted.get(jobId) ?? 0,
       (count) => count >= 2,
     );
-    assert.ok(views.panels.isOpen(created.id));
-    views.panels.close(created.id);
-    const record = views.jobService.record(created.id)!;
+    assert.ok(views.panels.isOpen(jobId));
+    views.panels.close(jobId);
+    const record = views.jobService.record(jobId)!;
     const eventIds = record.events.map((event) => event.id);
     assert.equal(new Set(eventIds).size, eventIds.length, 'no event twice');
     assert.equal(record.status.step, record.status.totalSteps, 'every gradient step counted once');
-    const polls = platform.emulator.requests.filter((request) => request.path.includes(`/training-jobs/${created.id}/events`));
+    const polls = platform.emulator.requests.filter((request) => request.path.includes(`/training-jobs/${jobId}/events`));
     const firstWithCursor = polls.findIndex((request) => request.query.after);
     assert.ok(firstWithCursor >= 0, 'polls ask by cursor once an event was seen');
     assert.ok(

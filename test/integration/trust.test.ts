@@ -7,11 +7,11 @@
  * registered), so this file runs last (mocha loads the files in name order) and that case last.
  */
 import * as assert from 'node:assert/strict';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import * as vscode from 'vscode';
 import MarkdownIt from 'markdown-it';
 import { startRecordingServer, type RecordingServer } from '../fault/support/trustServer';
 import { untilNothingArmed, watchArmedTimers, watchRequestsTo } from '../support/afterTurningOff';
+import { assertOnlyThisMachine, watchConnections } from '../support/connections';
 import { activateExtension, type RlStudioApi } from './helpers/extension';
 import { uniqueApiKey } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
@@ -99,12 +99,7 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
   });
 
   it("http:// to another machine in the user's settings: refused with a message, no connection attempted, while loopback http is used", async () => {
-    const seen: string[] = [];
-    const onConnect = (message: unknown) => {
-      const params = (message as { connectParams?: { hostname?: string; host?: string } }).connectParams;
-      seen.push(params?.hostname ?? params?.host ?? '?');
-    };
-    subscribe('undici:client:beforeConnect', onConnect);
+    const connections = watchConnections();
     try {
       await signIn(uniqueApiKey());
       await setLayer(vscode.ConfigurationTarget.Global, { trainingApiUrl: 'http://192.0.2.10:8080/v1', inferenceApiUrl: server.inferenceUrl });
@@ -121,14 +116,9 @@ describe('Trust: workspace settings, plain http, tooltips and turning off', func
       const health = (await vscode.commands.executeCommand('rlStudio.checkHealth')) as { detail: string[] };
       assert.match(health.detail.join('\n'), /\*\*Training API\*\*: not configured/);
       await server.waitFor('the loopback inference API checked', () => server.calls.some((call) => call.path === '/inference/v1/models'));
-      assert.ok(seen.includes('127.0.0.1'), `connections seen: ${JSON.stringify(seen)}`);
-      assert.deepEqual(
-        seen.filter((hostname) => hostname !== '127.0.0.1'),
-        [],
-        'connections to other machines',
-      );
+      assertOnlyThisMachine(connections);
     } finally {
-      unsubscribe('undici:client:beforeConnect', onConnect);
+      connections.stop();
       await vscode.commands.executeCommand('rlStudio.signOut');
     }
   });

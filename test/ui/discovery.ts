@@ -1,6 +1,6 @@
 /** Finding the UI tests: every `*.ui.js` module under a folder, and its exported test functions in written order. */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { filesEndingWith } from '../support/files';
 import type { UiTest } from './context';
 
 export interface NamedTest {
@@ -9,14 +9,9 @@ export interface NamedTest {
   run: UiTest;
 }
 
+/** Every UI test module below `dir`, folder by folder in name order. */
 export function uiModules(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return uiModules(path);
-      return name.endsWith('.ui.js') ? [path] : [];
-    });
+  return filesEndingWith(dir, '.ui.js');
 }
 
 /**

@@ -52,9 +52,13 @@ function startSlowJob(emulator: Emulator): Promise<string> {
   return startJobThroughTheApi(emulator, { steps: stepsPerJob, secondsPerStep });
 }
 
-async function followJob(page: Page, jobId: string): Promise<void> {
+/** A new slow job, followed in the Training Jobs view through the palette and kept in `jobs`. */
+async function followNewSlowJob(page: Page, emulator: Emulator): Promise<string> {
+  const jobId = await startSlowJob(emulator);
+  jobs.push(jobId);
   await runCommand(page, 'RL Studio: Add Training Job by ID…');
   await typeInto(page, 'Add Training Job by ID', jobId);
+  return jobId;
 }
 
 const jobRowName = (jobId: string) => `Job ${jobId.slice(0, 8)}`;
@@ -72,6 +76,18 @@ async function healthState(page: Page): Promise<string> {
   return `${kind}: ${(await item.innerText()).replace(/\s+/g, ' ').trim()}`;
 }
 
+/** What the status bar may be waited for to show, each as a test of its state (see healthState). */
+const statusBarShows = {
+  red: (state: string) => state.startsWith('error'),
+  'back to normal': (state: string) => state.startsWith('plain') && !/unreachable/.test(state),
+  'without an outage': (state: string) => !state.startsWith('error') && !/unreachable/.test(state),
+};
+
+/** Waits for the status bar to show `what`, and returns its state. */
+function statusBar(page: Page, what: keyof typeof statusBarShows): Promise<string> {
+  return until(`the status bar ${what}`, () => healthState(page), statusBarShows[what], followMs);
+}
+
 /** A row of a view, by the start of its text, with what it shows: its text and its icon. */
 async function rowState(page: Page, view: string, start: string): Promise<{ text: string; icon: string } | undefined> {
   const pane = viewPane(page, view);
@@ -85,6 +101,17 @@ async function rowState(page: Page, view: string, start: string): Promise<{ text
     })),
   );
   return rows.find((row) => row.text.startsWith(start));
+}
+
+/** Waits for a followed job's row to show the warning icon, and returns the row. */
+async function jobRowWarning(page: Page, jobId: string): Promise<{ text: string; icon: string }> {
+  const row = await until(
+    'the job row in a warning state',
+    () => rowState(page, 'Training Jobs', jobRowName(jobId)),
+    (state) => state?.icon === 'codicon-warning',
+    followMs,
+  );
+  return row!;
 }
 
 async function welcomeButtons(page: Page, view: string): Promise<string[]> {
@@ -157,15 +184,11 @@ async function tidy(page: Page): Promise<void> {
   await page.locator('.monaco-hover').filter({ visible: true }).first().waitFor({ state: 'detached', timeout: 10_000 });
 }
 
-/** The platform answering, and the status bar saying so: an earlier step may have left it down. */
-async function platformUp(page: Page, emulator: Emulator): Promise<void> {
+/** The platform answering, the status bar saying so, and the workbench signed in: an earlier step may have left it down. */
+async function platformUpAndSignedIn(page: Page, emulator: Emulator): Promise<void> {
   if (!emulator.reachable) await emulator.setReachable(true);
-  await until(
-    'the status bar without an outage',
-    () => healthState(page),
-    (state) => !state.startsWith('error') && !/unreachable/.test(state),
-    followMs,
-  );
+  await statusBar(page, 'without an outage');
+  await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
 }
 
 /** A followed job still running, as the outage steps need: one is started unless the list has one. */
@@ -173,9 +196,7 @@ async function runningJobFollowed(page: Page, emulator: Emulator): Promise<strin
   for (const jobId of jobs) {
     if (/running/.test((await rowState(page, 'Training Jobs', jobRowName(jobId)))?.text ?? '')) return jobId;
   }
-  const jobId = await startSlowJob(emulator);
-  jobs.push(jobId);
-  await followJob(page, jobId);
+  const jobId = await followNewSlowJob(page, emulator);
   await waitForViewRows(page, 'Training Jobs', (rows) => rows.some((row) => row.startsWith(`${jobRowName(jobId)} running · job step`)));
   return jobId;
 }
@@ -200,12 +221,7 @@ async function platformDown(page: Page, emulator: Emulator): Promise<void> {
     await emulator.setReachable(false);
     outageStartedAt = Date.now();
   }
-  await until(
-    'the status bar red',
-    () => healthState(page),
-    (state) => state.startsWith('error'),
-    followMs,
-  );
+  await statusBar(page, 'red');
 }
 
 export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestContext): Promise<void> {
@@ -215,41 +231,28 @@ export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestCon
   await signInThroughThePalette(page, emulator.apiKey, seeded(emulator).inferenceModels);
   // No job and no training model yet: the Training Jobs welcome suggests creating a model first.
   await waitForText(() => viewWelcomeText(page, 'Training Jobs'), /No training jobs yet.*No model to train\?/, 10_000);
-  const jobId = await startSlowJob(emulator);
-  jobs.push(jobId);
-  await followJob(page, jobId);
+  const jobId = await followNewSlowJob(page, emulator);
   await waitForViewRows(page, 'Training Jobs', (rows) => rows.some((row) => row.startsWith(`${jobRowName(jobId)} running · job step`)));
   assert.equal(await healthState(page).then((state) => state.startsWith('plain')), true, 'the status bar is not red while the platform answers');
 }
 
 export async function showsTheUnreachableWelcomeWithItsButtonsWhenThePlatformStops({ page, emulator, screenshot }: UiTestContext): Promise<void> {
-  await platformUp(page, emulator);
-  await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
+  await platformUpAndSignedIn(page, emulator);
   const jobId = await runningJobFollowed(page, emulator);
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
   try {
-    const status = await until(
-      'the status bar red',
-      () => healthState(page),
-      (state) => state.startsWith('error'),
-      followMs,
-    );
+    const status = await statusBar(page, 'red');
     console.log(`      status bar after ${Date.now() - outageStartedAt} ms: ${status}`);
     assert.match(status, /RL Studio: (training API|inference API|platform) unreachable/);
     // Nothing else to list (no training model added yet): the welcome view, not an empty tree.
     const welcome = await waitForText(() => viewWelcomeText(page, 'Models'), /can.t reach the platform/, followMs);
     assert.match(welcome, /checks again every few seconds/);
     assert.deepEqual(await welcomeButtons(page, 'Models'), ['Retry', 'Configure Endpoints', 'Show Log']);
-    const job = await until(
-      'the job row in a warning state',
-      () => rowState(page, 'Training Jobs', jobRowName(jobId)),
-      (row) => row?.icon === 'codicon-warning',
-      followMs,
-    );
-    console.log(`      job row: ${job!.text}`);
-    assert.match(job!.text, /^Job \w{8} Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying (in \d+ s|now)\. · last seen running/);
-    assert.doesNotMatch(job!.text, /GET |events\?|attempts/, 'no request line on the row');
+    const job = await jobRowWarning(page, jobId);
+    console.log(`      job row: ${job.text}`);
+    assert.match(job.text, /^Job \w{8} Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying (in \d+ s|now)\. · last seen running/);
+    assert.doesNotMatch(job.text, /GET |events\?|attempts/, 'no request line on the row');
     await tidy(page);
     await screenshot('platform-down-welcome');
   } catch (error) {
@@ -265,12 +268,7 @@ export async function recoversWithoutAClickWhenThePlatformAnswersAgain({ page, e
   outageEndedAt = Date.now();
   const ids = seeded(emulator);
   await waitForViewRows(page, 'Models', (rows) => ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))), followMs);
-  await until(
-    'the status bar back to normal',
-    () => healthState(page),
-    (state) => state.startsWith('plain') && !/unreachable/.test(state),
-    followMs,
-  );
+  await statusBar(page, 'back to normal');
   await until(
     'the job row running again',
     () => rowState(page, 'Training Jobs', jobRowName(jobId)),
@@ -283,13 +281,9 @@ export async function recoversWithoutAClickWhenThePlatformAnswersAgain({ page, e
 }
 
 export async function showsNewCheckpointsWhileAJobTrainsTheModel({ page, emulator, screenshot }: UiTestContext): Promise<void> {
-  const ids = seeded(emulator);
-  await platformUp(page, emulator);
-  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
+  await platformUpAndSignedIn(page, emulator);
   // A second job on the same model, fresh, so it runs through the next outage too.
-  const jobId = await startSlowJob(emulator);
-  jobs.push(jobId);
-  await followJob(page, jobId);
+  await followNewSlowJob(page, emulator);
   await trainedModelListed(page, emulator, { expanded: true });
   const newestStep = async () => {
     const steps = (await viewRows(page, 'Models')).flatMap((row) => {
@@ -310,8 +304,7 @@ export async function showsNewCheckpointsWhileAJobTrainsTheModel({ page, emulato
 
 export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ page, emulator, screenshot }: UiTestContext): Promise<void> {
   const ids = seeded(emulator);
-  await platformUp(page, emulator);
-  await ensureSignedIn(page, emulator.apiKey, ids.inferenceModels);
+  await platformUpAndSignedIn(page, emulator);
   await trainedModelListed(page, emulator);
   // The jobs still running now are the ones polled through the outage (a finished job is not polled).
   await runningJobFollowed(page, emulator);
@@ -321,12 +314,7 @@ export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ pa
   await emulator.setReachable(false);
   outageStartedAt = Date.now();
   try {
-    await until(
-      'the status bar red',
-      () => healthState(page),
-      (state) => state.startsWith('error'),
-      followMs,
-    );
+    await statusBar(page, 'red');
     const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => row.startsWith("Can't reach the inference API")), followMs);
     console.log(`      Models: ${JSON.stringify(rows.slice(0, 6))}`);
     const catalogueAt = rows.indexOf('Inference Models');
@@ -337,13 +325,8 @@ export async function keepsTheTrainingModelsListedWhenThePlatformStopsAgain({ pa
     const warning = await rowState(page, 'Models', "Can't reach the inference API");
     assert.equal(warning?.icon, 'codicon-warning');
     for (const jobId of running) {
-      const job = await until(
-        'the job row in a warning state',
-        () => rowState(page, 'Training Jobs', jobRowName(jobId)),
-        (row) => row?.icon === 'codicon-warning',
-        followMs,
-      );
-      assert.match(job!.text, /Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying/);
+      const job = await jobRowWarning(page, jobId);
+      assert.match(job.text, /Can't reach the training API at 127\.0\.0\.1:\d+\. Retrying/);
     }
     await tidy(page);
     await screenshot('platform-down');
@@ -376,12 +359,7 @@ export async function recoversAgainWithoutAClick({ page, emulator, screenshot }:
     (rows) => !rows.some((row) => row.startsWith("Can't")) && ids.inferenceModels.every((id) => rows.some((row) => row.includes(id))) && rows.some((row) => /^step \d+/.test(row)),
     followMs,
   );
-  await until(
-    'the status bar back to normal',
-    () => healthState(page),
-    (state) => state.startsWith('plain') && !/unreachable/.test(state),
-    followMs,
-  );
+  await statusBar(page, 'back to normal');
   await until(
     'the job rows running again',
     async () => Promise.all(jobs.map((jobId) => rowState(page, 'Training Jobs', jobRowName(jobId)))),
@@ -394,8 +372,7 @@ export async function recoversAgainWithoutAClick({ page, emulator, screenshot }:
 }
 
 export async function stopsSuggestingToCreateAModelOnceOneIsListed({ page, emulator }: UiTestContext): Promise<void> {
-  await platformUp(page, emulator);
-  await ensureSignedIn(page, emulator.apiKey, seeded(emulator).inferenceModels);
+  await platformUpAndSignedIn(page, emulator);
   await trainedModelListed(page, emulator);
   if (jobs.length === 0) await runningJobFollowed(page, emulator);
   for (const jobId of jobs) {

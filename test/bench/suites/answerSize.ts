@@ -8,11 +8,11 @@
  * sampled every 5 ms, as growth over the value just before the call. The server runs in the same
  * process and writes lazily from one reused buffer, so it adds almost nothing.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PlatformClient } from '../../../src/api';
+import { repeated, startServer, writeLazily } from '../../fault/support/clientServers';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median } from '../stats';
 
@@ -20,35 +20,21 @@ const MiB = 2 ** 20;
 const cap = 32 * MiB;
 const runs = 3;
 
-/** Writes a JSON model list of `total` bytes, waiting for 'drain', stopping when the client leaves. */
+/**
+ * Writes a JSON model list of exactly `total` bytes, lazily (test/fault/support/clientServers.ts),
+ * from reused buffers: the head, 64 KiB blocks of entries while they fit, spaces, and the last entry.
+ */
 async function writeList(response: ServerResponse, total: number): Promise<void> {
   const head = Buffer.from('{"object":"list","data":[');
   const entry = Buffer.from('{"id":"m-0123456789abcdef","object":"model","created":1,"owned_by":"bench"},');
   const filler = Buffer.concat(Array.from({ length: Math.floor((64 * 1024) / entry.length) }, () => entry));
   const tail = Buffer.from('{"id":"last","object":"model","created":1,"owned_by":"bench"}]}');
-  let closed = false;
-  response.once('close', () => (closed = true));
+  const spaces = repeated(' ');
+  const fillers = Math.floor((total - head.length - tail.length) / filler.length);
   response.writeHead(200, { 'content-type': 'application/json' });
-  let written = 0;
-  response.write(head);
-  written += head.length;
-  while (!closed && written + filler.length + tail.length <= total) {
-    written += filler.length;
-    if (!response.write(filler))
-      await new Promise<void>((resolve) => {
-        const go = () => {
-          response.off('drain', go);
-          response.off('close', go);
-          resolve();
-        };
-        response.on('drain', go);
-        response.on('close', go);
-      });
-  }
-  if (closed) return;
-  // Pad with spaces so the answer is exactly `total` bytes.
-  response.write(Buffer.alloc(total - written - tail.length, ' '));
-  response.end(tail);
+  const writer = writeLazily(response, total - tail.length, (index) => (index === 0 ? head : index <= fillers ? filler : spaces), false);
+  await writer.done;
+  if (writer.finished) response.end(tail);
 }
 
 function memory(): number {
@@ -85,12 +71,8 @@ export const suite: BenchSuite = {
   name: 'answer size caps',
   async run(): Promise<BenchFigure[]> {
     let size = 0;
-    const server: Server = createServer((request, response) => {
-      request.resume();
-      void writeList(response, size);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const server = await startServer((_request, response) => writeList(response, size));
+    const url = server.apiUrl;
     const client = new PlatformClient({ trainingUrl: url, inferenceUrl: url, credentials: { getApiKey: async () => 'bench-key' }, maxRetries: 0, timeoutMs: 120_000 });
     const gc = collector();
     const peakFor = async (bytes: number) => {
@@ -122,8 +104,7 @@ export const suite: BenchSuite = {
       ];
     } finally {
       await client.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   },
 };

@@ -18,7 +18,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
 import type { PanelSnapshot } from '../../../src/webview/chat/chatProtocol';
@@ -26,7 +25,7 @@ import type { WireMessage } from '../../../src/webview/common/wire';
 import { tokenize } from '../../emulator/tokenizer';
 import type { BenchFigure, BenchSuite } from '../report';
 import { best, mean, median, percentile, total, worst } from '../stats';
-import { startPanelServer } from '../../unit/chat/browserHarness';
+import { bundlePageScript, singleLineAnswer, startPanelServer } from '../../unit/chat/browserHarness';
 import { hasChromium, launchChromium, openWebviewPage } from '../../unit/webviews/browserHarness';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
@@ -49,9 +48,7 @@ interface RunResult {
 
 /** The 1 MB single-line answer of the chat browser test, in the emulator's tokens. */
 function singleLineDeltas(): string[] {
-  const word = 'lorem'.repeat(40);
-  const line = Array.from({ length: Math.ceil(1_000_000 / (word.length + 1)) }, (_, i) => (i % 50 === 0 ? `<b>${i}</b>` : word)).join(' ');
-  return tokenize(line);
+  return tokenize(singleLineAnswer());
 }
 
 export const suite: BenchSuite = {
@@ -256,10 +253,8 @@ async function runOurs(browser: Browser, url: string, deltas: string[]): Promise
  * The naive renderer: the webview's Markdown renderer and sanitizer drawing the whole conversation
  * anew, in a transcript styled and kept at the bottom like the panel's.
  */
-async function buildBaseline(): Promise<string> {
-  const bundle = await esbuild.build({
-    stdin: {
-      contents: `
+function buildBaseline(): Promise<string> {
+  return bundlePageScript(`
         import { createMarkdownRenderer } from './src/webview/chat/markdownRenderer';
         const renderer = createMarkdownRenderer();
         const transcript = document.createElement('main');
@@ -280,17 +275,7 @@ async function buildBaseline(): Promise<string> {
           });
           transcript.replaceChildren(...parts);
           if (pinned) transcript.scrollTop = transcript.scrollHeight;
-        };`,
-      resolveDir: repoRoot,
-      loader: 'ts',
-    },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    platform: 'browser',
-    logLevel: 'silent',
-  });
-  return bundle.outputFiles[0]!.text;
+        };`);
 }
 
 /** On every animation frame: take that frame's chunks, then render the whole accumulated answer once. */

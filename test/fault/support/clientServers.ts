@@ -3,9 +3,9 @@
  * they received and how far they got writing, and write huge answers lazily (only as fast as the
  * client reads), so a 2 GB answer costs the test nothing unless the client really reads it.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { watchConnections } from '../../support/connections';
 import { measure, type Measurement } from './measure';
 
 export interface Received {
@@ -137,19 +137,14 @@ export async function measureBounded<T>(work: () => Promise<T>): Promise<{ resul
   }
 }
 
-/** Counts the connections undici starts while `work` runs (through its diagnostics channel). */
+/** The connections undici starts while `work` runs, each as `host:port`. */
 export async function countConnects<T>(work: () => Promise<T>): Promise<{ result: T; connects: string[] }> {
-  const connects: string[] = [];
-  const listener = (message: unknown) => {
-    const address = (message as { connectParams?: { host?: string; hostname?: string } }).connectParams;
-    connects.push(address?.host ?? address?.hostname ?? 'unknown');
-  };
-  subscribe('undici:client:beforeConnect', listener);
+  const connections = watchConnections();
   try {
     const result = await work();
-    return { result, connects };
+    return { result, connects: connections.seen.map((connection) => connection.host) };
   } finally {
-    unsubscribe('undici:client:beforeConnect', listener);
+    connections.stop();
   }
 }
 

@@ -2,18 +2,16 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import * as esbuild from 'esbuild';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
 import type { WebviewReport } from '../../../src/webview/chat/chatProtocol';
 import { startEmulator, type Emulator } from '../../emulator';
 import { hasChromium, launchChromium, openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
-import { startPanelServer } from './browserHarness';
+import { bundlePageScript, singleLineAnswer, startPanelServer } from './browserHarness';
 import { createEmulatorController } from './emulatorChat';
 import { until } from './support';
 
 const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'chat');
 const hostileAnswers = JSON.parse(readFileSync(join(fixtures, 'hostile-answers.json'), 'utf8')) as { name: string; text: string }[];
-const repoRoot = join(__dirname, '..', '..', '..', '..');
 
 /**
  * Raw markup a model may answer with, aimed at the sanitizer: SVG and MathML (where mutation XSS
@@ -235,8 +233,7 @@ describe('chat webview in a real browser', function () {
     it('shows the whole of a 1 MB single-line answer', async () => {
       // How fast it renders is a figure of `npm run bench` (chat rendering), not an assert here: a
       // timing bound in a functional test fails on a busy machine and proves nothing.
-      const word = 'lorem'.repeat(40);
-      const line = Array.from({ length: Math.ceil(1_000_000 / (word.length + 1)) }, (_, i) => (i % 50 === 0 ? `<b>${i}</b>` : word)).join(' ');
+      const line = singleLineAnswer();
       const before = await s.view.page.locator('article.answer').count();
       await s.ask(`/echo ${line}`);
       await s.view.page.waitForFunction((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length > n, before, { timeout: 60_000, polling: 100 });
@@ -391,9 +388,7 @@ describe('chat webview in a real browser', function () {
 
     before(async () => {
       // The renderer's own module, bundled for the page: no CSP here, so the sanitizer is the only defence.
-      const bundle = await esbuild.build({
-        stdin: {
-          contents: `
+      const script = await bundlePageScript(`
             import { createMarkdownRenderer, sanitizeHtml } from './src/webview/chat/markdownRenderer';
             const renderer = createMarkdownRenderer();
             window.__show = (html, markdown) => {
@@ -401,16 +396,7 @@ describe('chat webview in a real browser', function () {
               box.className = 'case';
               box.append(markdown ? renderer.render(html) : sanitizeHtml(html));
               document.getElementById('app').append(box);
-            };`,
-          resolveDir: repoRoot,
-          loader: 'ts',
-        },
-        bundle: true,
-        write: false,
-        format: 'iife',
-        platform: 'browser',
-        logLevel: 'silent',
-      });
+            };`);
       const context = await browser.newContext();
       page = await context.newPage();
       page.on('request', (request) => requests.push(request.url()));
@@ -419,7 +405,7 @@ describe('chat webview in a real browser', function () {
         void dialog.dismiss();
       });
       await page.goto(`${server.url}plain`);
-      await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+      await page.addScriptTag({ content: script });
     });
     after(async () => page?.context().close());
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { sourcesUnder } from './sources';
+import { sourcesUnder } from '../../support/files';
 
 const root = join(__dirname, '..', '..', '..', '..');
 const metafilePath = join(root, 'out', 'bundles.meta.json');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commandOwners, testOnlyCommands, type CommandOwner } from '../../../src/vscode/platform/lazy/featureCommands';
-import { sourcesUnder } from './sources';
+import { sourcesUnder } from '../../support/files';
 
 const root = join(__dirname, '..', '..', '..', '..');
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import { checkedId, idProblem } from '../../trust/ids';
 import { readyForTraining, withNotification } from '../flowGuards';
+import { revealWhenListed } from '../revealWhenListed';
 import type { Dialogs } from '../../platform/dialogs';
 import { createSftJob, createTrainingJobFromFile, logTrajectoriesFromFile } from './createJobs';
 import type { JobDetailsPanels } from './jobDetailsPanel';
@@ -20,17 +21,7 @@ export interface JobCommandDeps {
 
 /** Commands of the Training Jobs view and the trajectory-file commands of the explorer and editor. */
 export function registerJobCommands({ services, tree, view, dialogs, diagnostics, panels }: JobCommandDeps): void {
-  const reveal = (jobId: string) => {
-    // The row exists once the view has read the list again after the job was added: wait for that
-    // read. A hidden view reads nothing, and is not opened for this.
-    if (!view.visible) return;
-    void tree
-      .whenListed(jobId)
-      .then((node) => {
-        if (node && view.visible) return view.reveal(node, { select: true, focus: false });
-      })
-      .catch(() => undefined);
-  };
+  const reveal = (jobId: string) => revealWhenListed(view, tree, jobId);
   const announce = (jobId: string, what: string) => {
     reveal(jobId);
     dialogs.info(`${what} started. It is followed live in the Training Jobs view.`, { title: 'Open Details', run: () => panels.show(jobId) });

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../platform/services';
 import type { RememberedModel } from '../rememberedItems';
 import { withNotification } from '../flowGuards';
+import { revealWhenListed } from '../revealWhenListed';
 import type { Dialogs } from '../../platform/dialogs';
 import { addModel } from './addModel';
 import { createModel } from './createModel';
@@ -11,17 +12,7 @@ import { nameModel, nameThenChat, openInChat } from './nameModel';
 
 /** Commands of the Models view: each takes the node it was invoked on, or asks. */
 export function registerModelCommands(services: Services, tree: ModelsTreeProvider, view: vscode.TreeView<ModelsNode>, dialogs: Dialogs): void {
-  const reveal = (modelId: string) => {
-    // The row exists once the view has read the list again after the model was added: wait for
-    // that read. A hidden view reads nothing, and is not opened for this.
-    if (!view.visible) return;
-    void tree
-      .whenListed(modelId)
-      .then((node) => {
-        if (node && view.visible) return view.reveal(node, { select: true, focus: false });
-      })
-      .catch(() => undefined);
-  };
+  const reveal = (modelId: string) => revealWhenListed(view, tree, modelId);
 
   // Every field is asked (the tests answer through the dialogs service): no caller fills in the form.
   services.registerCommand('rlStudio.createModel', async () => {
