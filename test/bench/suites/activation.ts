@@ -73,8 +73,9 @@ export const suite: BenchSuite = {
           value: startUp(whole),
           unit: 'ms',
           better: 'lower',
-          goal: { kind: 'absolute', atMost: 10 },
-          note: `${parts(whole)}, ${runs} runs; built from src/extension.ts with the host build's options, network.js and errors.js outside (${singleKB.toFixed(0)} KB)`,
+          // No goal of its own: it is the alternative the split is measured against. Were it within
+          // the 10 ms goal, one bundle (the network stack aside) would replace the split.
+          note: `${parts(whole)}, ${runs} runs; the split is kept while this is over 10 ms; built from src/extension.ts with the host build's options, network.js and errors.js outside (${singleKB.toFixed(0)} KB)`,
         },
         {
           name: 'network bundle loaded during activation',
