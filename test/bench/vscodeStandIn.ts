@@ -30,6 +30,9 @@ function anything(path: string, onCall?: CallRecorder): unknown {
   };
   // Values the extension assigns (item.label = …) are kept, so reading them back works.
   const assigned = new Map<PropertyKey, unknown>();
+  // A member read twice is the same object, as in the real API (vscode.commands is one namespace):
+  // building a new stand-in on every read would bill the harness's allocations to the extension.
+  const members = new Map<PropertyKey, unknown>();
   return new Proxy(target, {
     set(_target, property, value) {
       assigned.set(property, value);
@@ -45,7 +48,9 @@ function anything(path: string, onCall?: CallRecorder): unknown {
       if (property === Symbol.toPrimitive) return () => '';
       if (property === 'dispose') return () => undefined;
       if (property === 'version') return '1.104.0';
-      return anything(`${path}.${String(property)}`, onCall);
+      let member = members.get(property);
+      if (member === undefined) members.set(property, (member = anything(`${path}.${String(property)}`, onCall)));
+      return member;
     },
     apply(_target, _this, args: unknown[]) {
       onCall?.(path, args);
