@@ -4,6 +4,7 @@
  * views and error messages all read this reason; none of them decides a state by comparing
  * message text. Pure: no VS Code, no undici.
  */
+import { formatDuration, oneLine } from '../core/format';
 import { hostAndPort } from './baseUrl';
 import { errorMessage } from './errorMessage';
 import { isPlatformError, type ApiName, type ConnectionProblem, type PlatformErrorKind } from './errors';
@@ -215,14 +216,13 @@ export function isConnectionFailure(failure: Failure): boolean {
   return failure.kind === 'unreachable' || failure.kind === 'timeout';
 }
 
-/** Words for a wait: "8 s", "1 min 30 s". */
+/** Words for a wait, whole seconds and at least one: "8 s", "1 min 05 s" (core/format's words for a duration). */
 export function duration(ms: number): string {
-  const totalSeconds = Math.max(1, Math.round(ms / 1000));
-  if (totalSeconds < 60) return `${totalSeconds} s`;
-  const minutes = Math.floor(totalSeconds / 60);
-  const seconds = totalSeconds % 60;
-  return seconds ? `${minutes} min ${seconds} s` : `${minutes} min`;
+  return formatDuration(Math.max(1, Math.round(ms / 1000)) * 1000);
 }
+
+/** A server's reason is shown on one line of at most this many characters. */
+const reasonChars = 200;
 
 function apiName(api: ApiName | undefined): string {
   if (api === 'training') return 'training API';
@@ -254,9 +254,9 @@ function itemOf(facts: FailureFacts): string {
 /** The server's own words from the client's "GET /x failed: 422 body.model_id: Field required". */
 function serverReason(facts: FailureFacts): string | undefined {
   const first = facts.details?.find((line) => line.trim() !== '');
-  if (first) return oneLine(first);
+  if (first) return oneLine(first, reasonChars);
   const match = /\bfailed: \d{3} (.+)$/.exec(facts.message);
-  return match ? oneLine(match[1]!) : undefined;
+  return match ? oneLine(match[1]!, reasonChars) : undefined;
 }
 
 /** A client message without its leading "METHOD /path: ". */
@@ -266,13 +266,8 @@ function stripRequest(facts: FailureFacts): string {
 }
 
 function sentence(text: string): string {
-  const trimmed = oneLine(text);
+  const trimmed = oneLine(text, reasonChars);
   if (!trimmed) return trimmed;
   const capital = trimmed[0]!.toUpperCase() + trimmed.slice(1);
   return /[.!?)]$/.test(capital) ? capital : `${capital}.`;
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }

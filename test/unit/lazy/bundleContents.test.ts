@@ -22,6 +22,7 @@ const pureFilesOfActivation: Record<string, string> = {
   'src/core/healthMonitor.ts': 'the status bar checks the health in the background',
   'src/core/clock.ts': 'the health state and its monitor read the time through it',
   'src/core/markdownText.ts': 'the status bar tooltip escapes the failure text it shows',
+  'src/core/format.ts': 'the failure words put waits and server reasons on one line',
   'src/api/errorMessage.ts': 'the log and the status bar put any thrown value into words',
   'src/webhook/endpoint.ts': 'the webhook store, opened at activation, masks endpoint URLs',
 };
