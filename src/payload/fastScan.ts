@@ -1,5 +1,6 @@
 import { createScanner } from 'jsonc-parser';
 import { JsonToken as Token } from './jsonTokens';
+import { ScanState as State } from './scanState';
 
 /**
  * The common case, a valid JSON document, walked with jsonc-parser's scanner and a small state
@@ -70,18 +71,4 @@ export function scanValidJson(text: string, onString: (offset: number, length: n
         return false;
     }
   }
-}
-
-const enum State {
-  /** A value must come (document start, after a colon, after a comma in an array). */
-  Value,
-  /** Just after `[`: a value or `]`. */
-  ValueOrClose,
-  /** Just after `{`: a key or `}`. */
-  KeyOrClose,
-  /** After a comma in an object. */
-  Key,
-  Colon,
-  /** A value ended: a comma, a closing bracket, or the end of the document. */
-  AfterValue,
 }

@@ -1,4 +1,5 @@
 import { maxJsonDepth } from '../core/strictJson';
+import { ScanState as State } from './scanState';
 
 /** String tokens as `scanValidJson` reports them: opening quote, offset after the closing one, 1 for a key. */
 export interface PlainStrings {
@@ -181,18 +182,4 @@ function isDigit(code: number): boolean {
 
 function isHexDigit(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
-}
-
-const enum State {
-  /** A value must come (document start, after a colon, after a comma in an array). */
-  Value,
-  /** Just after `[`: a value or `]`. */
-  ValueOrClose,
-  /** Just after `{`: a key or `}`. */
-  KeyOrClose,
-  /** After a comma in an object. */
-  Key,
-  Colon,
-  /** A value ended: a comma, a closing bracket, or the end of the document. */
-  AfterValue,
 }
