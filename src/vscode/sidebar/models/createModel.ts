@@ -7,6 +7,11 @@ import type { Dialogs } from '../../platform/dialogs';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** The rule a project or model name follows, as the input box states it. */
+function validateName(value: string): string | undefined {
+  return namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit';
+}
+
 /** How a flow that creates a model for its own purpose words it. */
 export interface CreateModelWording {
   /** Title of the base model question. */
@@ -41,7 +46,7 @@ async function completeRequest(services: Services, dialogs: Dialogs, given: Part
         title: 'Create Model (2/5): project',
         prompt: 'The project the model belongs to',
         value: teamProject ?? '',
-        validateInput: (value) => (namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit'),
+        validateInput: validateName,
       })
     )?.trim();
   if (!project) return undefined;
@@ -51,7 +56,7 @@ async function completeRequest(services: Services, dialogs: Dialogs, given: Part
       await dialogs.input({
         title: 'Create Model (3/5): name',
         prompt: 'A name for the model, unique in the project',
-        validateInput: (value) => (namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit'),
+        validateInput: validateName,
       })
     )?.trim();
   if (!name) return undefined;
