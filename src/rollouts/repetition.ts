@@ -1,0 +1,45 @@
+/**
+ * How repetitive a text is: the share of its word 4-grams that repeat an earlier 4-gram of the
+ * same text, i.e. 1 − distinct / total. A model stuck in a loop ("the answer is the answer is …")
+ * scores near 1; ordinary prose scores near 0. Words are runs of characters other than white
+ * space, compared exactly. Only the last `repetitionWindow` characters are measured (a loop runs to
+ * the end of the completion, and the cost stays bounded per choice), and a text with fewer than
+ * `minimumNgrams` 4-grams scores 0: too short to call repetitive.
+ *
+ * 4-grams are compared by a 32-bit hash, so two different 4-grams may rarely count as one; with at
+ * most a few hundred 4-grams in the window the chance is about one in a hundred thousand per text.
+ */
+
+export const repetitionWindow = 2048;
+export const minimumNgrams = 8;
+const ngramSize = 4;
+
+export function repetitionRatio(text: string): number {
+  const from = Math.max(0, text.length - repetitionWindow);
+  const words: number[] = [];
+  let hash = 0;
+  let inWord = false;
+  for (let at = from; at <= text.length; at++) {
+    const code = at < text.length ? text.charCodeAt(at) : 0x20;
+    if (code <= 0x20 || code === 0xa0 || code === 0x3000) {
+      if (inWord) words.push(hash);
+      inWord = false;
+    } else {
+      if (!inWord) hash = 0x811c9dc5;
+      // FNV-1a over UTF-16 code units.
+      hash = Math.imul(hash ^ code, 0x01000193);
+      inWord = true;
+    }
+  }
+  // A window that starts mid-word measures a fragment; drop it.
+  if (from > 0 && words.length > 0 && text.charCodeAt(from - 1) > 0x20 && text.charCodeAt(from) > 0x20) words.shift();
+  const total = words.length - ngramSize + 1;
+  if (total < minimumNgrams) return 0;
+  const seen = new Set<number>();
+  for (let index = 0; index < total; index++) {
+    let ngram = 0;
+    for (let offset = 0; offset < ngramSize; offset++) ngram = Math.imul(ngram ^ words[index + offset]!, 0x9e3779b1) + offset;
+    seen.add(ngram | 0);
+  }
+  return 1 - seen.size / total;
+}

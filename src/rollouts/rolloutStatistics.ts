@@ -1,0 +1,142 @@
+/**
+ * File-level figures of a rollout file, gathered group by group as the file is read, so the
+ * inspector can paint them before the end: counts, reward / completion-length / metric
+ * distributions, finish reasons and flags. `snapshot()` may be called at any time.
+ *
+ * Means and standard deviations are kept by Welford's running update, over every value. Histograms need the
+ * range first, so they are drawn from the values kept: the first `maxKeptValues` of each series
+ * (a note says when a series was longer).
+ */
+import { groupFlags, type GroupFlag, type GroupSummary } from './groupSummary';
+
+export const histogramBins = 20;
+/** Values kept per series for histograms: 8 bytes each, so 8 MB per series at most. */
+export const maxKeptValues = 1_000_000;
+/** Distinct metric keys and finish reasons counted; others are folded into one "other" entry. */
+export const maxSeriesKeys = 64;
+export const otherKey = '(other)';
+
+export interface Histogram {
+  /** `bins` equal-width bins from min to max; the last bin includes max. All values in bin 0 when min = max. */
+  min: number;
+  max: number;
+  counts: number[];
+}
+
+export interface SeriesStatistics {
+  count: number;
+  mean: number;
+  /** Population standard deviation. */
+  std: number;
+  min: number;
+  max: number;
+  histogram: Histogram;
+  /** Values beyond `maxKeptValues` are in the count, mean and std but not in the histogram. */
+  histogramOf: number;
+}
+
+export interface RolloutStatistics {
+  groups: number;
+  trajectories: number;
+  exceptions: number;
+  reward: SeriesStatistics;
+  completionLength: SeriesStatistics;
+  /** Per numeric trajectory-metric key. */
+  metrics: Record<string, SeriesStatistics>;
+  finishReasons: Record<string, number>;
+  /** Groups carrying each flag. */
+  flags: Record<GroupFlag, number>;
+}
+
+class Series {
+  private count = 0;
+  private mean = 0;
+  /** The sum of squared deviations from the running mean. */
+  private squares = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private readonly kept: number[] = [];
+
+  add(value: number): void {
+    this.count++;
+    const before = value - this.mean;
+    this.mean += before / this.count;
+    this.squares += before * (value - this.mean);
+    if (value < this.min) this.min = value;
+    if (value > this.max) this.max = value;
+    if (this.kept.length < maxKeptValues) this.kept.push(value);
+  }
+
+  snapshot(): SeriesStatistics {
+    return seriesStatistics(this.count, this.mean, this.squares, this.min, this.max, this.kept);
+  }
+}
+
+/** The figures of one series, from its running mean and squared deviations and the values kept for the histogram. */
+function seriesStatistics(count: number, mean: number, squares: number, min: number, max: number, kept: readonly number[]): SeriesStatistics {
+  if (count === 0) return { count: 0, mean: 0, std: 0, min: 0, max: 0, histogram: { min: 0, max: 0, counts: new Array<number>(histogramBins).fill(0) }, histogramOf: 0 };
+  const std = Math.sqrt(Math.max(0, squares / count));
+  return { count, mean, std, min, max, histogram: histogramOf(kept, min, max), histogramOf: kept.length };
+}
+
+function histogramOf(values: readonly number[], min: number, max: number): Histogram {
+  const counts = new Array<number>(histogramBins).fill(0);
+  const width = (max - min) / histogramBins;
+  for (const value of values) {
+    const bin = width > 0 ? Math.min(histogramBins - 1, Math.floor((value - min) / width)) : 0;
+    counts[bin]!++;
+  }
+  return { min, max, counts };
+}
+
+export class RolloutStatisticsBuilder {
+  private groups = 0;
+  private trajectories = 0;
+  private exceptions = 0;
+  private readonly reward = new Series();
+  private readonly completionLength = new Series();
+  private readonly metrics = new Map<string, Series>();
+  private readonly finishReasons = new Map<string, number>();
+  private readonly flags = Object.fromEntries(groupFlags.map((flag) => [flag, 0])) as Record<GroupFlag, number>;
+
+  add(group: GroupSummary): void {
+    this.groups++;
+    this.trajectories += group.trajectoryCount;
+    this.exceptions += group.exceptionCount;
+    for (const flag of group.flags) this.flags[flag]++;
+    for (const trajectory of group.trajectories) {
+      this.reward.add(trajectory.reward);
+      this.completionLength.add(trajectory.completionLength);
+      for (const reason of trajectory.finishReasons) {
+        const key = this.finishReasons.has(reason) || this.finishReasons.size < maxSeriesKeys ? reason : otherKey;
+        this.finishReasons.set(key, (this.finishReasons.get(key) ?? 0) + 1);
+      }
+      for (const key in trajectory.metrics) {
+        let series = this.metrics.get(key);
+        if (!series) {
+          if (this.metrics.size >= maxSeriesKeys) continue;
+          series = new Series();
+          this.metrics.set(key, series);
+        }
+        series.add(trajectory.metrics[key]!);
+      }
+    }
+  }
+
+  snapshot(): RolloutStatistics {
+    const metrics = Object.create(null) as Record<string, SeriesStatistics>;
+    for (const [key, series] of this.metrics) metrics[key] = series.snapshot();
+    const finishReasons = Object.create(null) as Record<string, number>;
+    for (const [key, count] of this.finishReasons) finishReasons[key] = count;
+    return {
+      groups: this.groups,
+      trajectories: this.trajectories,
+      exceptions: this.exceptions,
+      reward: this.reward.snapshot(),
+      completionLength: this.completionLength.snapshot(),
+      metrics,
+      finishReasons,
+      flags: { ...this.flags },
+    };
+  }
+}

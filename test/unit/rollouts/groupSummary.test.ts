@@ -1,0 +1,126 @@
+import * as assert from 'node:assert/strict';
+import { summarizeGroup, maxMetadataKeys, maxMetadataValueChars, type GroupSummary } from '../../../src/rollouts/groupSummary';
+import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
+
+const place = { index: 0, line: 4, offset: 100 };
+
+function summaryOf(value: unknown): GroupSummary {
+  const result = summarizeGroup(value, place);
+  if (!result.ok) throw new Error(result.message);
+  return result.summary;
+}
+
+function near(actual: number, expected: number): void {
+  assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} is not ${expected}`);
+}
+
+describe('group summary', () => {
+  it('gives mean, population std, min, max and each advantage (hand-computed)', () => {
+    const summary = summaryOf(groupOfRewards([0.2, 0.4, 0.6]));
+    assert.equal(summary.trajectoryCount, 3);
+    assert.equal(summary.line, 4);
+    assert.equal(summary.offset, 100);
+    near(summary.reward.mean, 0.4);
+    // Deviations −0.2, 0, 0.2: variance (0.04 + 0 + 0.04) / 3.
+    near(summary.reward.std, Math.sqrt(0.08 / 3));
+    assert.equal(summary.reward.min, 0.2);
+    assert.equal(summary.reward.max, 0.6);
+    const advantages = summary.trajectories.map((item) => item.advantage);
+    [-0.2, 0, 0.2].forEach((expected, position) => near(advantages[position]!, expected));
+    const normalized = summary.trajectories.map((item) => item.normalizedAdvantage);
+    [-Math.sqrt(1.5), 0, Math.sqrt(1.5)].forEach((expected, position) => near(normalized[position]!, expected));
+    assert.deepEqual(summary.flags, []);
+  });
+
+  it('flags a group whose rewards are all equal as noSignal, with advantages of 0', () => {
+    const summary = summaryOf(groupOfRewards([1, 1, 1, 1]));
+    assert.deepEqual(summary.flags, ['noSignal']);
+    assert.equal(summary.reward.std, 0);
+    assert.deepEqual(
+      summary.trajectories.map((item) => [item.advantage, item.normalizedAdvantage]),
+      [
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+      ],
+    );
+  });
+
+  it('flags highVariance above a std of 0.4 and not below it', () => {
+    // Rewards 0, 1, 0, 1: mean 0.5, std 0.5, normalised advantages ±1.
+    const split = summaryOf(groupOfRewards([0, 1, 0, 1]));
+    assert.deepEqual(split.flags, ['highVariance']);
+    assert.deepEqual(
+      split.trajectories.map((item) => item.normalizedAdvantage),
+      [-1, 1, -1, 1],
+    );
+    // Rewards 0 and 0.75: std 0.375; 0 and 0.875: std 0.4375 (both exact in binary).
+    assert.equal(summaryOf(groupOfRewards([0, 0.75])).reward.std, 0.375);
+    assert.deepEqual(summaryOf(groupOfRewards([0, 0.75])).flags, []);
+    assert.deepEqual(summaryOf(groupOfRewards([0, 0.875])).flags, ['highVariance']);
+  });
+
+  it('flags exceptions and counts them', () => {
+    const summary = summaryOf(groupOfRewards([0.2, 0.3], { exceptions: [{ type: 'TimeoutError', message: 'rollout timed out' }] }));
+    assert.equal(summary.exceptionCount, 1);
+    assert.deepEqual(summary.flags, ['exceptions']);
+  });
+
+  it('flags truncated when a choice stopped at the length limit, and lists finish reasons', () => {
+    const summary = summaryOf(group([trajectory(0.2, choice('A full answer that was cut', 'length')), trajectory(0.3, choice('A full answer, finished.'))]));
+    assert.deepEqual(summary.flags, ['truncated']);
+    assert.deepEqual(
+      summary.trajectories.map((item) => item.finishReasons),
+      [['length'], ['stop']],
+    );
+  });
+
+  it('flags emptyOrRepetitive for an empty choice and for a looping one, not for a tool call without text', () => {
+    const empty = summaryOf(group([trajectory(0.2, choice('   ')), trajectory(0.3, choice('A fine answer.'))]));
+    assert.deepEqual(empty.flags, ['emptyOrRepetitive']);
+    const looping = summaryOf(group([trajectory(0.2, choice('Let me think again. '.repeat(30))), trajectory(0.3, choice('A fine answer.'))]));
+    assert.deepEqual(looping.flags, ['emptyOrRepetitive']);
+    assert.ok(looping.trajectories[0]!.repetition > 0.9);
+    const toolCall = [{ id: 'c1', type: 'function', function: { name: 'search', arguments: '{"q":"weather"}' } }];
+    const calling = summaryOf(group([trajectory(0.2, choice(null, 'tool_calls', toolCall)), trajectory(0.3, choice('A fine answer.'))]));
+    assert.deepEqual(calling.flags, []);
+    // The name and arguments count as completion characters.
+    assert.equal(calling.trajectories[0]!.completionLength, 'search'.length + '{"q":"weather"}'.length);
+  });
+
+  it('flags doNothingSibling for a trivial answer with a positive advantage only', () => {
+    const rewarded = summaryOf(group([trajectory(1, choice('ok')), trajectory(0, choice('Four, since two plus two is four.'))]));
+    assert.deepEqual(rewarded.flags, ['highVariance', 'doNothingSibling']);
+    const penalised = summaryOf(group([trajectory(0, choice('ok')), trajectory(0.5, choice('Four, since two plus two is four.'))]));
+    assert.deepEqual(penalised.flags, []);
+    const noChoice = summaryOf(group([trajectory(0.3), trajectory(0.2, choice('Four, since two plus two is four.'))]));
+    assert.deepEqual(noChoice.flags, ['doNothingSibling']);
+  });
+
+  it('counts the characters of trained choices only, not plain assistant messages', () => {
+    const value = group([
+      { ...trajectory(0.5, choice('12345')), messages_and_choices: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'not trained, not counted' }, choice('12345'), choice('678')] },
+    ]);
+    const summary = summaryOf(value);
+    assert.equal(summary.trajectories[0]!.completionLength, 8);
+    assert.equal(summary.trajectories[0]!.choices, 2);
+  });
+
+  it('keeps numeric metrics and a small copy of the metadata', () => {
+    const metadata: Record<string, unknown> = { long: 'z'.repeat(500), nested: { a: [1, 2] }, ['__proto__']: 'kept as a key' };
+    for (let index = 0; index < 30; index++) metadata[`k${index}`] = index;
+    const summary = summaryOf(groupOfRewards([0.1, 0.2], { metadata: JSON.parse(JSON.stringify(metadata)) }));
+    assert.equal(Object.keys(summary.metadata).length, maxMetadataKeys);
+    assert.equal((summary.metadata.long as string).length, maxMetadataValueChars);
+    assert.equal(summary.metadata.nested, '{"a":[1,2]}');
+    assert.equal(Object.getOwnPropertyDescriptor(summary.metadata, '__proto__')?.value, 'kept as a key');
+    assert.deepEqual({ ...summary.trajectories[1]!.metrics }, { correct: 1, turns: 1 });
+  });
+
+  it('says why a value is not a trajectory group', () => {
+    assert.deepEqual(summarizeGroup([1, 2], place), { ok: false, message: 'not a trajectory group: expected an object with "trajectories"' });
+    assert.deepEqual(summarizeGroup({ trajectories: {} }, place), { ok: false, message: 'not a trajectory group: "trajectories" is missing or not an array' });
+    assert.deepEqual(summarizeGroup({ trajectories: [{ reward: 1 }, { reward: 'high' }] }, place), { ok: false, message: 'trajectory 2 has no numeric "reward"' });
+  });
+});

@@ -1,0 +1,27 @@
+import * as assert from 'node:assert/strict';
+import { repetitionRatio, repetitionWindow } from '../../../src/rollouts/repetition';
+
+describe('repetition ratio', () => {
+  it('is the share of word 4-grams that repeat an earlier one', () => {
+    // 12 words, 9 4-grams, 4 distinct (abcd, bcda, cdab, dabc): 1 − 4/9.
+    assert.equal(repetitionRatio('a b c d a b c d a b c d'), 1 - 4 / 9);
+  });
+
+  it('is 0 for text without repeats and for text too short to judge', () => {
+    assert.equal(repetitionRatio('one two three four five six seven eight nine ten eleven twelve'), 0);
+    // 10 words give 7 4-grams, under the 8 needed.
+    assert.equal(repetitionRatio('go go go go go go go go go go'), 0);
+    assert.equal(repetitionRatio(''), 0);
+  });
+
+  it('is near 1 for a loop', () => {
+    assert.ok(repetitionRatio('I will check again. '.repeat(40)) > 0.9);
+  });
+
+  it('measures only the end of a long text', () => {
+    const prose = Array.from({ length: 2000 }, (_, index) => `word${index}`).join(' ');
+    const loop = 'and then we loop '.repeat(Math.ceil(repetitionWindow / 17));
+    assert.ok(repetitionRatio(`${loop} ${prose}`) === 0);
+    assert.ok(repetitionRatio(`${prose} ${loop}`) > 0.9);
+  });
+});
