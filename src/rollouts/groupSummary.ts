@@ -73,12 +73,18 @@ export function summarizeGroup(value: unknown, place: { index: number; line: num
   const list = value.trajectories;
   if (!Array.isArray(list)) return { ok: false, message: 'not a trajectory group: "trajectories" is missing or not an array' };
   const trajectories: TrajectorySummary[] = [];
+  let anyEmptyOrRepetitive = false;
+  // Trajectories that do nothing: a flag only once their advantage is known.
+  const trivial: boolean[] = [];
   for (let position = 0; position < list.length; position++) {
     const trajectory: unknown = list[position];
     if (!isRecord(trajectory)) return { ok: false, message: `trajectory ${position + 1} is not an object` };
     const reward = trajectory.reward;
     if (typeof reward !== 'number' || !Number.isFinite(reward)) return { ok: false, message: `trajectory ${position + 1} has no numeric "reward"` };
-    trajectories.push(summarizeTrajectory(trajectory, reward));
+    const facts = summarizeTrajectory(trajectory, reward, thresholds);
+    trajectories.push(facts.summary);
+    trivial.push(facts.trivial);
+    if (facts.empty || facts.summary.repetition > thresholds.repetitionRatio) anyEmptyOrRepetitive = true;
   }
 
   const count = trajectories.length;
@@ -105,107 +111,108 @@ export function summarizeGroup(value: unknown, place: { index: number; line: num
   if (std > thresholds.highVarianceStd) flags.push('highVariance');
   if (exceptionCount > 0) flags.push('exceptions');
   if (trajectories.some((trajectory) => trajectory.finishReasons.includes('length'))) flags.push('truncated');
-  if (list.some((trajectory, position) => hasEmptyOrRepetitiveChoice(trajectory as Record<string, unknown>, trajectories[position]!, thresholds))) flags.push('emptyOrRepetitive');
-  if (list.some((trajectory, position) => trajectories[position]!.advantage > 0 && doesNothing(trajectory as Record<string, unknown>, thresholds))) flags.push('doNothingSibling');
+  if (anyEmptyOrRepetitive) flags.push('emptyOrRepetitive');
+  if (trajectories.some((trajectory, position) => trajectory.advantage > 0 && trivial[position])) flags.push('doNothingSibling');
 
   return {
     ok: true,
-    summary: { ...place, trajectoryCount: count, reward: { mean, std, min, max }, trajectories, exceptionCount, metadata: smallMetadata(value.metadata), flags },
+    summary: {
+      index: place.index,
+      line: place.line,
+      offset: place.offset,
+      trajectoryCount: count,
+      reward: { mean, std, min, max },
+      trajectories,
+      exceptionCount,
+      metadata: smallMetadata(value.metadata),
+      flags,
+    },
   };
 }
 
-function summarizeTrajectory(trajectory: Record<string, unknown>, reward: number): TrajectorySummary {
+/**
+ * One pass over a trajectory's items. `empty`: a choice with no text and no tool call. `trivial`:
+ * no trained choice at all, or trained choices with no tool call and under `trivialChars` of text
+ * in all (after trimming white space): the trajectory does nothing.
+ */
+function summarizeTrajectory(trajectory: Record<string, unknown>, reward: number, thresholds: SummaryThresholds): { summary: TrajectorySummary; empty: boolean; trivial: boolean } {
   const finishReasons: string[] = [];
   let completionLength = 0;
   let choices = 0;
   let repetition = 0;
-  for (const choice of trainedChoices(trajectory)) {
-    choices++;
-    finishReasons.push(typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown');
-    const content = contentOf(choice);
-    completionLength += content.length + toolCallLength(choice);
-    const ratio = repetitionRatio(content);
-    if (ratio > repetition) repetition = ratio;
-  }
-  return { reward, advantage: 0, normalizedAdvantage: 0, finishReasons, completionLength, choices, repetition, metrics: numericMetrics(trajectory.metrics) };
-}
-
-/** The choices of a trajectory: items of `messages_and_choices` with a `finish_reason` and a `message`. */
-function* trainedChoices(trajectory: Record<string, unknown>): Generator<Record<string, unknown>> {
+  let empty = false;
+  let toolCalls = false;
+  let trimmedChars = 0;
   const items = trajectory.messages_and_choices;
-  if (!Array.isArray(items)) return;
-  for (const item of items) {
-    if (isRecord(item) && 'finish_reason' in item && isRecord(item.message)) yield item;
+  if (Array.isArray(items)) {
+    for (const item of items) {
+      // A choice (not a plain message): the model's own tokens, the ones trained on.
+      if (!isRecord(item) || !('finish_reason' in item) || !isRecord(item.message)) continue;
+      choices++;
+      finishReasons.push(typeof item.finish_reason === 'string' ? item.finish_reason : 'unknown');
+      const content = typeof item.message.content === 'string' ? item.message.content : '';
+      const calls = toolCallLength(item.message.tool_calls);
+      completionLength += content.length + calls.length;
+      if (calls.count > 0) toolCalls = true;
+      // Trimming scans only the white space at the ends, and copies nothing when there is none.
+      const textChars = content.trim().length;
+      if (textChars === 0 && calls.count === 0) empty = true;
+      trimmedChars += textChars;
+      const ratio = content.length === 0 ? 0 : repetitionRatio(content);
+      if (ratio > repetition) repetition = ratio;
+    }
   }
+  return {
+    summary: { reward, advantage: 0, normalizedAdvantage: 0, finishReasons, completionLength, choices, repetition, metrics: numericMetrics(trajectory.metrics) },
+    empty,
+    trivial: !toolCalls && trimmedChars < thresholds.trivialChars,
+  };
 }
 
-function contentOf(choice: Record<string, unknown>): string {
-  const content = (choice.message as Record<string, unknown>).content;
-  return typeof content === 'string' ? content : '';
-}
-
-function toolCallsOf(choice: Record<string, unknown>): unknown[] {
-  const calls = (choice.message as Record<string, unknown>).tool_calls;
-  return Array.isArray(calls) ? calls : [];
-}
-
-function toolCallLength(choice: Record<string, unknown>): number {
+function toolCallLength(calls: unknown): { count: number; length: number } {
+  if (!Array.isArray(calls)) return { count: 0, length: 0 };
   let length = 0;
-  for (const call of toolCallsOf(choice)) {
+  for (const call of calls) {
     const fn = isRecord(call) && isRecord(call.function) ? call.function : undefined;
     if (!fn) continue;
     if (typeof fn.name === 'string') length += fn.name.length;
     if (typeof fn.arguments === 'string') length += fn.arguments.length;
   }
-  return length;
-}
-
-/** An empty choice (no text and no tool call), or one whose repetition is above the threshold. */
-function hasEmptyOrRepetitiveChoice(trajectory: Record<string, unknown>, summary: TrajectorySummary, thresholds: SummaryThresholds): boolean {
-  if (summary.repetition > thresholds.repetitionRatio) return true;
-  for (const choice of trainedChoices(trajectory)) {
-    if (toolCallsOf(choice).length === 0 && contentOf(choice).trim() === '') return true;
-  }
-  return false;
-}
-
-/** No trained choice at all, or trained choices with no tool call and under `trivialChars` of text. */
-function doesNothing(trajectory: Record<string, unknown>, thresholds: SummaryThresholds): boolean {
-  let chars = 0;
-  for (const choice of trainedChoices(trajectory)) {
-    if (toolCallsOf(choice).length > 0) return false;
-    chars += contentOf(choice).trim().length;
-    if (chars >= thresholds.trivialChars) return false;
-  }
-  return true;
+  return { count: calls.length, length };
 }
 
 function numericMetrics(metrics: unknown): Record<string, number> {
-  const kept = Object.create(null) as Record<string, number>; // no prototype: a "__proto__" key stays a key
+  // A plain object: trajectories with the same keys share one hidden class, which keeps reading them fast.
+  const kept: Record<string, number> = {};
   if (!isRecord(metrics)) return kept;
   let keys = 0;
   for (const key in metrics) {
-    if (!Object.hasOwn(metrics, key)) continue;
     const metric = metrics[key];
     if (typeof metric !== 'number' || !Number.isFinite(metric)) continue;
     if (++keys > maxMetricKeys) break;
-    kept[key] = metric;
+    setOwn(kept, key, metric);
   }
   return kept;
 }
 
 function smallMetadata(metadata: unknown): GroupSummary['metadata'] {
-  const kept = Object.create(null) as GroupSummary['metadata'];
+  const kept: GroupSummary['metadata'] = {};
   if (!isRecord(metadata)) return kept;
   let keys = 0;
   for (const key in metadata) {
-    if (!Object.hasOwn(metadata, key)) continue;
     if (++keys > maxMetadataKeys) break;
     const value = metadata[key];
-    if (value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) kept[key] = value;
-    else kept[key] = cut(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
+    const small =
+      value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) ? value : cut(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
+    setOwn(kept, key, small);
   }
   return kept;
+}
+
+/** Sets a key of a plain object; "__proto__" is defined as an own property (assigning it would set the prototype). */
+function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 function cut(text: string): string {

@@ -2,20 +2,30 @@
  * How repetitive a text is: the share of its word 4-grams that repeat an earlier 4-gram of the
  * same text, i.e. 1 − distinct / total. A model stuck in a loop ("the answer is the answer is …")
  * scores near 1; ordinary prose scores near 0. Words are runs of characters other than white
- * space, compared exactly. Only the last `repetitionWindow` characters are measured (a loop runs to
- * the end of the completion, and the cost stays bounded per choice), and a text with fewer than
- * `minimumNgrams` 4-grams scores 0: too short to call repetitive.
+ * space, compared exactly.
+ *
+ * A loop runs to the end of the completion (the model never leaves it), so the measure looks at
+ * the end: only the last `repetitionWindow` characters are counted, and only when the text's last
+ * `endingProbe` characters occur earlier in that window. A text whose ending is not repeated is
+ * not in a loop and scores 0 without counting; the probe is a native substring search, so ordinary
+ * answers cost next to nothing. A text with fewer than `minimumNgrams` 4-grams scores 0: too short
+ * to call repetitive.
  *
  * 4-grams are compared by a 32-bit hash, so two different 4-grams may rarely count as one; with at
- * most a few hundred 4-grams in the window the chance is about one in a hundred thousand per text.
+ * most a hundred 4-grams in the window the chance is about one in a hundred thousand per text.
  */
 
-export const repetitionWindow = 2048;
+export const repetitionWindow = 512;
 export const minimumNgrams = 8;
+export const endingProbe = 24;
 const ngramSize = 4;
 
 export function repetitionRatio(text: string): number {
   const from = Math.max(0, text.length - repetitionWindow);
+  if (text.length - from < 2 * endingProbe) return 0;
+  const ending = text.slice(text.length - endingProbe);
+  // The first occurrence in the window: a forward search is much faster than a backward one.
+  if (text.indexOf(ending, from) >= text.length - endingProbe) return 0;
   const words: number[] = [];
   let hash = 0;
   let inWord = false;

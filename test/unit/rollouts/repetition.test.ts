@@ -3,8 +3,8 @@ import { repetitionRatio, repetitionWindow } from '../../../src/rollouts/repetit
 
 describe('repetition ratio', () => {
   it('is the share of word 4-grams that repeat an earlier one', () => {
-    // 12 words, 9 4-grams, 4 distinct (abcd, bcda, cdab, dabc): 1 − 4/9.
-    assert.equal(repetitionRatio('a b c d a b c d a b c d'), 1 - 4 / 9);
+    // 12 words, 9 4-grams, 4 distinct (one per starting word): 1 − 4/9.
+    assert.equal(repetitionRatio('alpha beta gamma delta alpha beta gamma delta alpha beta gamma delta'), 1 - 4 / 9);
   });
 
   it('is 0 for text without repeats and for text too short to judge', () => {
@@ -12,6 +12,12 @@ describe('repetition ratio', () => {
     // 10 words give 7 4-grams, under the 8 needed.
     assert.equal(repetitionRatio('go go go go go go go go go go'), 0);
     assert.equal(repetitionRatio(''), 0);
+  });
+
+  it('is 0 when the ending is not repeated, however repetitive the text before it', () => {
+    const looped = 'alpha beta gamma delta '.repeat(10);
+    assert.ok(repetitionRatio(looped) > 0.5);
+    assert.equal(repetitionRatio(`${looped}and then the answer came out as a sentence of its own.`), 0);
   });
 
   it('is near 1 for a loop', () => {

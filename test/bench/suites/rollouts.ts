@@ -1,0 +1,195 @@
+/**
+ * Reading a rollout file for the inspector: every group's summary and flags and the file's
+ * statistics, for a 200 MB .jsonl of 100,000 trajectories (12,500 groups of 8), against the floor
+ * any reader pays: the same chunks, split into the same lines, each given to JSON.parse and dropped.
+ * The file is generated once into the temp folder and kept for later runs.
+ *
+ * Memory is measured in a separate, untimed run: the growth of heap plus array buffers (what an
+ * extension host would hold) from a collected baseline to the highest sample, against twice the
+ * file's size (what reading the text whole and parsing it would take at the least).
+ */
+import { createReadStream, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync, closeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { inspectRollouts } from '../../../src/rollouts/rolloutReader';
+import { sourceLines } from '../../../src/rollouts/sourceLines';
+import type { BenchFigure, BenchSuite } from '../report';
+import { median } from '../stats';
+
+const groupCount = 12_500;
+const groupSize = 8;
+/** Bump when the generated content changes, so a kept file of the old shape is not reused. */
+const fileVersion = 1;
+const rounds = 3;
+const MB = 1e6;
+
+/** A small deterministic generator (mulberry32), so every run reads the same file. */
+function randomFrom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const vocabulary =
+  'the a model answer step first then because so we check value result number sum total compute add multiply divide equals therefore final question given known next try again correct wrong half twice three four seven eleven'.split(
+    ' ',
+  );
+
+function sentence(random: () => number, words: number): string {
+  const parts: string[] = [];
+  for (let index = 0; index < words; index++) parts.push(vocabulary[Math.floor(random() * vocabulary.length)]!);
+  return `${parts.join(' ')}.`;
+}
+
+function generatedGroup(random: () => number, index: number): string {
+  const trajectories = [];
+  for (let position = 0; position < groupSize; position++) {
+    const kind = random();
+    // Mostly ordinary answers; some cut at the length limit, some looping, some empty.
+    const content = kind < 0.03 ? '' : kind < 0.08 ? 'Let me check that again. '.repeat(60) : Array.from({ length: 8 }, () => sentence(random, 20)).join(' ');
+    trajectories.push({
+      messages_and_choices: [
+        { role: 'system', content: 'You are a careful assistant that solves arithmetic word problems step by step.' },
+        { role: 'user', content: `Problem ${index}-${position}: ${sentence(random, 30)}` },
+        { index: 0, finish_reason: kind < 0.12 && kind >= 0.08 ? 'length' : 'stop', message: { role: 'assistant', content } },
+      ],
+      reward: index % 10 === 0 ? 1 : Math.round(random() * 100) / 100,
+      metrics: { correct: random() < 0.5 ? 1 : 0, steps: Math.floor(random() * 12), tokens: Math.floor(random() * 900) },
+      metadata: { problem: `${index}-${position}` },
+      logs: [],
+    });
+  }
+  const exceptions = index % 97 === 0 ? [{ type: 'TimeoutError', message: 'the environment did not answer in 30 s' }] : [];
+  return JSON.stringify({ trajectories, exceptions, metadata: { step: Math.floor(index / 100), scenario: `s${index}` }, metrics: {} });
+}
+
+/** The generated file, made once and kept in the temp folder (written aside, then renamed). */
+function rolloutFile(): string {
+  const directory = join(tmpdir(), 'rl-studio-bench');
+  const path = join(directory, `rollouts-v${fileVersion}-${groupCount}x${groupSize}.jsonl`);
+  if (existsSync(path)) return path;
+  mkdirSync(directory, { recursive: true });
+  const partial = `${path}.${process.pid}.partial`;
+  const descriptor = openSync(partial, 'w');
+  try {
+    const random = randomFrom(7);
+    let batch: string[] = [];
+    for (let index = 0; index < groupCount; index++) {
+      batch.push(generatedGroup(random, index));
+      if (batch.length === 250 || index === groupCount - 1) {
+        writeSync(descriptor, `${batch.join('\n')}\n`);
+        batch = [];
+      }
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+  renameSync(partial, path);
+  return path;
+}
+
+function chunksOf(path: string): AsyncIterable<Uint8Array> {
+  return createReadStream(path, { highWaterMark: 64 * 1024 });
+}
+
+async function inspect(path: string): Promise<void> {
+  const inspection = await inspectRollouts(chunksOf(path), 'jsonl');
+  if (inspection.statistics.trajectories !== groupCount * groupSize || inspection.problems.length > 0)
+    throw new Error(`read ${inspection.statistics.trajectories} trajectories and ${inspection.problems.length} problems`);
+}
+
+async function parseOnly(path: string): Promise<void> {
+  let parsed = 0;
+  for await (const line of sourceLines(chunksOf(path))) {
+    if (line.kind === 'line' && line.text.trim() !== '' && JSON.parse(line.text) !== undefined) parsed++;
+  }
+  if (parsed !== groupCount) throw new Error(`parsed ${parsed} lines`);
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+function held(): number {
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+}
+
+/** The highest growth of heap plus array buffers while the file is inspected, sampled per chunk. */
+async function peakGrowth(path: string): Promise<number> {
+  const collect = collector();
+  collect();
+  const baseline = held();
+  let peak = baseline;
+  let chunks = 0;
+  async function* sampled(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of chunksOf(path)) {
+      if (++chunks % 16 === 0) peak = Math.max(peak, held());
+      yield chunk as Uint8Array;
+    }
+  }
+  const inspection = await inspectRollouts(sampled(), 'jsonl');
+  peak = Math.max(peak, held());
+  if (inspection.groups.length !== groupCount) throw new Error('groups missing');
+  return peak - baseline;
+}
+
+export const suite: BenchSuite = {
+  name: 'Rollouts: inspector reading',
+  async run(): Promise<BenchFigure[]> {
+    const generationStarted = performance.now();
+    const path = rolloutFile();
+    const generation = performance.now() - generationStarted;
+    const size = statSync(path).size;
+    // One untimed call of each (which also checks the counts), then rounds of ours/theirs alternating in order.
+    await inspect(path);
+    await parseOnly(path);
+    const ours: number[] = [];
+    const floor: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      if (round % 2 === 0) {
+        ours.push(await timed(() => inspect(path)));
+        floor.push(await timed(() => parseOnly(path)));
+      } else {
+        floor.push(await timed(() => parseOnly(path)));
+        ours.push(await timed(() => inspect(path)));
+      }
+    }
+    const growth = await peakGrowth(path);
+    const file = `${(size / MB).toFixed(0)} MB, ${groupCount} groups of ${groupSize}, 64 KiB reads`;
+    return [
+      {
+        name: 'Rollout file: all summaries, flags and statistics',
+        value: median(ours),
+        unit: 'ms',
+        peer: { name: 'bare line-by-line JSON.parse of the same chunks', value: median(floor) },
+        better: 'lower',
+        goal: { kind: 'ratio', atMost: 1.2 },
+        note: `${file}, median of ${rounds} alternating runs; file ${generation > 1000 ? `generated in ${(generation / 1000).toFixed(1)} s` : 'kept from an earlier run'}`,
+      },
+      {
+        name: 'Rollout file: peak heap + array buffers growth while inspecting',
+        value: growth / MB,
+        unit: 'MB',
+        peer: { name: 'twice the file size', value: (2 * size) / MB },
+        better: 'lower',
+        goal: { kind: 'ratio', atMost: 1 },
+        note: 'sampled every 16 reads, from a collected baseline; summaries of every group are kept',
+      },
+    ];
+  },
+};
