@@ -7,7 +7,7 @@
  * range first, so they are drawn from the values kept: the first `maxKeptValues` of each series
  * (a note says when a series was longer).
  */
-import { groupFlags, type GroupFlag, type GroupSummary } from './groupSummary';
+import { Column, columnCount, groupFlags, type GroupFlag, type GroupSummary } from './groupSummary';
 
 export const histogramBins = 20;
 /** Values kept per series for histograms: 8 bytes each, so 8 MB per series at most. */
@@ -104,21 +104,26 @@ export class RolloutStatisticsBuilder {
     this.trajectories += group.trajectoryCount;
     this.exceptions += group.exceptionCount;
     for (const flag of group.flags) this.flags[flag]++;
-    for (const trajectory of group.trajectories) {
-      this.reward.add(trajectory.reward);
-      this.completionLength.add(trajectory.completionLength);
-      for (const reason of trajectory.finishReasons) {
-        const key = this.finishReasons.has(reason) || this.finishReasons.size < maxSeriesKeys ? reason : otherKey;
-        this.finishReasons.set(key, (this.finishReasons.get(key) ?? 0) + 1);
+    const columns = group.columns;
+    for (let at = 0; at < columns.length; at += columnCount) {
+      this.reward.add(columns[at + Column.Reward]!);
+      this.completionLength.add(columns[at + Column.CompletionLength]!);
+    }
+    for (const reason of group.finishReasons) {
+      const key = this.finishReasons.has(reason) || this.finishReasons.size < maxSeriesKeys ? reason : otherKey;
+      this.finishReasons.set(key, (this.finishReasons.get(key) ?? 0) + 1);
+    }
+    const keys = group.metricKeys;
+    for (let key = 0; key < keys.length; key++) {
+      let series = this.metrics.get(keys[key]!);
+      if (!series) {
+        if (this.metrics.size >= maxSeriesKeys) continue;
+        series = new Series();
+        this.metrics.set(keys[key]!, series);
       }
-      for (const key in trajectory.metrics) {
-        let series = this.metrics.get(key);
-        if (!series) {
-          if (this.metrics.size >= maxSeriesKeys) continue;
-          series = new Series();
-          this.metrics.set(key, series);
-        }
-        series.add(trajectory.metrics[key]!);
+      for (let at = key; at < group.metricValues.length; at += keys.length) {
+        const value = group.metricValues[at]!;
+        if (!Number.isNaN(value)) series.add(value);
       }
     }
   }

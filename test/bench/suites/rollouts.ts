@@ -21,7 +21,7 @@ import { median } from '../stats';
 const groupCount = 12_500;
 const groupSize = 8;
 /** Bump when the generated content changes, so a kept file of the old shape is not reused. */
-const fileVersion = 1;
+const fileVersion = 2;
 const rounds = 3;
 const MB = 1e6;
 
@@ -53,7 +53,7 @@ function generatedGroup(random: () => number, index: number): string {
   for (let position = 0; position < groupSize; position++) {
     const kind = random();
     // Mostly ordinary answers; some cut at the length limit, some looping, some empty.
-    const content = kind < 0.03 ? '' : kind < 0.08 ? 'Let me check that again. '.repeat(60) : Array.from({ length: 8 }, () => sentence(random, 20)).join(' ');
+    const content = kind < 0.03 ? '' : kind < 0.08 ? 'Let me check that again. '.repeat(60) : Array.from({ length: 12 }, () => sentence(random, 20)).join(' ');
     trajectories.push({
       messages_and_choices: [
         { role: 'system', content: 'You are a careful assistant that solves arithmetic word problems step by step.' },

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { summarizeGroup, maxMetadataKeys, maxMetadataValueChars, type GroupSummary } from '../../../src/rollouts/groupSummary';
+import { summarizeGroup, maxMetadataKeys, maxMetadataValueChars, trajectoriesOf, type GroupSummary } from '../../../src/rollouts/groupSummary';
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
 const place = { index: 0, line: 4, offset: 100 };
@@ -25,9 +25,9 @@ describe('group summary', () => {
     near(summary.reward.std, Math.sqrt(0.08 / 3));
     assert.equal(summary.reward.min, 0.2);
     assert.equal(summary.reward.max, 0.6);
-    const advantages = summary.trajectories.map((item) => item.advantage);
+    const advantages = trajectoriesOf(summary).map((item) => item.advantage);
     [-0.2, 0, 0.2].forEach((expected, position) => near(advantages[position]!, expected));
-    const normalized = summary.trajectories.map((item) => item.normalizedAdvantage);
+    const normalized = trajectoriesOf(summary).map((item) => item.normalizedAdvantage);
     [-Math.sqrt(1.5), 0, Math.sqrt(1.5)].forEach((expected, position) => near(normalized[position]!, expected));
     assert.deepEqual(summary.flags, []);
   });
@@ -37,7 +37,7 @@ describe('group summary', () => {
     assert.deepEqual(summary.flags, ['noSignal']);
     assert.equal(summary.reward.std, 0);
     assert.deepEqual(
-      summary.trajectories.map((item) => [item.advantage, item.normalizedAdvantage]),
+      trajectoriesOf(summary).map((item) => [item.advantage, item.normalizedAdvantage]),
       [
         [0, 0],
         [0, 0],
@@ -52,7 +52,7 @@ describe('group summary', () => {
     const split = summaryOf(groupOfRewards([0, 1, 0, 1]));
     assert.deepEqual(split.flags, ['highVariance']);
     assert.deepEqual(
-      split.trajectories.map((item) => item.normalizedAdvantage),
+      trajectoriesOf(split).map((item) => item.normalizedAdvantage),
       [-1, 1, -1, 1],
     );
     // Rewards 0 and 0.75: std 0.375; 0 and 0.875: std 0.4375 (both exact in binary).
@@ -71,7 +71,7 @@ describe('group summary', () => {
     const summary = summaryOf(group([trajectory(0.2, choice('A full answer that was cut', 'length')), trajectory(0.3, choice('A full answer, finished.'))]));
     assert.deepEqual(summary.flags, ['truncated']);
     assert.deepEqual(
-      summary.trajectories.map((item) => item.finishReasons),
+      trajectoriesOf(summary).map((item) => item.finishReasons),
       [['length'], ['stop']],
     );
   });
@@ -81,12 +81,12 @@ describe('group summary', () => {
     assert.deepEqual(empty.flags, ['emptyOrRepetitive']);
     const looping = summaryOf(group([trajectory(0.2, choice('Let me think again. '.repeat(30))), trajectory(0.3, choice('A fine answer.'))]));
     assert.deepEqual(looping.flags, ['emptyOrRepetitive']);
-    assert.ok(looping.trajectories[0]!.repetition > 0.9);
+    assert.ok(trajectoriesOf(looping)[0]!.repetition > 0.9);
     const toolCall = [{ id: 'c1', type: 'function', function: { name: 'search', arguments: '{"q":"weather"}' } }];
     const calling = summaryOf(group([trajectory(0.2, choice(null, 'tool_calls', toolCall)), trajectory(0.3, choice('A fine answer.'))]));
     assert.deepEqual(calling.flags, []);
     // The name and arguments count as completion characters.
-    assert.equal(calling.trajectories[0]!.completionLength, 'search'.length + '{"q":"weather"}'.length);
+    assert.equal(trajectoriesOf(calling)[0]!.completionLength, 'search'.length + '{"q":"weather"}'.length);
   });
 
   it('flags doNothingSibling for a trivial answer with a positive advantage only', () => {
@@ -103,8 +103,8 @@ describe('group summary', () => {
       { ...trajectory(0.5, choice('12345')), messages_and_choices: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'not trained, not counted' }, choice('12345'), choice('678')] },
     ]);
     const summary = summaryOf(value);
-    assert.equal(summary.trajectories[0]!.completionLength, 8);
-    assert.equal(summary.trajectories[0]!.choices, 2);
+    assert.equal(trajectoriesOf(summary)[0]!.completionLength, 8);
+    assert.equal(trajectoriesOf(summary)[0]!.choices, 2);
   });
 
   it('keeps numeric metrics and a small copy of the metadata', () => {
@@ -115,7 +115,7 @@ describe('group summary', () => {
     assert.equal((summary.metadata.long as string).length, maxMetadataValueChars);
     assert.equal(summary.metadata.nested, '{"a":[1,2]}');
     assert.equal(Object.getOwnPropertyDescriptor(summary.metadata, '__proto__')?.value, 'kept as a key');
-    assert.deepEqual({ ...summary.trajectories[1]!.metrics }, { correct: 1, turns: 1 });
+    assert.deepEqual({ ...trajectoriesOf(summary)[1]!.metrics }, { correct: 1, turns: 1 });
   });
 
   it('says why a value is not a trajectory group', () => {

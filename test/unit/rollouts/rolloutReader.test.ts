@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { trajectoriesOf } from '../../../src/rollouts/groupSummary';
 import { inspectRollouts, readRolloutRecords, rolloutFormatOf } from '../../../src/rollouts/rolloutReader';
 import { choice, chunksOf, collect, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
@@ -43,13 +44,13 @@ describe('rollout reader', () => {
     const art = first.summary;
     assert.deepEqual({ ...art.metadata }, { scenario_id: 'paris-7' });
     assert.deepEqual(
-      art.trajectories.map((item) => [item.reward, item.advantage, item.normalizedAdvantage, item.finishReasons, item.choices]),
+      trajectoriesOf(art).map((item) => [item.reward, item.advantage, item.normalizedAdvantage, item.finishReasons, item.choices]),
       [
         [1, 0.5, 1, ['tool_calls', 'stop'], 2],
         [0, -0.5, -1, ['stop'], 1],
       ],
     );
-    assert.equal(art.trajectories[0]!.completionLength, 'weather'.length + '{"city":"Paris"}'.length + 'Yes, it is raining in Paris.'.length);
+    assert.equal(trajectoriesOf(art)[0]!.completionLength, 'weather'.length + '{"city":"Paris"}'.length + 'Yes, it is raining in Paris.'.length);
     assert.deepEqual(art.flags, ['highVariance']);
     assert.deepEqual(second.summary.flags, ['noSignal']);
   });

@@ -62,12 +62,15 @@ describe('rollout statistics', () => {
 
   it('keeps at most maxSeriesKeys finish reasons and metric keys, folding the rest', () => {
     const builder = new RolloutStatisticsBuilder();
-    const many = Array.from({ length: maxSeriesKeys + 5 }, (_, index) => ({ ...trajectory(index, choice('text', `reason${index}`)), metrics: { [`m${index}`]: index } }));
-    builder.add(summaryOf(group(many)));
+    // Groups of 20 trajectories, each with a finish reason and a metric key of its own.
+    for (let first = 0; first < maxSeriesKeys + 5; first += 20) {
+      const many = Array.from({ length: 20 }, (_, offset) => ({ ...trajectory(first + offset, choice('text', `reason${first + offset}`)), metrics: { [`m${first + offset}`]: first + offset } }));
+      builder.add(summaryOf(group(many)));
+    }
     const statistics = builder.snapshot();
     assert.equal(Object.keys(statistics.metrics).length, maxSeriesKeys);
     assert.equal(Object.keys(statistics.finishReasons).length, maxSeriesKeys + 1);
-    assert.equal(statistics.finishReasons[otherKey], 5);
+    assert.equal(statistics.finishReasons[otherKey], 80 - maxSeriesKeys);
   });
 
   it('gives the same figures group by group as a batch computation over every prefix', () => {
