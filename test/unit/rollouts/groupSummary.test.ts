@@ -118,6 +118,21 @@ describe('group summary', () => {
     assert.deepEqual({ ...trajectoriesOf(summary)[1]!.metrics }, { correct: 1, turns: 1 });
   });
 
+  it('gives each trajectory only the metrics it has, in the columns of its group', () => {
+    const summary = summaryOf(
+      group([
+        { ...trajectory(0.5), metrics: { score: 0.25, passed: true } },
+        { ...trajectory(0.5), metrics: { steps: 3, score: 1 } },
+        { ...trajectory(0.5), metrics: 'none' },
+      ]),
+    );
+    assert.deepEqual(summary.metricKeys, ['score', 'steps']);
+    assert.deepEqual(
+      trajectoriesOf(summary).map((item) => ({ ...item.metrics })),
+      [{ score: 0.25 }, { steps: 3, score: 1 }, {}],
+    );
+  });
+
   it('says why a value is not a trajectory group', () => {
     assert.deepEqual(summarizeGroup([1, 2], place), { ok: false, message: 'not a trajectory group: expected an object with "trajectories"' });
     assert.deepEqual(summarizeGroup({ trajectories: {} }, place), { ok: false, message: 'not a trajectory group: "trajectories" is missing or not an array' });
