@@ -55,8 +55,10 @@ export function wordDiff(from: string, to: string, maxTokens: number = detailLim
     let x = prefix;
     let y = prefix;
     for (const op of edits) {
-      if (op === 0) spans.push('same', fromTokens, x++, x);
-      else if (op === 1) spans.push('removed', fromTokens, x++, x);
+      if (op === 0) {
+        spans.push('same', fromTokens, x++, x);
+        y++;
+      } else if (op === 1) spans.push('removed', fromTokens, x++, x);
       else spans.push('added', toTokens, y++, y);
     }
   } else {
