@@ -14,16 +14,23 @@ import { cutText, isRecord, own, setOwn, shortText } from './plainValues';
 import { repetitionRatio } from './repetition';
 import { wordDiff } from './wordDiff';
 
-/** Characters of text in one detail (contents, arguments, tokens, logs, diffs): some 10 MB at most to send the page. */
-export const maxDetailChars = 5_000_000;
-/** Characters of turns compared in one detail: a bound on the work of the differences. */
-export const maxComparedChars = 1_000_000;
+/**
+ * About the characters of one detail as JSON (texts, and a few characters per item for its fields):
+ * some 10 MB at most to send the page. Eight siblings of five turns of 4,000 tokens with their
+ * log-probabilities take about 6 MB.
+ */
+export const maxDetailChars = 10_000_000;
+/** Characters of turns compared in one detail (both sides): a bound on the work of the differences; a group of 8 siblings of 5 turns of 2,000 characters compares 160,000. */
+export const maxComparedChars = 400_000;
 /** Keys of a metrics or metadata object shown. */
 export const maxDetailKeys = 64;
 /** Tool calls shown per message, tools per trajectory, exceptions per group. */
 export const maxToolCalls = 32;
 export const maxTools = 64;
 export const maxExceptions = 50;
+
+/** About the JSON characters of an item's fields, charged to the budget besides its texts. */
+const itemChars = { trajectory: 400, message: 80, token: 30, toolCall: 40, line: 4 } as const;
 
 export const diffNotes = {
   noTurn: 'The best sibling has no turn here to compare with.',
@@ -43,8 +50,14 @@ class TextBudget {
   }
 
   short(value: unknown, max: number): string {
-    const text = this.take(shortText(value, max), max).text;
-    return text;
+    return this.take(shortText(value, max), max).text;
+  }
+
+  /** Room for one more item of about `chars` characters of JSON (a message, a token, a line); false once the budget is spent. */
+  item(chars: number): boolean {
+    if (this.remaining <= 0) return false;
+    this.remaining -= chars;
+    return true;
   }
 }
 
@@ -66,23 +79,37 @@ export function buildGroupDetail(value: unknown, summary: GroupSummary, shapePro
 
   const best = order.length > 0 ? trajectories[order[0]!] : undefined;
   const bestTurns = trainedTexts(isRecord(best) ? own(best, 'messages_and_choices') : undefined);
+  // The group's own fields first: they are small (each list and text capped).
+  const exceptions = exceptionTexts(own(group, 'exceptions'), budget);
+  const metadata = shortRecord(own(group, 'metadata'), budget);
+  const problems = shapeProblems
+    .slice(0, detailLimits.maxLogLines)
+    .filter(() => budget.item(itemChars.line))
+    .map((problem) => budget.take(cutText(String(problem), detailLimits.maxLogChars), detailLimits.maxLogChars).text);
+
   const compared = { chars: 0 };
-  const views = order.map((position, rank) => {
+  const views: TrajectoryView[] = [];
+  for (let rank = 0; rank < order.length; rank++) {
+    const position = order[rank]!;
+    // Each sibling gets an equal share of what is left (what one leaves unused goes to the next), so a
+    // huge sibling cannot crowd out the others.
+    const share = new TextBudget(Math.floor(budget.remaining / (order.length - rank)));
     const reward = Number.isFinite(rewards[position]!) ? rewards[position]! : 0;
     const advantage = reward - mean;
-    return trajectoryView(trajectories[position], position, reward, advantage, std > 0 ? advantage / std : 0, rank === 0 ? undefined : bestTurns, budget, compared);
-  });
+    views.push(trajectoryView(trajectories[position], position, reward, advantage, std > 0 ? advantage / std : 0, rank === 0 ? undefined : bestTurns, share, compared));
+    budget.remaining -= Math.floor(budget.remaining / (order.length - rank)) - share.remaining;
+  }
 
   return {
     index: summary.index,
     line: summary.line,
     reward: { ...summary.reward },
     flags: [...summary.flags],
-    exceptions: exceptionTexts(own(group, 'exceptions'), budget),
-    metadata: shortRecord(own(group, 'metadata'), budget),
+    exceptions,
+    metadata,
     trajectories: views,
     omittedTrajectories: trajectories.length - views.length,
-    problems: shapeProblems.slice(0, detailLimits.maxLogLines).map((problem) => budget.take(cutText(String(problem), detailLimits.maxLogChars), detailLimits.maxLogChars).text),
+    problems,
   };
 }
 
@@ -160,7 +187,7 @@ function trajectoryView(
 
   const messages: MessageView[] = [];
   let trainedOrdinal = 0;
-  for (let at = 0; at < items.length && at < detailLimits.maxMessages; at++) {
+  for (let at = 0; at < items.length && at < detailLimits.maxMessages && budget.item(itemChars.message); at++) {
     const view = messageView(items[at], budget);
     if (view.trained && bestTurns) {
       const note = diffOf(items[at], bestTurns[trainedOrdinal], trainedOrdinal < bestTurns.length, budget, compared);
@@ -174,11 +201,12 @@ function trajectoryView(
   const histories: MessageView[][] = [];
   const additional = own(trajectory, 'additional_histories');
   if (Array.isArray(additional)) {
-    for (let at = 0; at < additional.length && histories.length < detailLimits.maxAdditionalHistories; at++) {
+    for (let at = 0; at < additional.length && histories.length < detailLimits.maxAdditionalHistories && budget.item(itemChars.line); at++) {
       const history: unknown = additional[at];
       const historyItems = isRecord(history) ? own(history, 'messages_and_choices') : undefined;
       const views: MessageView[] = [];
-      if (Array.isArray(historyItems)) for (let item = 0; item < historyItems.length && item < detailLimits.maxMessages; item++) views.push(messageView(historyItems[item], budget));
+      if (Array.isArray(historyItems))
+        for (let item = 0; item < historyItems.length && item < detailLimits.maxMessages && budget.item(itemChars.message); item++) views.push(messageView(historyItems[item], budget));
       histories.push(views);
     }
   }
@@ -244,7 +272,7 @@ function messageView(item: unknown, budget: TextBudget): MessageView {
 
 function tokenLogprobs(entries: unknown[], budget: TextBudget): TokenLogprob[] {
   const tokens: TokenLogprob[] = [];
-  for (let at = 0; at < entries.length && tokens.length < detailLimits.maxTokens; at++) {
+  for (let at = 0; at < entries.length && tokens.length < detailLimits.maxTokens && budget.item(itemChars.token); at++) {
     const entry: unknown = entries[at];
     if (!isRecord(entry)) continue;
     const token = own(entry, 'token');
@@ -258,7 +286,7 @@ function tokenLogprobs(entries: unknown[], budget: TextBudget): TokenLogprob[] {
 function toolCallViews(calls: unknown, budget: TextBudget): ToolCallView[] {
   const views: ToolCallView[] = [];
   if (!Array.isArray(calls)) return views;
-  for (let at = 0; at < calls.length && views.length < maxToolCalls; at++) {
+  for (let at = 0; at < calls.length && views.length < maxToolCalls && budget.item(itemChars.toolCall); at++) {
     const call: unknown = calls[at];
     if (!isRecord(call)) continue;
     const fn = own(call, 'function');
@@ -316,8 +344,9 @@ function shortRecord(value: unknown, budget: TextBudget): Record<string, string>
   let keys = 0;
   for (const key in value) {
     if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    if (++keys > maxDetailKeys) break;
-    setOwn(result, budget.take(cutText(key, detailLimits.maxShortText), detailLimits.maxShortText).text, budget.short(value[key], detailLimits.maxShortText));
+    const name = cutText(key, detailLimits.maxShortText);
+    if (++keys > maxDetailKeys || !budget.item(itemChars.line + name.length)) break;
+    setOwn(result, name, budget.short(value[key], detailLimits.maxShortText));
   }
   return result;
 }
@@ -325,7 +354,7 @@ function shortRecord(value: unknown, budget: TextBudget): Record<string, string>
 function toolNames(tools: unknown, budget: TextBudget): string[] {
   const names: string[] = [];
   if (!Array.isArray(tools)) return names;
-  for (let at = 0; at < tools.length && names.length < maxTools; at++) {
+  for (let at = 0; at < tools.length && names.length < maxTools && budget.item(itemChars.line); at++) {
     const tool: unknown = tools[at];
     if (!isRecord(tool)) continue;
     const fn = own(tool, 'function');
@@ -339,7 +368,7 @@ function toolNames(tools: unknown, budget: TextBudget): string[] {
 function logLines(logs: unknown, budget: TextBudget): string[] {
   const lines: string[] = [];
   if (typeof logs === 'string') {
-    for (let start = 0; start <= logs.length && lines.length < detailLimits.maxLogLines;) {
+    for (let start = 0; start <= logs.length && lines.length < detailLimits.maxLogLines && budget.item(itemChars.line);) {
       const end = logs.indexOf('\n', start);
       const stop = end < 0 ? logs.length : end;
       lines.push(budget.take(cutText(logs.slice(start, Math.min(stop, start + detailLimits.maxLogChars + 1)), detailLimits.maxLogChars), detailLimits.maxLogChars).text);
@@ -349,14 +378,14 @@ function logLines(logs: unknown, budget: TextBudget): string[] {
     return lines;
   }
   if (!Array.isArray(logs)) return lines;
-  for (let at = 0; at < logs.length && lines.length < detailLimits.maxLogLines; at++) lines.push(budget.short(logs[at], detailLimits.maxLogChars));
+  for (let at = 0; at < logs.length && lines.length < detailLimits.maxLogLines && budget.item(itemChars.line); at++) lines.push(budget.short(logs[at], detailLimits.maxLogChars));
   return lines;
 }
 
 function exceptionTexts(exceptions: unknown, budget: TextBudget): string[] {
   const texts: string[] = [];
   if (!Array.isArray(exceptions)) return texts;
-  for (let at = 0; at < exceptions.length && texts.length < maxExceptions; at++) {
+  for (let at = 0; at < exceptions.length && texts.length < maxExceptions && budget.item(itemChars.line); at++) {
     const exception: unknown = exceptions[at];
     const type = isRecord(exception) ? own(exception, 'type') : undefined;
     const message = isRecord(exception) ? own(exception, 'message') : undefined;

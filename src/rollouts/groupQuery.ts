@@ -149,7 +149,7 @@ function sortByKeys(positions: Uint32Array, keys: Float64Array, descending: bool
   }
   let hiNext = new Uint32Array(n);
   let loNext = new Uint32Array(n);
-  let orderNext = new Uint32Array(n);
+  let orderNext: Uint32Array = new Uint32Array(n);
   const counts = new Uint32Array(0x10000);
   for (let pass = 0; pass < 4; pass++) {
     const source = pass < 2 ? lo : hi;

@@ -12,7 +12,7 @@
 import { detailLimits, type DiffSpan } from './inspectorModel';
 
 /** Edits Myers' search follows before giving up on the smallest difference; its trace holds about this number squared of integers. */
-export const maxEditTokens = 500;
+export const maxEditTokens = 300;
 
 const tokenPattern = /[\p{L}\p{N}\p{M}_]+|\s+|[^]/gu;
 

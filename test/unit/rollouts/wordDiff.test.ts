@@ -115,7 +115,7 @@ describe('word diff', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { minLength: 1, maxLength: 30 }), fc.nat(29), fc.constantFrom('x', 'y'), (words, at, inserted) => {
         const from = words.join(' ');
-        const changed = [...words];
+        const changed: string[] = [...words];
         changed.splice(Math.min(at, changed.length), 0, inserted);
         const to = changed.join(' ');
         const spans = wordDiff(from, to)!;
