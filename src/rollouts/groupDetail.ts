@@ -71,9 +71,10 @@ export function buildGroupDetail(value: unknown, summary: GroupSummary, shapePro
   const rewards = new Float64Array(trajectories.length);
   for (let position = 0; position < trajectories.length; position++) {
     const trajectory = trajectories[position];
-    const own_ = isRecord(trajectory) ? own(trajectory, 'reward') : undefined;
+    const reward = isRecord(trajectory) ? own(trajectory, 'reward') : undefined;
+    // A reward that is not a number: the summary's for that place (the same text gave both), else last.
     rewards[position] =
-      typeof own_ === 'number' && Number.isFinite(own_) ? own_ : position < summary.trajectoryCount ? summary.columns[position * columnCount + Column.Reward]! : Number.NEGATIVE_INFINITY;
+      typeof reward === 'number' && Number.isFinite(reward) ? reward : position < summary.trajectoryCount ? summary.columns[position * columnCount + Column.Reward]! : Number.NEGATIVE_INFINITY;
   }
   const order = bestFirst(rewards, detailLimits.maxTrajectories);
 

@@ -47,6 +47,7 @@ export async function searchGroups(
     signal?.throwIfAborted();
     if (piece.kind !== 'line') continue;
     while (position < groups.length && groups[position]!.offset < piece.offset) position++;
+    // Past the last group: the rest of the file holds none (the progress stops short of its size).
     if (position >= groups.length) break;
     if (groups[position]!.offset !== piece.offset) continue;
     if (raw.test(piece.text) && groupMessagesContain(piece.text, plain)) mask[position] = 1;
