@@ -5,9 +5,9 @@ import { histogramBins, maxSeriesKeys, otherKey, RolloutStatisticsBuilder, type 
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
 function summaryOf(value: unknown, index = 0): GroupSummary {
-  const result = summarizeGroup(value, { index, line: index, offset: 0 });
-  if (!result.ok) throw new Error(result.message);
-  return result.summary;
+  const { summary } = summarizeGroup(value, { index, line: index, offset: 0, bytes: 0 });
+  if (!summary) throw new Error('no summary');
+  return summary;
 }
 
 /** The figures of a series computed in one go from all its values: two passes, no running sums. */
