@@ -22,7 +22,7 @@ import type { GroupSummary } from './groupSummary';
 import { validateTrajectoryGroup, type JsonPath } from '../core/trajectoryShape';
 import { JsonArraySplitter, type ArrayPiece } from './jsonArrayElements';
 import { RolloutCollection, type RolloutCollectionOptions, type RolloutSnapshot } from './rolloutCollection';
-import { defaultMaxLineBytes, LineSplitter } from './sourceLines';
+import { defaultMaxLineBytes, LineSplitter, type SourceLine } from './sourceLines';
 
 export type RolloutFormat = 'jsonl' | 'json';
 
@@ -121,18 +121,10 @@ export class RolloutRecordReader {
       records.push({ kind: 'problem', problem, next: { line: piece.line, offset: piece.offset, index: this.index } });
       return;
     }
-    const next = (): RolloutPosition => ({ line: piece.endLine, offset: piece.end, index: this.index });
-    const problem = (message: string, severity: RolloutProblem['severity'] = 'error'): RolloutProblem => ({
-      line: piece.line,
-      offset: piece.offset,
-      bytes: piece.bytes,
-      message: message.length > maxMessageChars ? `${message.slice(0, maxMessageChars - 1)}…` : message,
-      severity,
-    });
     const unfinished = this.format === 'jsonl' && !piece.terminated;
     if (piece.kind === 'tooLong') {
       if (unfinished) records.push({ kind: 'incomplete', line: piece.line, offset: piece.offset, bytes: piece.bytes });
-      else records.push({ kind: 'problem', problem: problem(`this group is ${piece.bytes} bytes, more than the ${this.maxBytes} read: it was skipped`), next: next() });
+      else this.problem(piece, `this group is ${piece.bytes} bytes, more than the ${this.maxBytes} read: it was skipped`, 'error', records);
       return;
     }
     if (this.format === 'jsonl' && isBlank(piece.text)) return;
@@ -141,17 +133,23 @@ export class RolloutRecordReader {
       value = JSON.parse(piece.text);
     } catch (error) {
       if (unfinished) records.push({ kind: 'incomplete', line: piece.line, offset: piece.offset, bytes: piece.bytes });
-      else records.push({ kind: 'problem', problem: problem(`not valid JSON (${error instanceof Error ? error.message : String(error)})`), next: next() });
+      else this.problem(piece, `not valid JSON (${error instanceof Error ? error.message : String(error)})`, 'error', records);
       return;
     }
     const result = summarizeGroup(value, { index: this.index, line: piece.line, offset: piece.offset, bytes: piece.bytes }, this.thresholds, this.store);
     if (result.summary) this.index++;
     if (!result.wellFormed) {
       const issues = validateTrajectoryGroup(value, this.maxProblemsPerGroup);
-      for (const issue of issues) records.push({ kind: 'problem', problem: problem(describeIssue(issue.path, issue.message), issue.severity), next: next() });
-      if (!result.summary && issues.length === 0) records.push({ kind: 'problem', problem: problem('not a trajectory group: no trajectory with a numeric "reward"'), next: next() });
+      for (const issue of issues) this.problem(piece, describeIssue(issue.path, issue.message), issue.severity, records);
+      if (!result.summary && issues.length === 0) this.problem(piece, 'not a trajectory group: no trajectory with a numeric "reward"', 'error', records);
     }
-    if (result.summary) records.push({ kind: 'group', summary: result.summary, next: next() });
+    if (result.summary) records.push({ kind: 'group', summary: result.summary, next: { line: piece.endLine, offset: piece.end, index: this.index } });
+  }
+
+  private problem(piece: SourceLine, message: string, severity: RolloutProblem['severity'], records: RolloutRecord[]): void {
+    const text = message.length > maxMessageChars ? `${message.slice(0, maxMessageChars - 1)}…` : message;
+    const problem: RolloutProblem = { line: piece.line, offset: piece.offset, bytes: piece.bytes, message: text, severity };
+    records.push({ kind: 'problem', problem, next: { line: piece.endLine, offset: piece.end, index: this.index } });
   }
 }
 
@@ -161,7 +159,10 @@ export interface InspectOptions extends RolloutReadOptions, RolloutCollectionOpt
   progressEvery?: number;
 }
 
-/** Reads a file (or, with `from`, the rest of it) into a collection of summaries, statistics and problems, each bounded. */
+/**
+ * Reads a file into a collection of summaries, statistics and problems, each bounded. Given a
+ * collection, it reads on from the collection's `next` (the chunks then start at its offset).
+ */
 export async function inspectRollouts(chunks: AsyncIterable<Uint8Array>, format: RolloutFormat, options: InspectOptions = {}, collection = new RolloutCollection(options)): Promise<RolloutCollection> {
   const reader = new RolloutRecordReader(format, { ...options, from: options.from ?? collection.next });
   const progressEvery = options.progressEvery ?? 1000;

@@ -109,9 +109,15 @@ export class RolloutStatisticsBuilder {
       this.reward.add(columns[at + Column.Reward]!);
       this.completionLength.add(columns[at + Column.CompletionLength]!);
     }
-    for (const reason of group.finishReasons) {
+    // Counted by runs of the same reason: most of a group's choices stop the same way.
+    const reasons = group.finishReasons;
+    for (let at = 0; at < reasons.length; ) {
+      const reason = reasons[at]!;
+      let end = at + 1;
+      while (end < reasons.length && reasons[end] === reason) end++;
       const key = this.finishReasons.has(reason) || this.finishReasons.size < maxSeriesKeys ? reason : otherKey;
-      this.finishReasons.set(key, (this.finishReasons.get(key) ?? 0) + 1);
+      this.finishReasons.set(key, (this.finishReasons.get(key) ?? 0) + end - at);
+      at = end;
     }
     const keys = group.metricKeys;
     for (let key = 0; key < keys.length; key++) {
