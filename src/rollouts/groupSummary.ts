@@ -359,12 +359,7 @@ function messageWellFormed(item: Record<string, unknown>): boolean {
 }
 
 function trajectoryFieldsWellFormed(trajectory: Record<string, unknown>): boolean {
-  return (
-    optional(trajectory.tools, Array.isArray) &&
-    optional(trajectory.additional_histories, Array.isArray) &&
-    optional(trajectory.metadata, isRecord) &&
-    optional(trajectory.logs, isStrings)
-  );
+  return optional(trajectory.tools, Array.isArray) && optional(trajectory.additional_histories, Array.isArray) && optional(trajectory.metadata, isRecord) && optional(trajectory.logs, isStrings);
 }
 
 function groupFieldsWellFormed(group: Record<string, unknown>): boolean {

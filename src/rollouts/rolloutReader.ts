@@ -54,9 +54,7 @@ export interface IncompleteLine {
 }
 
 export type RolloutRecord =
-  | { kind: 'group'; summary: GroupSummary; next: RolloutPosition }
-  | { kind: 'problem'; problem: RolloutProblem; next: RolloutPosition }
-  | ({ kind: 'incomplete' } & IncompleteLine);
+  { kind: 'group'; summary: GroupSummary; next: RolloutPosition } | { kind: 'problem'; problem: RolloutProblem; next: RolloutPosition } | ({ kind: 'incomplete' } & IncompleteLine);
 
 export interface RolloutReadOptions {
   /** The longest line (.jsonl) or array element (.json) read, in bytes; longer ones become problems. */
@@ -207,4 +205,3 @@ function isBlank(text: string): boolean {
   }
   return true;
 }
-

@@ -111,7 +111,7 @@ export class RolloutStatisticsBuilder {
     }
     // Counted by runs of the same reason: most of a group's choices stop the same way.
     const reasons = group.finishReasons;
-    for (let at = 0; at < reasons.length; ) {
+    for (let at = 0; at < reasons.length;) {
       const reason = reasons[at]!;
       let end = at + 1;
       while (end < reasons.length && reasons[end] === reason) end++;

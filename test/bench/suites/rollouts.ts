@@ -123,6 +123,13 @@ function collector(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
+/** Lets the turns run that release what is left over (a read stream's last buffers, finalizers), then collects twice. */
+async function settled(collect: () => void): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  collect();
+  collect();
+}
+
 function held(): number {
   const usage = process.memoryUsage();
   return usage.heapUsed + usage.arrayBuffers;
@@ -134,7 +141,7 @@ function held(): number {
  */
 async function memoryGrowth(path: string): Promise<{ peak: number; afterClose: number }> {
   const collect = collector();
-  collect();
+  await settled(collect);
   const baseline = held();
   let peak = baseline;
   let chunks = 0;
@@ -144,14 +151,14 @@ async function memoryGrowth(path: string): Promise<{ peak: number; afterClose: n
       yield chunk as Uint8Array;
     }
   }
-  let inspection: Awaited<ReturnType<typeof inspectRollouts>> | undefined = await inspectRollouts(sampled(), 'jsonl');
-  peak = Math.max(peak, held());
-  if (inspection.groups.length !== groupCount) throw new Error('groups missing');
-  inspection = undefined;
-  // The read stream's last buffers and finalizers go on the next turns: let them run, then collect.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  collect();
-  collect();
+  // The inspection lives only in this call, as in an editor that is closed afterwards.
+  const inspectAndDrop = async (): Promise<void> => {
+    const inspection = await inspectRollouts(sampled(), 'jsonl');
+    peak = Math.max(peak, held());
+    if (inspection.groups.length !== groupCount) throw new Error('groups missing');
+  };
+  await inspectAndDrop();
+  await settled(collect);
   return { peak: peak - baseline, afterClose: held() - baseline };
 }
 

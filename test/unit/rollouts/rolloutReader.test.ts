@@ -168,7 +168,9 @@ describe('rollout reader: bytes, shape problems and reading on', () => {
     ]);
     const records = await collect(readRolloutRecords(chunksOf(`${JSON.stringify(groupOfRewards([0, 1]))}\n${JSON.stringify(broken)}\n`, 64), 'jsonl'));
     assert.deepEqual(
-      records.map((record) => (record.kind === 'problem' ? [record.problem.line, record.problem.severity, record.problem.message] : record.kind === 'group' ? ['group', record.summary.index] : [record.kind])),
+      records.map((record) =>
+        record.kind === 'problem' ? [record.problem.line, record.problem.severity, record.problem.message] : record.kind === 'group' ? ['group', record.summary.index] : [record.kind],
+      ),
       [
         ['group', 0],
         [1, 'error', 'trajectories[1].reward: "reward" must be a number, not the string "high"'],
