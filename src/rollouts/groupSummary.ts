@@ -183,12 +183,11 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
   const finishReasons: string[] = [];
   const metricKeys: string[] = [];
   // Pairs of (key index, value) per trajectory, placed once every key is known.
-  const metricEntries: number[] = [];
-  const metricEnds: number[] = [];
+  const work = workspace(list.length);
+  let entries = 0;
   const facts: TrajectoryFacts = { empty: false, trivial: false, wellFormed: true };
   let anyEmptyOrRepetitive = false;
   // Trajectories that do nothing: a flag only once their advantage is known.
-  const trivial: boolean[] = [];
   let sum = 0;
   let min = Infinity;
   let max = -Infinity;
@@ -199,10 +198,17 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
     const at = position * columnCount;
     summarizeTrajectory(trajectory, columns, at, finishReasons, facts, thresholds);
     columns[at + Column.Reward] = reward;
-    if (!collectMetrics(trajectory.metrics, metricKeys, metricEntries)) facts.wellFormed = false;
+    const metrics = trajectory.metrics;
+    if (metrics !== undefined) {
+      entries = collectMetrics(metrics, metricKeys, entries);
+      if (entries < 0) {
+        entries = -entries - 1;
+        facts.wellFormed = false;
+      }
+    }
     if (!facts.wellFormed) wellFormed = false;
-    metricEnds.push(metricEntries.length);
-    trivial.push(facts.trivial);
+    work.ends[position] = entries;
+    work.trivial[position] = facts.trivial ? 1 : 0;
     if (facts.empty || columns[at + Column.Repetition]! > thresholds.repetitionRatio) anyEmptyOrRepetitive = true;
     sum += reward;
     if (reward < min) min = reward;
@@ -220,14 +226,16 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
     const advantage = columns[at + Column.Reward]! - mean;
     columns[at + Column.Advantage] = advantage;
     columns[at + Column.NormalizedAdvantage] = std > 0 ? advantage / std : 0;
-    if (advantage > 0 && trivial[position]) doNothingSibling = true;
+    if (advantage > 0 && work.trivial[position] === 1) doNothingSibling = true;
   }
   const keyCount = metricKeys.length;
   const metricValues = store ? store.take(count * keyCount) : new Float64Array(count * keyCount);
   metricValues.fill(NaN);
   for (let position = 0, entry = 0; position < count; position++) {
-    for (; entry < metricEnds[position]!; entry += 2) metricValues[position * keyCount + metricEntries[entry]!] = metricEntries[entry + 1]!;
+    for (; entry < work.ends[position]!; entry += 2) metricValues[position * keyCount + work.entries[entry]!] = work.entries[entry + 1]!;
   }
+
+  releaseLargeWorkspace();
 
   const exceptionCount = Array.isArray(value.exceptions) ? value.exceptions.length : 0;
   const flags: GroupFlag[] = [];
@@ -405,12 +413,12 @@ function toolCallLength(calls: unknown[]): number {
 }
 
 /**
- * Adds a trajectory's numeric metrics as (key index, value) pairs, growing the group's keys up to
- * `maxMetricKeys`. False when the metrics are not what the shape asks (an object of numbers and booleans).
+ * Adds a trajectory's numeric metrics to the workspace as (key index, value) pairs from `entries`,
+ * growing the group's keys up to `maxMetricKeys`, and returns the new end; −(end + 1) when the
+ * metrics are not what the shape asks (an object of numbers and booleans).
  */
-function collectMetrics(metrics: unknown, keys: string[], entries: number[]): boolean {
-  if (metrics === undefined) return true;
-  if (!isRecord(metrics)) return false;
+function collectMetrics(metrics: unknown, keys: string[], entries: number): number {
+  if (!isRecord(metrics)) return -entries - 1;
   let wellFormed = true;
   for (const key in metrics) {
     const metric = metrics[key];
@@ -423,9 +431,42 @@ function collectMetrics(metrics: unknown, keys: string[], entries: number[]): bo
       if (keys.length >= maxMetricKeys) continue;
       index = keys.push(key) - 1;
     }
-    entries.push(index, metric);
+    if (entries + 2 > work.entries.length) growEntries();
+    work.entries[entries] = index;
+    work.entries[entries + 1] = metric;
+    entries += 2;
   }
-  return wellFormed;
+  return wellFormed ? entries : -entries - 1;
+}
+
+/**
+ * Scratch space of the summary's walk, reused from group to group (the walk is synchronous): the
+ * metric pairs waiting for the group's keys to be known, where each trajectory's pairs end, and
+ * which trajectories do nothing. Reusing it spares the collector several arrays per group.
+ */
+const work = { entries: new Float64Array(256), ends: new Int32Array(64), trivial: new Uint8Array(64) };
+
+function workspace(trajectories: number): typeof work {
+  if (trajectories > work.ends.length) {
+    work.ends = new Int32Array(trajectories);
+    work.trivial = new Uint8Array(trajectories);
+  }
+  return work;
+}
+
+/** A huge group's scratch space is not kept for the next group. */
+function releaseLargeWorkspace(): void {
+  if (work.entries.length > 1 << 16) work.entries = new Float64Array(256);
+  if (work.ends.length > 1 << 12) {
+    work.ends = new Int32Array(64);
+    work.trivial = new Uint8Array(64);
+  }
+}
+
+function growEntries(): void {
+  const larger = new Float64Array(work.entries.length * 2);
+  larger.set(work.entries);
+  work.entries = larger;
 }
 
 function smallMetadata(metadata: unknown): GroupSummary['metadata'] {

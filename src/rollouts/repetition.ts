@@ -6,10 +6,13 @@
  *
  * A loop runs to the end of the completion (the model never leaves it), so the measure looks at
  * the end: only the last `repetitionWindow` characters are counted, and only when the text's last
- * `endingProbe` characters occur earlier in that window. A text whose ending is not repeated is
+ * `endingProbe` characters occur earlier among its last `probeReach` characters, i.e. when the text
+ * ends in a loop whose period is at most half the window. A text whose ending is not repeated is
  * not in a loop and scores 0 without counting; the probe is a native substring search, so ordinary
- * answers cost next to nothing. A text with fewer than `minimumNgrams` 4-grams scores 0: too short
- * to call repetitive.
+ * answers cost little (it is most of what reading a rollout file spends beyond JSON.parse, which is
+ * why it reaches no further). A longer period could not score above 0.5 anyway: under two periods
+ * fit in the window, so fewer than half of its 4-grams can repeat. A text with fewer than
+ * `minimumNgrams` 4-grams scores 0: too short to call repetitive.
  *
  * 4-grams are compared by a 32-bit hash, so two different 4-grams may rarely count as one; with at
  * most a hundred 4-grams in the window the chance is about one in a hundred thousand per text.
@@ -18,14 +21,16 @@
 export const repetitionWindow = 512;
 export const minimumNgrams = 8;
 export const endingProbe = 24;
+/** Characters searched for an earlier occurrence of the ending: periods up to half the window. */
+export const probeReach = repetitionWindow / 2 + endingProbe;
 const ngramSize = 4;
 
 export function repetitionRatio(text: string): number {
   const from = Math.max(0, text.length - repetitionWindow);
   if (text.length - from < 2 * endingProbe) return 0;
   const ending = text.slice(text.length - endingProbe);
-  // The first occurrence in the window: a forward search is much faster than a backward one.
-  if (text.indexOf(ending, from) >= text.length - endingProbe) return 0;
+  // The first occurrence in reach: a forward search is much faster than a backward one.
+  if (text.indexOf(ending, Math.max(from, text.length - probeReach)) >= text.length - endingProbe) return 0;
   const words: number[] = [];
   let hash = 0;
   let inWord = false;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { repetitionRatio, repetitionWindow } from '../../../src/rollouts/repetition';
+import { endingProbe, probeReach, repetitionRatio, repetitionWindow } from '../../../src/rollouts/repetition';
 
 describe('repetition ratio', () => {
   it('is the share of word 4-grams that repeat an earlier one', () => {
@@ -29,5 +29,20 @@ describe('repetition ratio', () => {
     const loop = 'and then we loop '.repeat(Math.ceil(repetitionWindow / 17));
     assert.ok(repetitionRatio(`${loop} ${prose}`) === 0);
     assert.ok(repetitionRatio(`${prose} ${loop}`) > 0.9);
+  });
+});
+
+describe('repetition ratio: how far the ending is looked for', () => {
+  /** A loop unit of `length` characters, words that do not repeat inside it. */
+  const unit = (length: number) => `${Array.from({ length: 200 }, (_, index) => `w${index}`).join(' ').slice(0, length - 1)} `;
+
+  it('finds a loop whose period is up to half the window', () => {
+    assert.ok(repetitionRatio(unit(200).repeat(6)) > 0.5);
+  });
+
+  it('scores a loop with a longer period 0: under two periods fit in the window, so it could not reach 0.5', () => {
+    const far = unit(300);
+    assert.ok(far.length > probeReach - endingProbe && far.length < repetitionWindow - endingProbe);
+    assert.equal(repetitionRatio(far.repeat(4)), 0);
   });
 });
