@@ -15,8 +15,8 @@ export interface RolloutCollectionOptions {
 
 export const defaultMaxProblems = 200;
 /**
- * Summaries kept. The benchmark's 12,500 groups of 8 (a 196 MB file) grow the heap by about 35 MB
- * while read, some 3 KB a group at the peak, so the cap keeps a file of any size under about 300 MB.
+ * Summaries kept. The benchmark's 12,500 groups of 8 (a 196 MB file) grow the heap by about 45 MB
+ * while read, under 4 KB a group at the peak, so the cap keeps a file of any size under about 400 MB.
  */
 export const defaultMaxGroups = 100_000;
 

@@ -210,8 +210,9 @@ export const suite: BenchSuite = {
         unit: 'MB',
         peer: { name: 'the peak growth while inspecting', value: growth.peak / MB },
         better: 'lower',
-        goal: { kind: 'ratio', atMost: 0.05 },
-        note: 'against the same collected baseline as the peak; closing the file must give its memory back',
+        // What stays is compiled code and the like, not the file's: a few MB at most.
+        goal: { kind: 'absolute', atMost: 2 },
+        note: 'against the same collected baseline as the peak (it can come out just below it); closing the file must give its memory back',
       },
     ];
   },
