@@ -79,7 +79,11 @@ export interface GroupSummary {
   reward: { mean: number; std: number; min: number; max: number };
   /** `columnCount` numbers per trajectory, in the order of `Column`. */
   columns: Float64Array;
-  /** Finish reasons of every trajectory's trained choices, one after the other (the `Choices` column says how many each). */
+  /**
+   * Finish reasons of every trajectory's trained choices, one after the other (the `Choices` column
+   * says how many each). Read only: groups with the same reasons may share one array, as may
+   * groups with the same `metricKeys` (fewer objects for the collector to keep walking).
+   */
   finishReasons: string[];
   /** Numeric metric keys of the group's trajectories, and their values: `metricKeys.length` per trajectory, NaN where one lacks a key. */
   metricKeys: string[];
@@ -132,7 +136,8 @@ export interface GroupPlace {
 }
 
 /**
- * The numbers of many groups' summaries, handed out as views into shared blocks: a typed array of
+ * The numbers of many groups' summaries, handed out as views into shared blocks (and their lists
+ * of finish reasons and metric keys, shared when equal to the previous group's): a typed array of
  * its own per group costs an allocation outside the heap that the collector tracks one by one,
  * which made keeping 12,500 summaries measurably slower. A block lives as long as any group that
  * took from it, so one reader (one file) should own a store.
@@ -153,6 +158,29 @@ export class ColumnStore {
     this.used += length;
     return view;
   }
+
+  private lastReasons: string[] = [];
+  private lastKeys: string[] = [];
+
+  /** The previous group's finish reasons when equal to these: most groups of a file repeat them. */
+  sharedReasons(reasons: string[]): string[] {
+    if (sameStrings(reasons, this.lastReasons)) return this.lastReasons;
+    this.lastReasons = reasons;
+    return reasons;
+  }
+
+  /** The previous group's metric keys when equal to these. */
+  sharedKeys(keys: string[]): string[] {
+    if (sameStrings(keys, this.lastKeys)) return this.lastKeys;
+    this.lastKeys = keys;
+    return keys;
+  }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /**
@@ -256,8 +284,8 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
       trajectoryCount: count,
       reward: { mean, std, min, max },
       columns,
-      finishReasons,
-      metricKeys,
+      finishReasons: store ? store.sharedReasons(finishReasons) : finishReasons,
+      metricKeys: store ? store.sharedKeys(metricKeys) : metricKeys,
       metricValues,
       exceptionCount,
       metadata: smallMetadata(value.metadata),
@@ -281,8 +309,6 @@ interface TrajectoryFacts {
   /** Every value of the trajectory the shape check looks at passed it (metrics aside). */
   wellFormed: boolean;
 }
-
-const chatRoles = new Set(['system', 'user', 'assistant', 'tool', 'developer']);
 
 /**
  * One pass over a trajectory's items, writing its numbers into `columns` at `at`, its finish
@@ -359,23 +385,30 @@ function choiceWellFormed(item: Record<string, unknown>, finishReason: unknown, 
 
 function messageWellFormed(item: Record<string, unknown>): boolean {
   const role = item.role;
-  if (typeof role !== 'string' || !chatRoles.has(role)) return false;
+  if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'developer') return false;
   const content = item.content;
   if (typeof content === 'string' || Array.isArray(content)) return true;
   const nullAllowed = role === 'assistant' && Array.isArray(item.tool_calls);
   return nullAllowed && (content === undefined || content === null);
 }
 
+// Written out rather than through a helper taking the check as a function: called per trajectory,
+// a call through a function value is one the compiler does not inline.
 function trajectoryFieldsWellFormed(trajectory: Record<string, unknown>): boolean {
-  return optional(trajectory.tools, Array.isArray) && optional(trajectory.additional_histories, Array.isArray) && optional(trajectory.metadata, isRecord) && optional(trajectory.logs, isStrings);
+  const { tools, additional_histories: histories, metadata, logs } = trajectory;
+  return (
+    (tools === undefined || Array.isArray(tools)) && (histories === undefined || Array.isArray(histories)) && (metadata === undefined || isRecord(metadata)) && (logs === undefined || isStrings(logs))
+  );
 }
 
 function groupFieldsWellFormed(group: Record<string, unknown>): boolean {
-  return optional(group.exceptions, areExceptions) && optional(group.metadata, isRecord) && optional(group.metrics, areMetrics) && optional(group.logs, isStrings);
-}
-
-function optional(value: unknown, check: (value: unknown) => boolean): boolean {
-  return value === undefined || check(value);
+  const { exceptions, metadata, metrics, logs } = group;
+  return (
+    (exceptions === undefined || areExceptions(exceptions)) &&
+    (metadata === undefined || isRecord(metadata)) &&
+    (metrics === undefined || areMetrics(metrics)) &&
+    (logs === undefined || isStrings(logs))
+  );
 }
 
 function isStrings(value: unknown): boolean {
