@@ -17,7 +17,7 @@
  * file with no newline after it may still be being written: when it does not read as JSON it is
  * an `incomplete` record, not a problem, and the `next` of the record before stays at its start.
  */
-import { ColumnStore, defaultThresholds, summarizeGroup, type SummaryThresholds } from './groupSummary';
+import { ColumnStore, defaultThresholds, summarizeGroup, type GroupPlace, type SummaryThresholds } from './groupSummary';
 import type { GroupSummary } from './groupSummary';
 import { validateTrajectoryGroup, type JsonPath } from '../core/trajectoryShape';
 import { JsonArraySplitter, type ArrayPiece } from './jsonArrayElements';
@@ -100,55 +100,106 @@ export class RolloutRecordReader {
 
   /** The records of the groups this chunk completes, in file order. */
   push(chunk: Uint8Array): RolloutRecord[] {
-    const records: RolloutRecord[] = [];
-    for (const piece of this.splitter.push(chunk)) this.read(piece, records);
-    return records;
+    return this.recordsOf(this.split(chunk), this.readHere.bind(this));
   }
 
   /** The records the end of the file completes. */
   end(): RolloutRecord[] {
-    const records: RolloutRecord[] = [];
+    return this.recordsOf(this.splitEnd(), this.readHere.bind(this));
+  }
+
+  /**
+   * The reading in two steps, for a reader that reads the groups elsewhere (rolloutWorkers.ts):
+   * `split` cuts a chunk into pieces, the groups among them (`toRead`) are read into outcomes, in
+   * order, and `recordsOf` turns pieces and outcomes into records.
+   */
+  split(chunk: Uint8Array): ArrayPiece[] {
+    return this.splitter.push(chunk);
+  }
+
+  splitEnd(): ArrayPiece[] {
     const last = this.splitter.end();
-    if (last) this.read(last, records);
+    return last ? [last] : [];
+  }
+
+  /** The text of a piece that holds a group to read, or undefined. */
+  toRead(piece: ArrayPiece): string | undefined {
+    if (piece.kind !== 'line' || (this.format === 'jsonl' && isBlank(piece.text))) return undefined;
+    return piece.text;
+  }
+
+  /** The records of `pieces`; `outcome` gives, in order, the outcome of each piece with a group to read. */
+  recordsOf(pieces: ArrayPiece[], outcome: (text: string, place: GroupPlace) => GroupOutcome): RolloutRecord[] {
+    const records: RolloutRecord[] = [];
+    for (const piece of pieces) {
+      const text = this.toRead(piece);
+      if (text === undefined) this.readNothing(piece, records);
+      else this.take(piece as SourceLine, outcome(text, { index: this.index, line: piece.line, offset: piece.offset, bytes: (piece as SourceLine).bytes }), records);
+    }
     return records;
   }
 
-  private read(piece: ArrayPiece, records: RolloutRecord[]): void {
+  private readHere(text: string, place: GroupPlace): GroupOutcome {
+    return readGroup(text, place, this.thresholds, this.maxProblemsPerGroup, this.store);
+  }
+
+  /** A piece with no group to read: a problem of the file's structure, a group too long, or a blank line. */
+  private readNothing(piece: ArrayPiece, records: RolloutRecord[]): void {
     if (piece.kind === 'problem') {
       const problem: RolloutProblem = { line: piece.line, offset: piece.offset, bytes: 0, message: piece.message, severity: 'error' };
       records.push({ kind: 'problem', problem, next: { line: piece.line, offset: piece.offset, index: this.index } });
-      return;
-    }
-    const unfinished = this.format === 'jsonl' && !piece.terminated;
-    if (piece.kind === 'tooLong') {
-      if (unfinished) records.push({ kind: 'incomplete', line: piece.line, offset: piece.offset, bytes: piece.bytes });
+    } else if (piece.kind === 'tooLong') {
+      if (this.format === 'jsonl' && !piece.terminated) records.push({ kind: 'incomplete', line: piece.line, offset: piece.offset, bytes: piece.bytes });
       else this.problem(piece, `this group is ${piece.bytes} bytes, more than the ${this.maxBytes} read: it was skipped`, 'error', records);
+    }
+  }
+
+  private take(piece: SourceLine, outcome: GroupOutcome, records: RolloutRecord[]): void {
+    if (outcome.kind === 'invalid') {
+      if (this.format === 'jsonl' && !piece.terminated) records.push({ kind: 'incomplete', line: piece.line, offset: piece.offset, bytes: piece.bytes });
+      else this.problem(piece, `not valid JSON (${outcome.error})`, 'error', records);
       return;
     }
-    if (this.format === 'jsonl' && isBlank(piece.text)) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(piece.text);
-    } catch (error) {
-      if (unfinished) records.push({ kind: 'incomplete', line: piece.line, offset: piece.offset, bytes: piece.bytes });
-      else this.problem(piece, `not valid JSON (${error instanceof Error ? error.message : String(error)})`, 'error', records);
-      return;
+    const summary = outcome.summary;
+    if (summary) {
+      // Read elsewhere, a summary could not know its index (only the groups before it tell).
+      summary.index = this.index;
+      this.index++;
     }
-    const result = summarizeGroup(value, { index: this.index, line: piece.line, offset: piece.offset, bytes: piece.bytes }, this.thresholds, this.store);
-    if (result.summary) this.index++;
-    if (!result.wellFormed) {
-      const issues = validateTrajectoryGroup(value, this.maxProblemsPerGroup);
-      for (const issue of issues) this.problem(piece, describeIssue(issue.path, issue.message), issue.severity, records);
-      if (!result.summary && issues.length === 0) this.problem(piece, 'not a trajectory group: no trajectory with a numeric "reward"', 'error', records);
-    }
-    if (result.summary) records.push({ kind: 'group', summary: result.summary, next: { line: piece.endLine, offset: piece.end, index: this.index } });
+    for (const issue of outcome.issues) this.problem(piece, issue.message, issue.severity, records);
+    if (summary) records.push({ kind: 'group', summary, next: { line: piece.endLine, offset: piece.end, index: this.index } });
   }
 
   private problem(piece: SourceLine, message: string, severity: RolloutProblem['severity'], records: RolloutRecord[]): void {
-    const text = message.length > maxMessageChars ? `${message.slice(0, maxMessageChars - 1)}…` : message;
-    const problem: RolloutProblem = { line: piece.line, offset: piece.offset, bytes: piece.bytes, message: text, severity };
+    const problem: RolloutProblem = { line: piece.line, offset: piece.offset, bytes: piece.bytes, message, severity };
     records.push({ kind: 'problem', problem, next: { line: piece.endLine, offset: piece.end, index: this.index } });
   }
+}
+
+/** What reading one group's text gives: its summary and shape problems, or why it is not JSON. */
+export type GroupOutcome =
+  | { kind: 'invalid'; error: string }
+  | { kind: 'read'; summary: GroupSummary | undefined; issues: { message: string; severity: RolloutProblem['severity'] }[] };
+
+/** Parses and summarises one group's text, and checks its shape when the summary's walk did not find it well-formed. */
+export function readGroup(text: string, place: GroupPlace, thresholds: SummaryThresholds, maxProblemsPerGroup: number, store?: ColumnStore): GroupOutcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'invalid', error: cut(error instanceof Error ? error.message : String(error)) };
+  }
+  const result = summarizeGroup(value, place, thresholds, store);
+  const issues: { message: string; severity: RolloutProblem['severity'] }[] = [];
+  if (!result.wellFormed) {
+    for (const issue of validateTrajectoryGroup(value, maxProblemsPerGroup)) issues.push({ message: cut(describeIssue(issue.path, issue.message)), severity: issue.severity });
+    if (!result.summary && issues.length === 0) issues.push({ message: 'not a trajectory group: no trajectory with a numeric "reward"', severity: 'error' });
+  }
+  return { kind: 'read', summary: result.summary, issues };
+}
+
+function cut(message: string): string {
+  return message.length > maxMessageChars ? `${message.slice(0, maxMessageChars - 1)}…` : message;
 }
 
 export interface InspectOptions extends RolloutReadOptions, RolloutCollectionOptions {
