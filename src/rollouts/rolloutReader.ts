@@ -109,27 +109,28 @@ export class RolloutRecordReader {
   }
 
   /**
-   * The reading in two steps, for a reader that reads the groups elsewhere (rolloutWorkers.ts):
-   * `split` cuts a chunk into pieces, the groups among them (`toRead`) are read into outcomes, in
-   * order, and `recordsOf` turns pieces and outcomes into records.
+   * The reading in two steps: `split` cuts a chunk into pieces, the groups among them (`toRead`)
+   * are read into outcomes, in order, and `recordsOf` turns pieces and outcomes into records. (The
+   * steps are apart so that groups could be read elsewhere, e.g. on worker threads, the outcomes
+   * coming back in order.)
    */
-  split(chunk: Uint8Array): ArrayPiece[] {
+  private split(chunk: Uint8Array): ArrayPiece[] {
     return this.splitter.push(chunk);
   }
 
-  splitEnd(): ArrayPiece[] {
+  private splitEnd(): ArrayPiece[] {
     const last = this.splitter.end();
     return last ? [last] : [];
   }
 
   /** The text of a piece that holds a group to read, or undefined. */
-  toRead(piece: ArrayPiece): string | undefined {
+  private toRead(piece: ArrayPiece): string | undefined {
     if (piece.kind !== 'line' || (this.format === 'jsonl' && isBlank(piece.text))) return undefined;
     return piece.text;
   }
 
   /** The records of `pieces`; `outcome` gives, in order, the outcome of each piece with a group to read. */
-  recordsOf(pieces: ArrayPiece[], outcome: (text: string, place: GroupPlace) => GroupOutcome): RolloutRecord[] {
+  private recordsOf(pieces: ArrayPiece[], outcome: (text: string, place: GroupPlace) => GroupOutcome): RolloutRecord[] {
     const records: RolloutRecord[] = [];
     for (const piece of pieces) {
       const text = this.toRead(piece);
@@ -177,12 +178,10 @@ export class RolloutRecordReader {
 }
 
 /** What reading one group's text gives: its summary and shape problems, or why it is not JSON. */
-export type GroupOutcome =
-  | { kind: 'invalid'; error: string }
-  | { kind: 'read'; summary: GroupSummary | undefined; issues: { message: string; severity: RolloutProblem['severity'] }[] };
+type GroupOutcome = { kind: 'invalid'; error: string } | { kind: 'read'; summary: GroupSummary | undefined; issues: { message: string; severity: RolloutProblem['severity'] }[] };
 
 /** Parses and summarises one group's text, and checks its shape when the summary's walk did not find it well-formed. */
-export function readGroup(text: string, place: GroupPlace, thresholds: SummaryThresholds, maxProblemsPerGroup: number, store?: ColumnStore): GroupOutcome {
+function readGroup(text: string, place: GroupPlace, thresholds: SummaryThresholds, maxProblemsPerGroup: number, store?: ColumnStore): GroupOutcome {
   let value: unknown;
   try {
     value = JSON.parse(text);
