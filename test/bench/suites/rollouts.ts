@@ -22,7 +22,7 @@ const groupCount = 12_500;
 const groupSize = 8;
 /** Bump when the generated content changes, so a kept file of the old shape is not reused. */
 const fileVersion = 2;
-const rounds = 3;
+const rounds = 5;
 const MB = 1e6;
 
 /** A small deterministic generator (mulberry32), so every run reads the same file. */
