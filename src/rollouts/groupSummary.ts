@@ -69,11 +69,21 @@ export interface GroupSummary {
   /** Zero-based line where the group starts, and its byte offset. */
   line: number;
   offset: number;
+  /**
+   * The group's length in bytes from `offset`: its .jsonl line without the line ending, or its
+   * element of a .json array, so one positioned read gives its text back.
+   */
+  bytes: number;
+  /** Trajectories summarised: those that are objects with a numeric reward (all of them in a well-formed group). */
   trajectoryCount: number;
   reward: { mean: number; std: number; min: number; max: number };
   /** `columnCount` numbers per trajectory, in the order of `Column`. */
   columns: Float64Array;
-  /** Finish reasons of every trajectory's trained choices, one after the other (the `Choices` column says how many each). */
+  /**
+   * Finish reasons of every trajectory's trained choices, one after the other (the `Choices` column
+   * says how many each). Read only: groups with the same reasons may share one array, as may
+   * groups with the same `metricKeys` (fewer objects for the collector to keep walking).
+   */
   finishReasons: string[];
   /** Numeric metric keys of the group's trajectories, and their values: `metricKeys.length` per trajectory, NaN where one lacks a key. */
   metricKeys: string[];
@@ -117,63 +127,147 @@ export const maxMetadataValueChars = 120;
 /** Metric keys kept per group: a group with more keys than this keeps the first ones. */
 export const maxMetricKeys = 32;
 
-export type SummaryResult = { ok: true; summary: GroupSummary } | { ok: false; message: string };
+/** Where a group is in its file: its position among the groups, its first line, and its bytes from `offset`. */
+export interface GroupPlace {
+  index: number;
+  line: number;
+  offset: number;
+  bytes: number;
+}
 
-/** Summarises one parsed group, or says why the value is not a trajectory group. */
-export function summarizeGroup(value: unknown, place: { index: number; line: number; offset: number }, thresholds: SummaryThresholds = defaultThresholds): SummaryResult {
-  if (!isRecord(value)) return { ok: false, message: 'not a trajectory group: expected an object with "trajectories"' };
+/**
+ * The numbers of many groups' summaries, handed out as views into shared blocks (and their lists
+ * of finish reasons and metric keys, shared when equal to the previous group's): a typed array of
+ * its own per group costs an allocation outside the heap that the collector tracks one by one,
+ * which made keeping 12,500 summaries measurably slower. A block lives as long as any group that
+ * took from it, so one reader (one file) should own a store.
+ */
+export class ColumnStore {
+  private block = new Float64Array(0);
+  private used = 0;
+
+  constructor(private readonly blockLength = 16_384) {}
+
+  take(length: number): Float64Array {
+    if (length * 4 > this.blockLength) return new Float64Array(length);
+    if (this.used + length > this.block.length) {
+      this.block = new Float64Array(this.blockLength);
+      this.used = 0;
+    }
+    const view = this.block.subarray(this.used, this.used + length);
+    this.used += length;
+    return view;
+  }
+
+  private lastReasons: string[] = [];
+  private lastKeys: string[] = [];
+
+  /** The previous group's finish reasons when equal to these: most groups of a file repeat them. */
+  sharedReasons(reasons: string[]): string[] {
+    if (sameStrings(reasons, this.lastReasons)) return this.lastReasons;
+    this.lastReasons = reasons;
+    return reasons;
+  }
+
+  /** The previous group's metric keys when equal to these. */
+  sharedKeys(keys: string[]): string[] {
+    if (sameStrings(keys, this.lastKeys)) return this.lastKeys;
+    this.lastKeys = keys;
+    return keys;
+  }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/**
+ * `summary`: the group's summary, made from its trajectories that are objects with a numeric reward
+ * (in file order), or undefined when it has none. `wellFormed`: true only when the group passes
+ * every check of the trajectory-group shape (core/trajectoryShape.ts) without an error or a
+ * warning, found on the way through the group; false when something is off or may be, and then the
+ * caller runs the full check to say what. The walk sees every value that check looks at, so an
+ * ordinary file never pays for a second walk.
+ */
+export interface SummaryResult {
+  summary: GroupSummary | undefined;
+  wellFormed: boolean;
+}
+
+const nothingToSummarize: SummaryResult = { summary: undefined, wellFormed: false };
+
+/** Summarises one parsed group. */
+export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: SummaryThresholds = defaultThresholds, store?: ColumnStore): SummaryResult {
+  if (!isRecord(value)) return nothingToSummarize;
   const list = value.trajectories;
-  if (!Array.isArray(list)) return { ok: false, message: 'not a trajectory group: "trajectories" is missing or not an array' };
-  const count = list.length;
-  const columns = new Float64Array(count * columnCount);
+  if (!Array.isArray(list)) return nothingToSummarize;
+  let count = 0;
+  for (let position = 0; position < list.length; position++) if (isReadable(list[position])) count++;
+  if (count === 0) return nothingToSummarize;
+  let wellFormed = count === list.length && groupFieldsWellFormed(value);
+  const columns = store ? store.take(count * columnCount) : new Float64Array(count * columnCount);
   const finishReasons: string[] = [];
   const metricKeys: string[] = [];
   // Pairs of (key index, value) per trajectory, placed once every key is known.
-  const metricEntries: number[] = [];
-  const metricEnds: number[] = [];
-  const facts = { empty: false, trivial: false };
+  const work = workspace(list.length);
+  let entries = 0;
+  const facts: TrajectoryFacts = { empty: false, trivial: false, wellFormed: true };
   let anyEmptyOrRepetitive = false;
   // Trajectories that do nothing: a flag only once their advantage is known.
-  const trivial: boolean[] = [];
   let sum = 0;
-  let min = count > 0 ? Infinity : 0;
-  let max = count > 0 ? -Infinity : 0;
-  for (let position = 0; position < count; position++) {
-    const trajectory: unknown = list[position];
-    if (!isRecord(trajectory)) return { ok: false, message: `trajectory ${position + 1} is not an object` };
+  let min = Infinity;
+  let max = -Infinity;
+  for (let item = 0, position = 0; item < list.length; item++) {
+    const trajectory: unknown = list[item];
+    if (!isReadable(trajectory)) continue;
     const reward = trajectory.reward;
-    if (typeof reward !== 'number' || !Number.isFinite(reward)) return { ok: false, message: `trajectory ${position + 1} has no numeric "reward"` };
-    summarizeTrajectory(trajectory, columns, position * columnCount, finishReasons, facts, thresholds);
-    columns[position * columnCount + Column.Reward] = reward;
-    collectMetrics(trajectory.metrics, metricKeys, metricEntries);
-    metricEnds.push(metricEntries.length);
-    trivial.push(facts.trivial);
-    if (facts.empty || columns[position * columnCount + Column.Repetition]! > thresholds.repetitionRatio) anyEmptyOrRepetitive = true;
+    const at = position * columnCount;
+    summarizeTrajectory(trajectory, columns, at, finishReasons, facts, thresholds);
+    columns[at + Column.Reward] = reward;
+    const metrics = trajectory.metrics;
+    if (metrics !== undefined) {
+      entries = collectMetrics(metrics, metricKeys, entries);
+      if (entries < 0) {
+        entries = -entries - 1;
+        facts.wellFormed = false;
+      }
+    }
+    if (!facts.wellFormed) wellFormed = false;
+    work.ends[position] = entries;
+    work.trivial[position] = facts.trivial ? 1 : 0;
+    if (facts.empty || columns[at + Column.Repetition]! > thresholds.repetitionRatio) anyEmptyOrRepetitive = true;
     sum += reward;
     if (reward < min) min = reward;
     if (reward > max) max = reward;
+    position++;
   }
 
-  const mean = count > 0 ? sum / count : 0;
+  const mean = sum / count;
   let squares = 0;
   for (let at = 0; at < columns.length; at += columnCount) squares += (columns[at + Column.Reward]! - mean) ** 2;
-  const std = count > 0 ? Math.sqrt(squares / count) : 0;
+  const std = Math.sqrt(squares / count);
   let doNothingSibling = false;
   for (let position = 0; position < count; position++) {
     const at = position * columnCount;
     const advantage = columns[at + Column.Reward]! - mean;
     columns[at + Column.Advantage] = advantage;
     columns[at + Column.NormalizedAdvantage] = std > 0 ? advantage / std : 0;
-    if (advantage > 0 && trivial[position]) doNothingSibling = true;
+    if (advantage > 0 && work.trivial[position] === 1) doNothingSibling = true;
   }
-  const metricValues = new Float64Array(count * metricKeys.length).fill(NaN);
+  const keyCount = metricKeys.length;
+  const metricValues = store ? store.take(count * keyCount) : new Float64Array(count * keyCount);
+  metricValues.fill(NaN);
   for (let position = 0, entry = 0; position < count; position++) {
-    for (; entry < metricEnds[position]!; entry += 2) metricValues[position * metricKeys.length + metricEntries[entry]!] = metricEntries[entry + 1]!;
+    for (; entry < work.ends[position]!; entry += 2) metricValues[position * keyCount + work.entries[entry]!] = work.entries[entry + 1]!;
   }
+
+  releaseLargeWorkspace();
 
   const exceptionCount = Array.isArray(value.exceptions) ? value.exceptions.length : 0;
   const flags: GroupFlag[] = [];
-  if (count > 0 && min === max) flags.push('noSignal');
+  if (min === max) flags.push('noSignal');
   if (std > thresholds.highVarianceStd) flags.push('highVariance');
   if (exceptionCount > 0) flags.push('exceptions');
   if (finishReasons.includes('length')) flags.push('truncated');
@@ -181,16 +275,17 @@ export function summarizeGroup(value: unknown, place: { index: number; line: num
   if (doNothingSibling) flags.push('doNothingSibling');
 
   return {
-    ok: true,
+    wellFormed,
     summary: {
       index: place.index,
       line: place.line,
       offset: place.offset,
+      bytes: place.bytes,
       trajectoryCount: count,
       reward: { mean, std, min, max },
       columns,
-      finishReasons,
-      metricKeys,
+      finishReasons: store ? store.sharedReasons(finishReasons) : finishReasons,
+      metricKeys: store ? store.sharedKeys(metricKeys) : metricKeys,
       metricValues,
       exceptionCount,
       metadata: smallMetadata(value.metadata),
@@ -199,51 +294,144 @@ export function summarizeGroup(value: unknown, place: { index: number; line: num
   };
 }
 
+/** A trajectory the summary can use: an object with a finite numeric reward. */
+function isReadable(value: unknown): value is Record<string, unknown> & { reward: number } {
+  if (!isRecord(value)) return false;
+  const reward = value.reward;
+  return typeof reward === 'number' && Number.isFinite(reward);
+}
+
+interface TrajectoryFacts {
+  /** A choice with no text and no tool call. */
+  empty: boolean;
+  /** No trained choice, or trained choices with no tool call and under `trivialChars` of text in all. */
+  trivial: boolean;
+  /** Every value of the trajectory the shape check looks at passed it (metrics aside). */
+  wellFormed: boolean;
+}
+
 /**
- * One pass over a trajectory's items, writing its numbers into `columns` at `at` and its finish
- * reasons onto `finishReasons`. `facts.empty`: a choice with no text and no tool call.
- * `facts.trivial`: no trained choice at all, or trained choices with no tool call and under
- * `trivialChars` of text in all (after trimming white space): the trajectory does nothing.
+ * One pass over a trajectory's items, writing its numbers into `columns` at `at`, its finish
+ * reasons onto `finishReasons`, and what else the group's flags and shape need into `facts`.
+ *
+ * The shape conditions mirror core/trajectoryShape.ts: a JSON value is never `undefined`, so a key
+ * that is present reads as something else (`x.key !== undefined` is `'key' in x` for parsed JSON,
+ * and cheaper).
  */
-function summarizeTrajectory(
-  trajectory: Record<string, unknown>,
-  columns: Float64Array,
-  at: number,
-  finishReasons: string[],
-  facts: { empty: boolean; trivial: boolean },
-  thresholds: SummaryThresholds,
-): void {
+function summarizeTrajectory(trajectory: Record<string, unknown>, columns: Float64Array, at: number, finishReasons: string[], facts: TrajectoryFacts, thresholds: SummaryThresholds): void {
   let completionLength = 0;
   let choices = 0;
   let repetition = 0;
   let empty = false;
   let toolCalls = false;
   let trimmedChars = 0;
+  let wellFormed = true;
   const items = trajectory.messages_and_choices;
-  if (Array.isArray(items)) {
-    for (const item of items) {
-      // A choice (not a plain message): the model's own tokens, the ones trained on.
-      if (!isRecord(item) || !('finish_reason' in item) || !isRecord(item.message)) continue;
+  if (Array.isArray(items) && items.length > 0) {
+    for (let index = 0; index < items.length; index++) {
+      const item: unknown = items[index];
+      if (!isRecord(item)) {
+        wellFormed = false;
+        continue;
+      }
+      const finishReason = item.finish_reason;
+      const message = item.message;
+      if (finishReason === undefined) {
+        // A plain chat message (or, without "role", a choice that lacks its finish reason).
+        if (wellFormed && !messageWellFormed(item)) wellFormed = false;
+        continue;
+      }
+      // A choice with a message: the model's own tokens, the ones trained on.
+      if (!isRecord(message)) {
+        wellFormed = false;
+        continue;
+      }
       choices++;
-      finishReasons.push(typeof item.finish_reason === 'string' ? item.finish_reason : 'unknown');
-      const content = typeof item.message.content === 'string' ? item.message.content : '';
-      const calls = item.message.tool_calls;
+      const reason = typeof finishReason === 'string' ? finishReason : 'unknown';
+      finishReasons.push(reason);
+      const content = typeof message.content === 'string' ? message.content : '';
+      const calls = message.tool_calls;
       const callCount = Array.isArray(calls) ? calls.length : 0;
       completionLength += content.length + (callCount > 0 ? toolCallLength(calls as unknown[]) : 0);
       if (callCount > 0) toolCalls = true;
       // Trimming scans only the white space at the ends, and copies nothing when there is none.
-      const textChars = content.trim().length;
+      const textChars = content.length === 0 ? 0 : content.trim().length;
       if (textChars === 0 && callCount === 0) empty = true;
       trimmedChars += textChars;
       const ratio = content.length === 0 ? 0 : repetitionRatio(content);
       if (ratio > repetition) repetition = ratio;
+      if (wellFormed && !choiceWellFormed(item, finishReason, message)) wellFormed = false;
     }
+  } else {
+    wellFormed = false;
   }
+  if (choices === 0) wellFormed = false;
+  if (wellFormed) wellFormed = trajectoryFieldsWellFormed(trajectory);
   columns[at + Column.CompletionLength] = completionLength;
   columns[at + Column.Choices] = choices;
   columns[at + Column.Repetition] = repetition;
   facts.empty = empty;
   facts.trivial = !toolCalls && trimmedChars < thresholds.trivialChars;
+  facts.wellFormed = wellFormed;
+}
+
+function choiceWellFormed(item: Record<string, unknown>, finishReason: unknown, message: Record<string, unknown>): boolean {
+  if (typeof finishReason !== 'string') return false;
+  if (item.index !== undefined && !Number.isInteger(item.index)) return false;
+  if (message.role !== 'assistant') return false;
+  const content = message.content;
+  return content === undefined || content === null || typeof content === 'string' || Array.isArray(content);
+}
+
+function messageWellFormed(item: Record<string, unknown>): boolean {
+  const role = item.role;
+  if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'developer') return false;
+  const content = item.content;
+  if (typeof content === 'string' || Array.isArray(content)) return true;
+  const nullAllowed = role === 'assistant' && Array.isArray(item.tool_calls);
+  return nullAllowed && (content === undefined || content === null);
+}
+
+// Written out rather than through a helper taking the check as a function: called per trajectory,
+// a call through a function value is one the compiler does not inline.
+function trajectoryFieldsWellFormed(trajectory: Record<string, unknown>): boolean {
+  const { tools, additional_histories: histories, metadata, logs } = trajectory;
+  return (
+    (tools === undefined || Array.isArray(tools)) && (histories === undefined || Array.isArray(histories)) && (metadata === undefined || isRecord(metadata)) && (logs === undefined || isStrings(logs))
+  );
+}
+
+function groupFieldsWellFormed(group: Record<string, unknown>): boolean {
+  const { exceptions, metadata, metrics, logs } = group;
+  return (
+    (exceptions === undefined || areExceptions(exceptions)) &&
+    (metadata === undefined || isRecord(metadata)) &&
+    (metrics === undefined || areMetrics(metrics)) &&
+    (logs === undefined || isStrings(logs))
+  );
+}
+
+function isStrings(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) if (typeof value[index] !== 'string') return false;
+  return true;
+}
+
+function areExceptions(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) {
+    if (!isRecord(item) || typeof item.type !== 'string' || typeof item.message !== 'string') return false;
+  }
+  return true;
+}
+
+function areMetrics(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  for (const key in value) {
+    const metric = value[key];
+    if (typeof metric !== 'boolean' && !(typeof metric === 'number' && Number.isFinite(metric))) return false;
+  }
+  return true;
 }
 
 function toolCallLength(calls: unknown[]): number {
@@ -257,19 +445,61 @@ function toolCallLength(calls: unknown[]): number {
   return length;
 }
 
-/** Adds a trajectory's numeric metrics as (key index, value) pairs, growing the group's keys up to `maxMetricKeys`. */
-function collectMetrics(metrics: unknown, keys: string[], entries: number[]): void {
-  if (!isRecord(metrics)) return;
+/**
+ * Adds a trajectory's numeric metrics to the workspace as (key index, value) pairs from `entries`,
+ * growing the group's keys up to `maxMetricKeys`, and returns the new end; −(end + 1) when the
+ * metrics are not what the shape asks (an object of numbers and booleans).
+ */
+function collectMetrics(metrics: unknown, keys: string[], entries: number): number {
+  if (!isRecord(metrics)) return -entries - 1;
+  let wellFormed = true;
   for (const key in metrics) {
     const metric = metrics[key];
-    if (typeof metric !== 'number' || !Number.isFinite(metric)) continue;
+    if (typeof metric !== 'number' || !Number.isFinite(metric)) {
+      if (typeof metric !== 'boolean') wellFormed = false;
+      continue;
+    }
     let index = keys.indexOf(key);
     if (index < 0) {
       if (keys.length >= maxMetricKeys) continue;
       index = keys.push(key) - 1;
     }
-    entries.push(index, metric);
+    if (entries + 2 > work.entries.length) growEntries();
+    work.entries[entries] = index;
+    work.entries[entries + 1] = metric;
+    entries += 2;
   }
+  return wellFormed ? entries : -entries - 1;
+}
+
+/**
+ * Scratch space of the summary's walk, reused from group to group (the walk is synchronous): the
+ * metric pairs waiting for the group's keys to be known, where each trajectory's pairs end, and
+ * which trajectories do nothing. Reusing it spares the collector several arrays per group.
+ */
+const work = { entries: new Float64Array(256), ends: new Int32Array(64), trivial: new Uint8Array(64) };
+
+function workspace(trajectories: number): typeof work {
+  if (trajectories > work.ends.length) {
+    work.ends = new Int32Array(trajectories);
+    work.trivial = new Uint8Array(trajectories);
+  }
+  return work;
+}
+
+/** A huge group's scratch space is not kept for the next group. */
+function releaseLargeWorkspace(): void {
+  if (work.entries.length > 1 << 16) work.entries = new Float64Array(256);
+  if (work.ends.length > 1 << 12) {
+    work.ends = new Int32Array(64);
+    work.trivial = new Uint8Array(64);
+  }
+}
+
+function growEntries(): void {
+  const larger = new Float64Array(work.entries.length * 2);
+  larger.set(work.entries);
+  work.entries = larger;
 }
 
 function smallMetadata(metadata: unknown): GroupSummary['metadata'] {

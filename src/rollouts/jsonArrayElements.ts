@@ -7,8 +7,11 @@
  * left to JSON.parse. A closing bracket that does not match ends the element there, so one broken
  * group does not swallow the groups after it. What cannot be resynchronised (no array, text between elements, a
  * file that ends inside an element) ends the reading with a problem.
+ *
+ * Reading can start after an element already read (a `next` position of an earlier reading): the
+ * scanner then expects "," or "]".
  */
-import type { SourceLine } from './sourceLines';
+import { joinedBytes, type LinePosition, type SourceLine } from './sourceLines';
 
 export type ArrayPiece = SourceLine | { kind: 'problem'; line: number; offset: number; message: string };
 
@@ -18,138 +21,167 @@ const enum Phase {
   InElement,
   AfterElement,
   AfterArray,
+  /** A problem ended the reading: the rest is ignored. */
+  Stopped,
 }
 
-export async function* jsonArrayElements(chunks: AsyncIterable<Uint8Array>, options: { maxElementBytes: number }): AsyncGenerator<ArrayPiece> {
-  const decoder = new TextDecoder('utf-8');
-  let phase = Phase.BeforeArray;
-  let line = 0;
-  let fileOffset = 0;
+export class JsonArraySplitter {
+  private readonly decoder = new TextDecoder('utf-8');
+  private phase: Phase;
+  private line: number;
+  private fileOffset: number;
   // The element being assembled.
-  let pieces: Uint8Array[] = [];
-  let pending = 0;
-  let tooLong = false;
+  private pieces: Uint8Array[] = [];
+  private pending = 0;
+  private tooLong = false;
   // The open brackets of the element, innermost last.
-  let openers: number[] = [];
-  let inString = false;
-  let escaped = false;
-  let startLine = 0;
-  let startOffset = 0;
-  let afterComma = false;
+  private openers: number[] = [];
+  private inString = false;
+  private escaped = false;
+  private startLine = 0;
+  private startOffset = 0;
+  private afterComma = false;
 
-  const problem = (message: string, at: number): ArrayPiece => ({ kind: 'problem', line, offset: at, message });
+  constructor(
+    private readonly maxElementBytes: number,
+    start: LinePosition = { line: 0, offset: 0 },
+  ) {
+    this.line = start.line;
+    this.fileOffset = start.offset;
+    this.phase = start.offset > 0 ? Phase.AfterElement : Phase.BeforeArray;
+  }
 
-  for await (const chunk of chunks) {
-    let elementStart = phase === Phase.InElement ? 0 : -1;
+  /** The elements (and at most one problem, which ends the reading) this chunk completes. */
+  push(chunk: Uint8Array): ArrayPiece[] {
+    const found: ArrayPiece[] = [];
+    if (this.phase === Phase.Stopped) return found;
+    let elementStart = this.phase === Phase.InElement ? 0 : -1;
     for (let at = 0; at < chunk.length; at++) {
       const byte = chunk[at]!;
-      if (phase === Phase.InElement) {
+      if (this.phase === Phase.InElement) {
         let ends = false;
         let endsBefore = false;
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (byte === 0x5c) escaped = true;
-          else if (byte === 0x22) inString = false;
+        if (this.inString) {
+          if (this.escaped) this.escaped = false;
+          else if (byte === 0x5c) this.escaped = true;
+          else if (byte === 0x22) this.inString = false;
         } else if (byte === 0x22) {
-          inString = true;
+          this.inString = true;
         } else if (byte === 0x7b || byte === 0x5b) {
-          openers.push(byte);
+          this.openers.push(byte);
         } else if (byte === 0x7d || byte === 0x5d) {
-          if (openers.length === 0) {
+          if (this.openers.length === 0) {
             endsBefore = true;
           } else {
-            const opener = openers.pop()!;
+            const opener = this.openers.pop()!;
             // `{` + 2 is `}` and `[` + 2 is `]`: a mismatch ends the element, and JSON.parse reports it.
-            ends = opener + 2 !== byte || openers.length === 0;
+            ends = opener + 2 !== byte || this.openers.length === 0;
           }
-        } else if (openers.length === 0 && (byte === 0x2c || isSpace(byte))) {
+        } else if (this.openers.length === 0 && (byte === 0x2c || isSpace(byte))) {
           endsBefore = true;
         }
-        if (byte === 0x0a) line++;
+        if (byte === 0x0a && !endsBefore) this.line++;
         if (ends || endsBefore) {
           const end = endsBefore ? at : at + 1;
-          const last = chunk.subarray(elementStart, end);
-          const bytes = pending + last.length;
-          if (tooLong || bytes > options.maxElementBytes) {
-            yield { kind: 'tooLong', line: startLine, offset: startOffset, bytes };
-          } else {
-            const whole = pieces.length === 0 ? last : joined(pieces, last, bytes);
-            yield { kind: 'line', line: startLine, offset: startOffset, text: decoder.decode(whole) };
-          }
-          pieces = [];
-          pending = 0;
-          tooLong = false;
-          phase = Phase.AfterElement;
-          if (endsBefore) {
-            if (byte === 0x0a) line--;
-            at--; // the byte is read again as what follows the element
-          }
+          found.push(this.element(chunk.subarray(elementStart, end), this.fileOffset + end));
+          this.phase = Phase.AfterElement;
+          if (endsBefore) at--; // the byte is read again as what follows the element
         }
         continue;
       }
-      if (byte === 0x0a) line++;
-      if (isSpace(byte) || (phase === Phase.BeforeArray && fileOffset + at < 3 && isByteOrderMark(byte))) continue;
-      if (phase === Phase.BeforeArray) {
-        if (byte !== 0x5b) {
-          yield problem('a .json rollout file must be an array of trajectory groups (use .jsonl for one group per line)', fileOffset + at);
-          return;
-        }
-        phase = Phase.BeforeElement;
-        afterComma = false;
-      } else if (phase === Phase.BeforeElement) {
-        if (byte === 0x5d && !afterComma) {
-          phase = Phase.AfterArray;
-          continue;
-        }
-        if (byte === 0x2c || byte === 0x5d) {
-          yield problem('not valid JSON: a value is missing in the array of trajectory groups', fileOffset + at);
-          return;
-        }
-        phase = Phase.InElement;
-        startLine = line;
-        startOffset = fileOffset + at;
+      if (byte === 0x0a) this.line++;
+      if (isSpace(byte) || (this.phase === Phase.BeforeArray && this.fileOffset + at < 3 && isByteOrderMark(byte))) continue;
+      const problem = this.between(byte, this.fileOffset + at);
+      if (problem) {
+        found.push(problem);
+        this.phase = Phase.Stopped;
+        return found;
+      }
+      // `between` moved the phase on (flow analysis does not follow it there).
+      if ((this.phase as Phase) === Phase.InElement) {
         elementStart = at;
-        openers = [];
-        inString = false;
-        escaped = false;
         at--; // the element's first byte is scanned as part of it
-      } else if (phase === Phase.AfterElement) {
-        if (byte === 0x2c) {
-          phase = Phase.BeforeElement;
-          afterComma = true;
-        } else if (byte === 0x5d) {
-          phase = Phase.AfterArray;
-        } else {
-          yield problem('not valid JSON: expected "," or "]" after a trajectory group', fileOffset + at);
-          return;
-        }
-      } else {
-        yield problem('not valid JSON: text after the end of the array', fileOffset + at);
-        return;
       }
     }
-    if (phase === Phase.InElement) {
+    if (this.phase === Phase.InElement) {
       const rest = chunk.length - elementStart;
-      if (!tooLong && pending + rest <= options.maxElementBytes) pieces.push(chunk.slice(elementStart));
+      if (!this.tooLong && this.pending + rest <= this.maxElementBytes) this.pieces.push(chunk.slice(elementStart));
       else {
-        tooLong = true;
-        pieces = [];
+        this.tooLong = true;
+        this.pieces = [];
       }
-      pending += rest;
+      this.pending += rest;
     }
-    fileOffset += chunk.length;
+    this.fileOffset += chunk.length;
+    return found;
   }
-  // Flow analysis does not follow the assignments inside the loop above.
-  const ended = phase as Phase;
-  if (ended === Phase.InElement || ended === Phase.BeforeElement || ended === Phase.AfterElement) {
-    yield {
-      kind: 'problem',
-      line: ended === Phase.InElement ? startLine : line,
-      offset: ended === Phase.InElement ? startOffset : fileOffset,
-      message: 'not valid JSON: the file ends before the array of trajectory groups is closed',
-    };
-  } else if (ended === Phase.BeforeArray) {
-    yield problem('an empty file: a .json rollout file holds an array of trajectory groups', fileOffset);
+
+  /** What the end of the file leaves: a problem when the array is not closed or was never there. */
+  end(): ArrayPiece | undefined {
+    const phase = this.phase;
+    this.phase = Phase.Stopped;
+    if (phase === Phase.InElement || phase === Phase.BeforeElement || phase === Phase.AfterElement) {
+      return {
+        kind: 'problem',
+        line: phase === Phase.InElement ? this.startLine : this.line,
+        offset: phase === Phase.InElement ? this.startOffset : this.fileOffset,
+        message: 'not valid JSON: the file ends before the array of trajectory groups is closed',
+      };
+    }
+    if (phase === Phase.BeforeArray) return this.problem('an empty file: a .json rollout file holds an array of trajectory groups', this.fileOffset);
+    return undefined;
+  }
+
+  /** A byte outside any element (not white space): moves the phase on, or says what is wrong. */
+  private between(byte: number, offset: number): ArrayPiece | undefined {
+    switch (this.phase) {
+      case Phase.BeforeArray:
+        if (byte !== 0x5b) return this.problem('a .json rollout file must be an array of trajectory groups (use .jsonl for one group per line)', offset);
+        this.phase = Phase.BeforeElement;
+        this.afterComma = false;
+        return undefined;
+      case Phase.BeforeElement:
+        if (byte === 0x5d && !this.afterComma) {
+          this.phase = Phase.AfterArray;
+          return undefined;
+        }
+        if (byte === 0x2c || byte === 0x5d) return this.problem('not valid JSON: a value is missing in the array of trajectory groups', offset);
+        this.phase = Phase.InElement;
+        this.startLine = this.line;
+        this.startOffset = offset;
+        this.openers = [];
+        this.inString = false;
+        this.escaped = false;
+        return undefined;
+      case Phase.AfterElement:
+        if (byte === 0x2c) {
+          this.phase = Phase.BeforeElement;
+          this.afterComma = true;
+        } else if (byte === 0x5d) {
+          this.phase = Phase.AfterArray;
+        } else {
+          return this.problem('not valid JSON: expected "," or "]" after a trajectory group', offset);
+        }
+        return undefined;
+      default:
+        return this.problem('not valid JSON: text after the end of the array', offset);
+    }
+  }
+
+  private element(last: Uint8Array, end: number): ArrayPiece {
+    const bytes = this.pending + last.length;
+    const place = { line: this.startLine, offset: this.startOffset, bytes, end, endLine: this.line, terminated: true };
+    let piece: ArrayPiece;
+    if (this.tooLong || bytes > this.maxElementBytes) piece = { kind: 'tooLong', ...place };
+    else piece = { kind: 'line', ...place, text: this.decoder.decode(this.pieces.length === 0 ? last : joinedBytes(this.pieces, last, bytes)) };
+    this.pieces = [];
+    this.pending = 0;
+    this.tooLong = false;
+    return piece;
+  }
+
+  private problem(message: string, offset: number): ArrayPiece {
+    return { kind: 'problem', line: this.line, offset, message };
   }
 }
 
@@ -159,15 +191,4 @@ function isSpace(byte: number): boolean {
 
 function isByteOrderMark(byte: number): boolean {
   return byte === 0xef || byte === 0xbb || byte === 0xbf;
-}
-
-function joined(pieces: Uint8Array[], last: Uint8Array, length: number): Uint8Array {
-  const whole = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    whole.set(piece, at);
-    at += piece.length;
-  }
-  whole.set(last, at);
-  return whole;
 }

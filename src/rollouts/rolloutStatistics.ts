@@ -17,7 +17,7 @@ export const maxSeriesKeys = 64;
 export const otherKey = '(other)';
 
 export interface Histogram {
-  /** `bins` equal-width bins from min to max; the last bin includes max. All values in bin 0 when min = max. */
+  /** `bins` equal-width bins from min to max; the last bin includes max. All values in bin 0 when the width is 0 (min = max, or a range too small to divide). */
   min: number;
   max: number;
   counts: number[];
@@ -55,7 +55,9 @@ class Series {
   private squares = 0;
   private min = Infinity;
   private max = -Infinity;
-  private readonly kept: number[] = [];
+  /** The first values, for the histogram: a typed array grown by doubling (no boxed numbers for the collector to walk). */
+  private kept = new Float64Array(1024);
+  private keptCount = 0;
 
   add(value: number): void {
     this.count++;
@@ -64,29 +66,39 @@ class Series {
     this.squares += before * (value - this.mean);
     if (value < this.min) this.min = value;
     if (value > this.max) this.max = value;
-    if (this.kept.length < maxKeptValues) this.kept.push(value);
+    if (this.keptCount < maxKeptValues) {
+      if (this.keptCount === this.kept.length) this.grow();
+      this.kept[this.keptCount++] = value;
+    }
   }
 
   snapshot(): SeriesStatistics {
-    return seriesStatistics(this.count, this.mean, this.squares, this.min, this.max, this.kept);
+    return seriesStatistics(this.count, this.mean, this.squares, this.min, this.max, this.kept.subarray(0, this.keptCount));
+  }
+
+  private grow(): void {
+    const larger = new Float64Array(Math.min(maxKeptValues, this.kept.length * 2));
+    larger.set(this.kept);
+    this.kept = larger;
   }
 }
 
 /** The figures of one series, from its running mean and squared deviations and the values kept for the histogram. */
-function seriesStatistics(count: number, mean: number, squares: number, min: number, max: number, kept: readonly number[]): SeriesStatistics {
+function seriesStatistics(count: number, mean: number, squares: number, min: number, max: number, kept: Float64Array): SeriesStatistics {
   if (count === 0) return { count: 0, mean: 0, std: 0, min: 0, max: 0, histogram: { min: 0, max: 0, counts: new Array<number>(histogramBins).fill(0) }, histogramOf: 0 };
   const std = Math.sqrt(Math.max(0, squares / count));
   return { count, mean, std, min, max, histogram: histogramOf(kept, min, max), histogramOf: kept.length };
 }
 
-function histogramOf(values: readonly number[], min: number, max: number): Histogram {
-  const counts = new Array<number>(histogramBins).fill(0);
+function histogramOf(values: Float64Array, min: number, max: number): Histogram {
+  const counts = new Uint32Array(histogramBins);
   const width = (max - min) / histogramBins;
-  for (const value of values) {
-    const bin = width > 0 ? Math.min(histogramBins - 1, Math.floor((value - min) / width)) : 0;
-    counts[bin]!++;
+  if (width > 0) {
+    for (let at = 0; at < values.length; at++) counts[Math.min(histogramBins - 1, Math.floor((values[at]! - min) / width))]!++;
+  } else {
+    counts[0] = values.length;
   }
-  return { min, max, counts };
+  return { min, max, counts: Array.from(counts) };
 }
 
 export class RolloutStatisticsBuilder {
@@ -109,9 +121,15 @@ export class RolloutStatisticsBuilder {
       this.reward.add(columns[at + Column.Reward]!);
       this.completionLength.add(columns[at + Column.CompletionLength]!);
     }
-    for (const reason of group.finishReasons) {
+    // Counted by runs of the same reason: most of a group's choices stop the same way.
+    const reasons = group.finishReasons;
+    for (let at = 0; at < reasons.length;) {
+      const reason = reasons[at]!;
+      let end = at + 1;
+      while (end < reasons.length && reasons[end] === reason) end++;
       const key = this.finishReasons.has(reason) || this.finishReasons.size < maxSeriesKeys ? reason : otherKey;
-      this.finishReasons.set(key, (this.finishReasons.get(key) ?? 0) + 1);
+      this.finishReasons.set(key, (this.finishReasons.get(key) ?? 0) + end - at);
+      at = end;
     }
     const keys = group.metricKeys;
     for (let key = 0; key < keys.length; key++) {

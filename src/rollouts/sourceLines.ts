@@ -1,70 +1,114 @@
 /**
  * Splits a file that arrives as byte chunks into lines without ever holding the whole text: only
- * the line being assembled is kept. Each line carries its zero-based number and the byte offset
- * where it starts, so an editor can reveal it. A line longer than the cap is skipped (its bytes are
- * dropped as they arrive) and reported as too long; the reading goes on with the next line.
+ * the line being assembled is kept. Each line carries its zero-based number, the byte offset where
+ * it starts and its length in bytes (without the line ending), so an editor can reveal it or read
+ * it again. A line longer than the cap is skipped (its bytes are dropped as they arrive) and
+ * reported as too long; the reading goes on with the next line.
+ *
+ * `terminated` says whether a newline ended the line: only the file's last line can lack one, and
+ * in a file that is still being written that line may be incomplete.
  */
 
 /** 64 MiB: far above any trajectory group worth reading, well below what a JS string can hold. */
 export const defaultMaxLineBytes = 64 * 2 ** 20;
 
-export type SourceLine = { kind: 'line'; line: number; offset: number; text: string } | { kind: 'tooLong'; line: number; offset: number; bytes: number };
+/** `end` and `endLine`: the byte offset and line just past the line and its newline, where reading goes on. */
+export type SourceLine =
+  | { kind: 'line'; line: number; offset: number; bytes: number; end: number; endLine: number; terminated: boolean; text: string }
+  | { kind: 'tooLong'; line: number; offset: number; bytes: number; end: number; endLine: number; terminated: boolean };
+
+/** A place in a file: a zero-based line and the byte offset where reading starts on it. */
+export interface LinePosition {
+  line: number;
+  offset: number;
+}
 
 const newline = 0x0a;
 const carriageReturn = 0x0d;
 
-export async function* sourceLines(chunks: AsyncIterable<Uint8Array>, options: { maxLineBytes?: number } = {}): AsyncGenerator<SourceLine> {
-  const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
-  const decoder = new TextDecoder('utf-8');
+/**
+ * The splitting itself, one chunk at a time and without awaiting, so a reader can take the lines of
+ * a chunk in one go instead of one promise per line.
+ */
+export class LineSplitter {
+  private readonly decoder = new TextDecoder('utf-8');
   // The unfinished line: pieces of earlier chunks (copied, since a reader may reuse its buffers).
-  let pieces: Uint8Array[] = [];
-  let pending = 0;
-  let tooLong = false;
-  let line = 0;
-  let lineOffset = 0;
-  let fileOffset = 0;
+  private pieces: Uint8Array[] = [];
+  private pending = 0;
+  private tooLong = false;
+  private line: number;
+  private lineOffset: number;
+  private fileOffset: number;
 
-  const finish = (last: Uint8Array): SourceLine => {
-    const bytes = pending + last.length;
-    let record: SourceLine;
-    if (tooLong || bytes > maxLineBytes) {
-      record = { kind: 'tooLong', line, offset: lineOffset, bytes };
-    } else {
-      const whole = pieces.length === 0 ? last : joined(pieces, last, bytes);
-      const end = whole.length > 0 && whole[whole.length - 1] === carriageReturn ? whole.length - 1 : whole.length;
-      record = { kind: 'line', line, offset: lineOffset, text: decoder.decode(whole.subarray(0, end)) };
-    }
-    pieces = [];
-    pending = 0;
-    tooLong = false;
-    return record;
-  };
+  /** `start`: where the first chunk begins in the file (the start of a line, or a point inside the last one read). */
+  constructor(
+    private readonly maxLineBytes = defaultMaxLineBytes,
+    start: LinePosition = { line: 0, offset: 0 },
+  ) {
+    this.line = start.line;
+    this.lineOffset = start.offset;
+    this.fileOffset = start.offset;
+  }
 
-  for await (const chunk of chunks) {
+  /** The lines this chunk completes. */
+  push(chunk: Uint8Array): SourceLine[] {
+    const lines: SourceLine[] = [];
     let start = 0;
     for (;;) {
       const end = chunk.indexOf(newline, start);
       if (end < 0) break;
-      yield finish(chunk.subarray(start, end));
-      line++;
-      lineOffset = fileOffset + end + 1;
+      lines.push(this.finish(chunk.subarray(start, end), true));
+      this.line++;
+      this.lineOffset = this.fileOffset + end + 1;
       start = end + 1;
     }
     if (start < chunk.length) {
       const rest = chunk.length - start;
-      if (!tooLong && pending + rest <= maxLineBytes) pieces.push(chunk.slice(start));
+      if (!this.tooLong && this.pending + rest <= this.maxLineBytes) this.pieces.push(chunk.slice(start));
       else {
-        tooLong = true;
-        pieces = [];
+        this.tooLong = true;
+        this.pieces = [];
       }
-      pending += rest;
+      this.pending += rest;
     }
-    fileOffset += chunk.length;
+    this.fileOffset += chunk.length;
+    return lines;
   }
-  if (pending > 0 || tooLong) yield finish(new Uint8Array(0));
+
+  /** The last line, when the file does not end with a newline. */
+  end(): SourceLine | undefined {
+    if (this.pending === 0 && !this.tooLong) return undefined;
+    return this.finish(new Uint8Array(0), false);
+  }
+
+  private finish(last: Uint8Array, terminated: boolean): SourceLine {
+    const whole = this.pending + last.length;
+    const { line, lineOffset: offset } = this;
+    const end = offset + whole + (terminated ? 1 : 0);
+    const endLine = terminated ? line + 1 : line;
+    let record: SourceLine;
+    if (this.tooLong || whole > this.maxLineBytes) {
+      record = { kind: 'tooLong', line, offset, bytes: whole, end, endLine, terminated };
+    } else {
+      const joined = this.pieces.length === 0 ? last : joinedBytes(this.pieces, last, whole);
+      const bytes = joined.length > 0 && joined[joined.length - 1] === carriageReturn ? joined.length - 1 : joined.length;
+      record = { kind: 'line', line, offset, bytes, end, endLine, terminated, text: this.decoder.decode(joined.subarray(0, bytes)) };
+    }
+    this.pieces = [];
+    this.pending = 0;
+    this.tooLong = false;
+    return record;
+  }
 }
 
-function joined(pieces: Uint8Array[], last: Uint8Array, length: number): Uint8Array {
+export async function* sourceLines(chunks: AsyncIterable<Uint8Array>, options: { maxLineBytes?: number; start?: LinePosition } = {}): AsyncGenerator<SourceLine> {
+  const splitter = new LineSplitter(options.maxLineBytes, options.start);
+  for await (const chunk of chunks) yield* splitter.push(chunk);
+  const last = splitter.end();
+  if (last) yield last;
+}
+
+export function joinedBytes(pieces: Uint8Array[], last: Uint8Array, length: number): Uint8Array {
   const whole = new Uint8Array(length);
   let at = 0;
   for (const piece of pieces) {

@@ -2,12 +2,12 @@ import * as assert from 'node:assert/strict';
 import { summarizeGroup, maxMetadataKeys, maxMetadataValueChars, trajectoriesOf, type GroupSummary } from '../../../src/rollouts/groupSummary';
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
-const place = { index: 0, line: 4, offset: 100 };
+const place = { index: 0, line: 4, offset: 100, bytes: 321 };
 
 function summaryOf(value: unknown): GroupSummary {
-  const result = summarizeGroup(value, place);
-  if (!result.ok) throw new Error(result.message);
-  return result.summary;
+  const { summary } = summarizeGroup(value, place);
+  if (!summary) throw new Error('no summary');
+  return summary;
 }
 
 function near(actual: number, expected: number): void {
@@ -20,6 +20,7 @@ describe('group summary', () => {
     assert.equal(summary.trajectoryCount, 3);
     assert.equal(summary.line, 4);
     assert.equal(summary.offset, 100);
+    assert.equal(summary.bytes, 321);
     near(summary.reward.mean, 0.4);
     // Deviations −0.2, 0, 0.2: variance (0.04 + 0 + 0.04) / 3.
     near(summary.reward.std, Math.sqrt(0.08 / 3));
@@ -133,9 +134,26 @@ describe('group summary', () => {
     );
   });
 
-  it('says why a value is not a trajectory group', () => {
-    assert.deepEqual(summarizeGroup([1, 2], place), { ok: false, message: 'not a trajectory group: expected an object with "trajectories"' });
-    assert.deepEqual(summarizeGroup({ trajectories: {} }, place), { ok: false, message: 'not a trajectory group: "trajectories" is missing or not an array' });
-    assert.deepEqual(summarizeGroup({ trajectories: [{ reward: 1 }, { reward: 'high' }] }, place), { ok: false, message: 'trajectory 2 has no numeric "reward"' });
+  it('gives no summary for a value with no trajectory to read, and says it is not well-formed', () => {
+    for (const value of [[1, 2], { trajectories: {} }, { trajectories: [] }, { trajectories: [{ reward: 'high' }, 3] }]) {
+      assert.deepEqual(summarizeGroup(value, place), { summary: undefined, wellFormed: false }, JSON.stringify(value));
+    }
+  });
+
+  it('summarises the trajectories with a numeric reward of a group whose others are broken', () => {
+    const result = summarizeGroup(group([trajectory(1, choice('A full answer.')), { reward: 'high' }, 'not a trajectory', trajectory(0, choice('Another answer.'))]), place);
+    assert.equal(result.wellFormed, false);
+    const summary = result.summary;
+    assert.ok(summary);
+    assert.equal(summary.trajectoryCount, 2);
+    assert.deepEqual(
+      trajectoriesOf(summary).map((item) => item.reward),
+      [1, 0],
+    );
+    assert.equal(summary.reward.mean, 0.5);
+  });
+
+  it('says a group as ART writes it is well-formed', () => {
+    assert.equal(summarizeGroup(groupOfRewards([0, 1]), place).wellFormed, true);
   });
 });

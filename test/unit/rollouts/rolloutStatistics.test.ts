@@ -5,9 +5,9 @@ import { histogramBins, maxSeriesKeys, otherKey, RolloutStatisticsBuilder, type 
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
 function summaryOf(value: unknown, index = 0): GroupSummary {
-  const result = summarizeGroup(value, { index, line: index, offset: 0 });
-  if (!result.ok) throw new Error(result.message);
-  return result.summary;
+  const { summary } = summarizeGroup(value, { index, line: index, offset: 0, bytes: 0 });
+  if (!summary) throw new Error('no summary');
+  return summary;
 }
 
 /** The figures of a series computed in one go from all its values: two passes, no running sums. */
@@ -19,8 +19,10 @@ function batchSeries(values: number[]): Omit<SeriesStatistics, 'histogramOf'> {
   const max = Math.max(...values);
   const counts = new Array<number>(histogramBins).fill(0);
   for (const value of values) {
-    // Equal-width bins as documented: the width is (max − min) / bins, the last bin takes max.
-    const bin = max === min ? 0 : Math.min(histogramBins - 1, Math.floor((value - min) / ((max - min) / histogramBins)));
+    // Equal-width bins as documented: the width is (max − min) / bins, the last bin takes max; a
+    // width of 0 (min = max, or a range so small that the division underflows) puts all in bin 0.
+    const width = (max - min) / histogramBins;
+    const bin = width > 0 ? Math.min(histogramBins - 1, Math.floor((value - min) / width)) : 0;
     counts[bin]!++;
   }
   return { count: values.length, mean, std, min, max, histogram: { min, max, counts } };
