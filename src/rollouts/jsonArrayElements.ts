@@ -192,3 +192,11 @@ function isSpace(byte: number): boolean {
 function isByteOrderMark(byte: number): boolean {
   return byte === 0xef || byte === 0xbb || byte === 0xbf;
 }
+
+/** The elements of a stream of chunks, one by one (the splitter above, for a reader that awaits each piece). */
+export async function* jsonArrayElements(chunks: AsyncIterable<Uint8Array>, options: { maxElementBytes: number; start?: LinePosition }): AsyncGenerator<ArrayPiece> {
+  const splitter = new JsonArraySplitter(options.maxElementBytes, options.start);
+  for await (const chunk of chunks) yield* splitter.push(chunk);
+  const last = splitter.end();
+  if (last) yield last;
+}

@@ -222,7 +222,23 @@ export async function inspectRollouts(chunks: AsyncIterable<Uint8Array>, format:
       options.onProgress(collection.snapshot());
     }
   };
-  for await (const chunk of chunks) take(reader.push(chunk));
+  // The next chunk is asked for before this one is read, so the file is read while the groups are
+  // summarised rather than after (a stream that has its chunk ready then does not wait for the next).
+  const iterator = chunks[Symbol.asyncIterator]();
+  let next = iterator.next();
+  try {
+    for (;;) {
+      const result = await next;
+      if (result.done) break;
+      next = iterator.next();
+      take(reader.push(result.value));
+    }
+  } catch (error) {
+    // The chunk asked for ahead is not wanted any more, nor its failure.
+    next.catch(() => undefined);
+    await iterator.return?.();
+    throw error;
+  }
   take(reader.end());
   return collection;
 }

@@ -6,7 +6,8 @@
  *
  * Memory is measured in a separate, untimed run: the growth of heap plus array buffers (what an
  * extension host would hold) from a collected baseline to the highest sample, against twice the
- * file's size (what reading the text whole and parsing it would take at the least).
+ * file's size (what reading the text whole and parsing it would take at the least); then what is
+ * left of it once the inspection is dropped and collected, as when the editor is closed.
  */
 import { createReadStream, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';

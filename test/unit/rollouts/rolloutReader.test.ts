@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { trajectoriesOf } from '../../../src/rollouts/groupSummary';
+import { jsonArrayElements } from '../../../src/rollouts/jsonArrayElements';
 import { inspectRollouts, readRolloutRecords, rolloutFormatOf } from '../../../src/rollouts/rolloutReader';
 import { choice, chunksOf, collect, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
@@ -238,5 +239,16 @@ describe('rollout reader: bytes, shape problems and reading on', () => {
       all.slice(1).map((record) => (record.kind === 'group' ? [record.summary.index, record.summary.line, record.summary.offset] : [record.kind])),
     );
     assert.equal(rest.length, 2);
+  });
+});
+
+describe('rollout pieces one by one', () => {
+  it('gives the elements of a .json array as the reader cuts them, one piece at a time', async () => {
+    const elements = [JSON.stringify(groupOfRewards([0, 1])), '{"a": "]}"}'];
+    const pieces = await collect(jsonArrayElements(chunksOf(`[${elements.join(', ')}] x`, 5), { maxElementBytes: 10_000 }));
+    assert.deepEqual(
+      pieces.map((piece) => (piece.kind === 'line' ? piece.text : piece.kind === 'problem' ? piece.message : piece.kind)),
+      [...elements, 'not valid JSON: text after the end of the array'],
+    );
   });
 });
