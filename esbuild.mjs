@@ -55,6 +55,8 @@ const hostBundles = {
   payloadLanguage: 'src/vscode/payloadLanguage/payloadLanguageFeature.ts',
   /** The Webhooks view, its commands, test sends and the local receiver. */
   webhooks: 'src/vscode/webhooks/webhooksFeature.ts',
+  /** The rollout inspector: its custom editor, the documents it reads and the pages that show them. */
+  rolloutInspector: 'src/vscode/rollouts/rolloutsFeature.ts',
   /** The payload language core and its JSON parser, needed once a payload is analysed. */
   payloadCore: 'src/payload/index.ts',
   /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */

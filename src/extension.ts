@@ -6,6 +6,7 @@ import { createServices } from './vscode/platform/services';
 import type * as DevelopmentSeed from './vscode/platform/developmentSeed';
 import { onFirstUse } from './vscode/platform/lazy/onFirstUse';
 import { registerPayloadLanguage } from './vscode/payloadLanguage/payloadLanguageActivation';
+import { registerRollouts } from './vscode/rollouts/rolloutsActivation';
 import { registerWorkspaceEndpoints } from './vscode/trust/trustActivation';
 import { registerViews } from './vscode/sidebar/sidebarActivation';
 import { openWebhookStore, registerWebhooks } from './vscode/webhooks/webhooksActivation';
@@ -36,10 +37,11 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   registerAccountCommands(services);
   const sidebar = registerViews(services);
   registerChat(services);
+  const rollouts = registerRollouts(services, sidebar);
   const webhookStore = openWebhookStore(services);
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
   registerWebhooks(services, webhookStore, payloadLanguage);
-  return services.testMode ? createTestApi(services, sidebar) : undefined;
+  return services.testMode ? createTestApi(services, sidebar, rollouts) : undefined;
 }
 
 export function deactivate(): void {

@@ -1,3 +1,4 @@
+import { describeSize, maxTrajectoryFileSize } from './trajectoryLimits';
 import { arrayItems, extentOf, isArrayNode, nodeAtPath, parseStrictJson, type JsonNode, type JsonSyntaxProblem } from './strictJson';
 import type { TrajectoryGroup } from '../api/types';
 import { validateTrajectoryGroup, type JsonPath, type ShapeIssue } from './trajectoryShape';
@@ -33,20 +34,7 @@ export interface TrajectoryCheckLimits {
   maxProblems: number;
 }
 
-/**
- * The platform publishes no request-size limit. 16 MB of trajectory groups is thousands of
- * trajectories, more than one request should carry; a bigger file is better split, and checking
- * stays short enough to follow every edit.
- */
-export const maxTrajectoryFileSize = 16 * 1024 * 1024;
-
 export const trajectoryFileLimits: TrajectoryCheckLimits = { maxSize: maxTrajectoryFileSize, maxProblems: 200 };
-
-/** "16 MB": sizes as the messages give them. */
-export function describeSize(size: number): string {
-  const megabytes = size / (1024 * 1024);
-  return `${megabytes >= 10 || Number.isInteger(megabytes) ? Math.round(megabytes) : megabytes.toFixed(1)} MB`;
-}
 
 /** What a file of `size` bytes that is over `maxTrajectoryFileSize` gets instead of a check: it is not read. */
 export function tooLargeToRead(size: number): ParsedTrajectoryFile {

@@ -8,7 +8,7 @@
  * needs and does bounded work, and the detail as a whole holds at most `maxDetailChars` characters
  * of text (the per-field caps alone would allow 64 siblings × 200 messages × 20,000 characters).
  */
-import { Column, columnCount, defaultThresholds, type GroupSummary } from './groupSummary';
+import { defaultThresholds, type GroupSummary } from './groupSummary';
 import { detailLimits, type DiffSpan, type GroupDetail, type MessageView, type TokenLogprob, type ToolCallView, type TrajectoryView } from './inspectorModel';
 import { cutText, isRecord, own, setOwn, shortText } from './plainValues';
 import { repetitionRatio } from './repetition';
@@ -72,9 +72,8 @@ export function buildGroupDetail(value: unknown, summary: GroupSummary, shapePro
   for (let position = 0; position < trajectories.length; position++) {
     const trajectory = trajectories[position];
     const reward = isRecord(trajectory) ? own(trajectory, 'reward') : undefined;
-    // A reward that is not a number: the summary's for that place (the same text gave both), else last.
-    rewards[position] =
-      typeof reward === 'number' && Number.isFinite(reward) ? reward : position < summary.trajectoryCount ? summary.columns[position * columnCount + Column.Reward]! : Number.NEGATIVE_INFINITY;
+    // A reward that is not a number sorts last (and shows as 0; the group's problems say what is wrong).
+    rewards[position] = typeof reward === 'number' && Number.isFinite(reward) ? reward : Number.NEGATIVE_INFINITY;
   }
   const order = bestFirst(rewards, detailLimits.maxTrajectories);
 

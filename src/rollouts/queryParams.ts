@@ -7,6 +7,7 @@
 import { ProtocolError, ownValue, tooLong } from '../webview/common/wire';
 import { groupFlags, type GroupFlag } from './groupSummary';
 import { queryLimits, type GroupFilter, type GroupQuery, type SeriesName, type SortColumn, type ValueRange } from './inspectorModel';
+import { maxSelectedGroups, type GroupScope } from '../webview/rollouts/rolloutsProtocol';
 
 const sortColumns: readonly SortColumn[] = ['index', 'trajectories', 'mean', 'std', 'min', 'max', 'exceptions', 'completionLength'];
 
@@ -18,6 +19,19 @@ export function parseGroupQuery(raw: unknown): GroupQuery {
   const descending = ownValue(sort, 'descending');
   if (typeof descending !== 'boolean') throw new ProtocolError('the sort\'s "descending" must be true or false');
   return { filter: parseFilter(ownValue(query, 'filter')), sort: { column: column as SortColumn, descending } };
+}
+
+/** The groups an action names: a checked list of positions (each once, in file order), or a checked query. */
+export function parseGroupScope(raw: unknown): GroupScope {
+  const scope = record(raw, 'the scope');
+  const kind = ownValue(scope, 'kind');
+  if (kind === 'matching') return { kind, query: parseGroupQuery(ownValue(scope, 'query')) };
+  if (kind !== 'selected') throw new ProtocolError('the scope\'s "kind" must be "selected" or "matching"');
+  const indices = ownValue(scope, 'indices');
+  if (!Array.isArray(indices) || indices.length > maxSelectedGroups || !indices.every((index) => Number.isSafeInteger(index) && (index as number) >= 0)) {
+    throw new ProtocolError(`the scope's "indices" must be at most ${maxSelectedGroups.toLocaleString('en-US')} group positions`);
+  }
+  return { kind, indices: [...new Set(indices as number[])].sort((a, b) => a - b) };
 }
 
 function parseFilter(raw: unknown): GroupFilter {

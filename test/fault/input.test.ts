@@ -6,7 +6,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { parseExperimentalConfig } from '../../src/core/experimentalConfig';
-import { checkTrajectoryFile, maxTrajectoryFileSize, parseTrajectoryFile, tooLargeToRead } from '../../src/core/trajectoryFile';
+import { checkTrajectoryFile, parseTrajectoryFile, tooLargeToRead } from '../../src/core/trajectoryFile';
+import { maxTrajectoryFileSize } from '../../src/core/trajectoryLimits';
 import { analysePayload, defaultSampleEvent, diagnose, renderPayload, type PayloadDiagnostic } from '../../src/payload';
 import { maxReportedProblems } from '../../src/payload/diagnostics';
 import { aliasAutomation, jsonlOfSize, nestedArrays, nestedObjects, payloadOfReferences, trajectoryLine } from './support/inputDocuments';

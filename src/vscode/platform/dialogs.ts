@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 
 /** A question the extension asked the user, as recorded for its tests. */
 export interface Question {
-  kind: 'confirm' | 'choose' | 'pick' | 'input' | 'open';
+  kind: 'confirm' | 'choose' | 'pick' | 'input' | 'open' | 'save';
   message: string;
   detail?: string;
   /** Labels of the offered choices (quick picks) or the confirming action. */
@@ -89,6 +89,12 @@ export class Dialogs {
     const scripted = this.scripted({ kind: 'open', message: options.title });
     if (scripted.answered) return Array.isArray(scripted.value) ? scripted.value[0] : typeof scripted.value === 'string' ? vscode.Uri.file(scripted.value) : undefined;
     return (await vscode.window.showOpenDialog({ canSelectMany: false, ...options }))?.[0];
+  }
+
+  async saveFile(options: vscode.SaveDialogOptions & { title: string }): Promise<vscode.Uri | undefined> {
+    const scripted = this.scripted({ kind: 'save', message: options.title });
+    if (scripted.answered) return typeof scripted.value === 'string' ? vscode.Uri.file(scripted.value) : undefined;
+    return vscode.window.showSaveDialog(options);
   }
 
   /** A non-blocking message with optional actions; the chosen action runs its callback. */

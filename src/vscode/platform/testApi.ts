@@ -4,6 +4,7 @@ import { reviewSnapshot } from '../trust/workspaceEndpoints';
 import type { Dialogs } from './dialogs';
 import type { RegisteredViews } from '../sidebar/sidebarActivation';
 import { errorMessage } from '../../api/errorMessage';
+import type { RolloutEditorProvider } from '../rollouts/rolloutEditorProvider';
 
 /**
  * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
@@ -13,6 +14,8 @@ import { errorMessage } from '../../api/errorMessage';
 export interface RlStudioTestApi {
   /** The sidebar's providers and services (reading this loads the sidebar). */
   readonly views: RegisteredViews;
+  /** The rollout inspector's editor provider, with the pages open now (reading this loads the inspector). */
+  readonly rollouts: RolloutEditorProvider;
   /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
   readonly dialogs: Dialogs;
   /** Recent lines of the RL Studio log channel, newest last (already redacted). */
@@ -25,12 +28,15 @@ export interface RlStudioTestApi {
   disposeAll(): void;
 }
 
-export function createTestApi(services: Services, views: () => RegisteredViews): RlStudioTestApi | undefined {
+export function createTestApi(services: Services, views: () => RegisteredViews, rollouts: () => RolloutEditorProvider): RlStudioTestApi | undefined {
   if (!services.testMode) return undefined;
   const { globalState, workspaceState, subscriptions } = services.context;
   return {
     get views() {
       return views();
+    },
+    get rollouts() {
+      return rollouts();
     },
     dialogs: services.dialogs,
     recentLogLines: () => services.log.recentLines(),

@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import type { TrainingJobEvent } from '../../api/types';
 import { isTerminalEvent } from '../../core/jobStatus';
 import type { HealthStatusBar } from '../health/healthStatusBar';
-import { registerJobCommands } from './jobs/jobCommands';
+import { registerJobCommands, type TrajectoryActions } from './jobs/jobCommands';
 import { JobDetailsPanels } from './jobs/jobDetailsPanel';
 import type { JobsNode } from './jobs/jobNodes';
 import { JobService } from './jobs/jobService';
@@ -24,6 +24,7 @@ export interface RegisteredViews {
   panels: JobDetailsPanels;
   health: HealthStatusBar;
   diagnostics: TrajectoryDiagnostics;
+  trajectories: TrajectoryActions;
 }
 
 /** What exists from activation on (see register.ts) and the sidebar works with. */
@@ -52,9 +53,9 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
   services.registerCommand('rlStudio.refreshModels', () => models.refresh());
   services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
   registerModelCommands(services, models, views.models, dialogs);
-  registerJobCommands({ services, tree: jobs, view: views.jobs, dialogs, diagnostics, panels });
+  const trajectories = registerJobCommands({ services, tree: jobs, view: views.jobs, dialogs, diagnostics, panels });
 
-  return { models, jobs, jobService, panels, health: views.health, diagnostics };
+  return { models, jobs, jobService, panels, health: views.health, diagnostics, trajectories };
 }
 
 /**

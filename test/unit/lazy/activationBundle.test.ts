@@ -60,6 +60,7 @@ describe('activation bundle', () => {
       'languageModels.js',
       'network.js',
       'payloadLanguage.js',
+      'rolloutInspector.js',
       'sidebar.js',
       'webhooks.js',
     ]);

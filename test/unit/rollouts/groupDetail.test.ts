@@ -269,12 +269,12 @@ describe('group detail of a hostile group', () => {
     const detail = buildGroupDetail(value, summary, []);
     assert.ok(sizeOf(detail) < 100_000);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
-    const [best, second, third] = detail.trajectories;
+    // "high" is no reward: that sibling sorts last.
+    const [best, third, second] = detail.trajectories;
     assert.equal(best!.position, 0);
     assert.deepEqual(Object.keys(best!.metrics), ['__proto__']);
     assert.equal(Object.getPrototypeOf(best!.metrics), Object.prototype);
     assert.ok(best!.metadata.deep!.length <= detailLimits.maxShortText);
-    // "high" is no reward: the summary's own reward for that place stands in.
     assert.deepEqual([second!.position, second!.reward], [1, 0]);
     assert.deepEqual(second!.messages, []);
     assert.deepEqual(second!.additionalHistories, [[], [], []]);

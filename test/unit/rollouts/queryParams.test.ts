@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { queryLimits, type GroupQuery } from '../../../src/rollouts/inspectorModel';
-import { parseGroupQuery } from '../../../src/rollouts/queryParams';
+import { parseGroupQuery, parseGroupScope } from '../../../src/rollouts/queryParams';
+import { maxSelectedGroups } from '../../../src/webview/rollouts/rolloutsProtocol';
 import { ProtocolError } from '../../../src/webview/common/wire';
 
 const valid: GroupQuery = {
@@ -87,5 +88,24 @@ describe('group query params', () => {
     const parsed = parseGroupQuery(polluted);
     assert.equal(Object.getPrototypeOf(parsed), Object.prototype);
     refused(withFilter({ ranges: [{ series: 'reward', min: 0 }] }), /maximum must be a finite number/);
+  });
+
+  it('checks the groups an action names: positions once each, in file order, and at most the cap', () => {
+    assert.deepEqual(parseGroupScope({ kind: 'selected', indices: [7, 2, 7, 0] }), { kind: 'selected', indices: [0, 2, 7] });
+    assert.deepEqual(parseGroupScope({ kind: 'matching', query: valid }), { kind: 'matching', query: valid });
+    for (const hostile of [
+      { kind: 'selected', indices: [1, -1] },
+      { kind: 'selected', indices: [1.5] },
+      { kind: 'selected', indices: ['1'] },
+      { kind: 'selected', indices: Array.from({ length: maxSelectedGroups + 1 }, (_, index) => index) },
+      { kind: 'everything' },
+      JSON.parse('{"__proto__": {"kind": "selected"}, "indices": [1]}') as unknown,
+      null,
+    ]) {
+      assert.throws(
+        () => parseGroupScope(hostile),
+        (error) => error instanceof ProtocolError,
+      );
+    }
   });
 });

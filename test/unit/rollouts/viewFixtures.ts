@@ -4,9 +4,9 @@ import { inspectRollouts } from '../../../src/rollouts/rolloutReader';
 import { chunksOf } from './rolloutFixtures';
 
 export function summaryOf(value: unknown, index = 0, line = index, offset = index * 100): GroupSummary {
-  const result = summarizeGroup(value, { index, line, offset });
-  if (!result.ok) throw new Error(result.message);
-  return result.summary;
+  const { summary } = summarizeGroup(value, { index, line, offset, bytes: 100 });
+  if (!summary) throw new Error('not a trajectory group');
+  return summary;
 }
 
 export function summariesOf(values: unknown[]): GroupSummary[] {
@@ -38,5 +38,5 @@ export function groupOfConversations(conversations: unknown[][], extra: Record<s
 
 /** The file's summaries as the reader makes them (their offsets are where the search finds them). */
 export async function summariesOfFile(text: string, format: 'jsonl' | 'json'): Promise<GroupSummary[]> {
-  return (await inspectRollouts(chunksOf(text, 7), format)).groups;
+  return [...(await inspectRollouts(chunksOf(text, 7), format)).groups];
 }

@@ -36,6 +36,8 @@ export const commandOwners = {
   'rlStudio.createTrainingJob': 'sidebar',
   'rlStudio.createSftJob': 'sidebar',
   'rlStudio.logTrajectories': 'sidebar',
+  'rlStudio.openRolloutInspector': 'activation',
+  'rlStudio.openRolloutsAsText': 'activation',
   'rlStudio.addJob': 'sidebar',
   'rlStudio.removeJob': 'sidebar',
   'rlStudio.copyJobId': 'sidebar',

@@ -44,6 +44,16 @@ export async function createTrainingJobFromFile(services: Services, dialogs: Dia
   if (!uri) return undefined;
   const groups = await readTrajectoryGroups(dialogs, diagnostics, uri);
   if (!groups) return undefined;
+  return trainOnGroups(services, dialogs, groups, path.basename(uri.fsPath), uri.fsPath);
+}
+
+/**
+ * Creates a training job from groups already read and checked: asks for the model and the
+ * settings, then sends. `sourceName` names the groups in the job's label ("run.jsonl → model");
+ * `sourceDetail` says where they came from in the log.
+ */
+export async function trainOnGroups(services: Services, dialogs: Dialogs, groups: TrajectoryGroup[], sourceName: string, sourceDetail: string): Promise<CreatedJobResult | undefined> {
+  if (!(await readyForTraining(services))) return undefined;
   const modelId = await pickTargetModel(services, dialogs, `Train on ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: target model`);
   if (!modelId) return undefined;
   const config = await pickExperimentalConfig(dialogs);
@@ -58,9 +68,9 @@ export async function createTrainingJobFromFile(services: Services, dialogs: Dia
     modelId,
     kind: 'rl',
     addedAt: new Date().toISOString(),
-    label: `${path.basename(uri.fsPath)} → ${model ? modelLabel(model) : modelId.slice(0, 8)}`,
+    label: `${sourceName} → ${model ? modelLabel(model) : modelId.slice(0, 8)}`,
   });
-  services.log.info(`created training job ${created.id} on model ${modelId} from ${uri.fsPath} (${groups.length} groups)`);
+  services.log.info(`created training job ${created.id} on model ${modelId} from ${sourceDetail} (${groups.length} groups)`);
   return { id: created.id, modelId };
 }
 
@@ -118,12 +128,24 @@ export async function logTrajectoriesFromFile(
   dialogs: Dialogs,
   diagnostics: TrajectoryDiagnostics,
   given: unknown,
-): Promise<{ modelId: string; split: string; count: number } | undefined> {
+): Promise<LoggedGroups | undefined> {
   if (!(await readyForTraining(services))) return undefined;
   const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;
   const groups = await readTrajectoryGroups(dialogs, diagnostics, uri);
   if (!groups) return undefined;
+  return logGroups(services, dialogs, groups);
+}
+
+export interface LoggedGroups {
+  modelId: string;
+  split: string;
+  count: number;
+}
+
+/** Logs groups already read and checked to a model: asks for the model and the split, then sends. */
+export async function logGroups(services: Services, dialogs: Dialogs, groups: TrajectoryGroup[]): Promise<LoggedGroups | undefined> {
+  if (!(await readyForTraining(services))) return undefined;
   const modelId = await pickTargetModel(services, dialogs, `Log ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: model`);
   if (!modelId) return undefined;
   const splits = ['train', 'val', 'test'].map((split) => ({ label: split, split }));

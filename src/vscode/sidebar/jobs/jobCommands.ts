@@ -4,7 +4,8 @@ import { checkedId, idProblem } from '../../trust/ids';
 import { readyForTraining, withNotification } from '../flowGuards';
 import { revealWhenListed } from '../revealWhenListed';
 import type { Dialogs } from '../../platform/dialogs';
-import { createSftJob, createTrainingJobFromFile, logTrajectoriesFromFile } from './createJobs';
+import { createSftJob, createTrainingJobFromFile, logGroups, logTrajectoriesFromFile, trainOnGroups, type CreatedJobResult, type LoggedGroups } from './createJobs';
+import type { TrajectoryGroup } from '../../../api/types';
 import type { JobDetailsPanels } from './jobDetailsPanel';
 import { jobLabel, type JobsNode, type MoreEventsNode } from './jobNodes';
 import type { JobsTreeProvider } from './jobsTree';
@@ -19,8 +20,16 @@ export interface JobCommandDeps {
   panels: JobDetailsPanels;
 }
 
+/** What other features (the rollout inspector) do with trajectory groups they read themselves. */
+export interface TrajectoryActions {
+  /** Asks for a model and settings, creates the job and announces it in the Training Jobs view. */
+  train(groups: TrajectoryGroup[], sourceName: string, sourceDetail: string): Promise<CreatedJobResult | undefined>;
+  /** Asks for a model and a split, then logs the groups. */
+  log(groups: TrajectoryGroup[]): Promise<LoggedGroups | undefined>;
+}
+
 /** Commands of the Training Jobs view and the trajectory-file commands of the explorer and editor. */
-export function registerJobCommands({ services, tree, view, dialogs, diagnostics, panels }: JobCommandDeps): void {
+export function registerJobCommands({ services, tree, view, dialogs, diagnostics, panels }: JobCommandDeps): TrajectoryActions {
   const reveal = (jobId: string) => revealWhenListed(view, tree, jobId);
   const announce = (jobId: string, what: string) => {
     reveal(jobId);
@@ -97,6 +106,15 @@ export function registerJobCommands({ services, tree, view, dialogs, diagnostics
   services.registerCommand('rlStudio.showOlderEvents', (node?: MoreEventsNode) => {
     if (node?.kind === 'moreEvents') tree.showOlder(node);
   });
+
+  return {
+    train: async (groups, sourceName, sourceDetail) => {
+      const created = await trainOnGroups(services, dialogs, groups, sourceName, sourceDetail);
+      if (created) announce(created.id, 'Training job');
+      return created;
+    },
+    log: (groups) => logGroups(services, dialogs, groups),
+  };
 }
 
 async function pickJob(services: Services, dialogs: Dialogs): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { KeyedDebounce } from '../../../core/debounce';
-import { checkTrajectoryFile, formatForFileName, maxTrajectoryFileSize, tooLargeToRead, type ParsedTrajectoryFile, type SourceProblem } from '../../../core/trajectoryFile';
+import { checkTrajectoryFile, formatForFileName, tooLargeToRead, type ParsedTrajectoryFile, type SourceProblem } from '../../../core/trajectoryFile';
+import { maxTrajectoryFileSize } from '../../../core/trajectoryLimits';
 
 /** Edits are checked once typing pauses this long. */
 const checkDelayMs = 300;

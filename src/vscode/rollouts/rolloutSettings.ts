@@ -1,0 +1,22 @@
+import * as vscode from 'vscode';
+import { defaultThresholds, type SummaryThresholds } from '../../rollouts/groupSummary';
+import { clampSetting } from '../platform/settings';
+
+const bounds = {
+  highVarianceThreshold: { min: 0, max: 1_000_000, fallback: defaultThresholds.highVarianceStd },
+  repetitionThreshold: { min: 0, max: 1, fallback: defaultThresholds.repetitionRatio },
+} as const;
+
+/** The flags' thresholds as the settings give them, each within its bounds. */
+export function rolloutThresholds(): SummaryThresholds {
+  const config = vscode.workspace.getConfiguration('rlStudio.rollouts');
+  return {
+    ...defaultThresholds,
+    highVarianceStd: clampSetting(config.get<unknown>('highVarianceThreshold'), bounds.highVarianceThreshold),
+    repetitionRatio: clampSetting(config.get<unknown>('repetitionThreshold'), bounds.repetitionThreshold),
+  };
+}
+
+export function affectsRolloutThresholds(event: vscode.ConfigurationChangeEvent): boolean {
+  return event.affectsConfiguration('rlStudio.rollouts');
+}
