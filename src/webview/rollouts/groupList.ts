@@ -16,6 +16,12 @@ export const rowHeight = 26;
 const marginRows = 10;
 /** However tall the window, no more rows than this exist. */
 const maxDomRows = 240;
+/**
+ * A list moving more than this many screens a frame is being flung or its scroll bar dragged:
+ * rows are asked for once it slows down or stops for `settleMs`, not for every screen it passes.
+ */
+const fastScreensPerFrame = 2;
+const settleMs = 60;
 
 interface Column {
   key: string;
@@ -74,10 +80,11 @@ export class GroupList {
   private readonly spacer: HTMLElement;
   private readonly status: HTMLElement;
   private readonly rows = new Map<number, RowElement>();
-  private readonly pool: RowElement[] = [];
   private frame = 0;
   private viewportHeight = 400;
   private spacerTotal = -1;
+  private lastTop = 0;
+  private settleTimer: ReturnType<typeof setTimeout> | undefined;
   /** The row the keyboard acts on, as a position in the list. */
   private cursor = 0;
   /** Where a shift-click's range starts. */
@@ -189,8 +196,14 @@ export class GroupList {
     this.grid.focus();
   }
 
-  /** Redraws on the next animation frame (rows arrived, the list scrolled or was resized). */
+  /** Redraws on the next animation frame (rows arrived, the list scrolled or was resized); the first rows at once. */
   schedule(): void {
+    if (this.rows.size === 0 && this.source.total) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+      this.render();
+      return;
+    }
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
@@ -215,34 +228,37 @@ export class GroupList {
     let last = Math.floor(top / rowHeight) + visible + marginRows;
     if (last - first + 1 > maxDomRows) last = first + maxDomRows - 1;
     if (total !== undefined) last = Math.min(last, total - 1);
-    this.source.want(first, last);
+    const fast = Math.abs(top - this.lastTop) > fastScreensPerFrame * this.viewportHeight;
+    this.lastTop = top;
+    clearTimeout(this.settleTimer);
+    if (fast) this.settleTimer = setTimeout(() => this.schedule(), settleMs);
+    else this.source.want(first, last);
+    if (total === undefined) last = first - 1;
+    // Rows that left the range are moved to the positions that entered it, in place: scrolling
+    // changes their content and offset, never the number of elements.
+    const free: RowElement[] = [];
     for (const [position, row] of this.rows) {
       if (position < first || position > last) {
         this.rows.delete(position);
-        row.element.remove();
-        this.pool.push(row);
+        free.push(row);
       }
     }
-    if (total !== undefined) {
-      for (let position = first; position <= last; position++) {
-        let row = this.rows.get(position);
-        if (!row) {
-          row = this.pool.pop() ?? this.createRow();
-          row.position = position;
-          row.shown = undefined;
-          row.element.style.transform = `translateY(${position * rowHeight}px)`;
-          row.element.id = `group-row-${position}`;
-          row.element.setAttribute('aria-rowindex', String(position + 2));
-          this.rows.set(position, row);
-          this.spacer.append(row.element);
-          this.fill(row, true);
-        } else {
-          this.fill(row, false);
-        }
+    for (let position = first; position <= last; position++) {
+      const row = this.rows.get(position);
+      if (row) {
+        this.fill(row, false);
+        continue;
       }
+      const reused = free.pop() ?? this.createRow();
+      reused.position = position;
+      reused.element.style.transform = `translateY(${position * rowHeight}px)`;
+      reused.element.id = `group-row-${position}`;
+      reused.element.setAttribute('aria-rowindex', String(position + 2));
+      this.rows.set(position, reused);
+      if (!reused.element.isConnected) this.spacer.append(reused.element);
+      this.fill(reused, true);
     }
-    // Rows kept for reuse are few: the pool never outgrows what the screen needs.
-    this.pool.length = Math.min(this.pool.length, marginRows);
+    for (const row of free) row.element.remove();
     this.markCursor();
     this.renderStatus();
   }

@@ -9,9 +9,9 @@
 import type { GroupQuery, GroupRow, RowsPage } from '../../rollouts/inspectorModel';
 import { maxRowsPerPage } from '../../rollouts/inspectorModel';
 
-export const rowsPerPage = 100;
+export const rowsPerPage = 50;
 /** Pages kept: a few screens around the one shown. */
-export const maxCachedPages = 24;
+export const maxCachedPages = 40;
 const maxInFlight = 2;
 
 interface CachedPage {
