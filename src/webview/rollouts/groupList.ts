@@ -8,7 +8,7 @@
 import type { GroupRow, SortColumn } from '../../rollouts/inspectorModel';
 import { maxSelectedGroups } from './rolloutsProtocol';
 import { h } from '../common/dom';
-import { flagInfo, formatCount, formatNumber } from './labels';
+import { flagInfo, formatCount, formatNumber, isFlag } from './labels';
 import type { RowSource } from './rowSource';
 
 export const rowHeight = 26;
@@ -296,8 +296,9 @@ export class GroupList {
         if (at === revealColumn) return;
         const cell = row.cells[at]!;
         if (at === flagsColumn) {
-          cell.replaceChildren(...(data?.flags ?? []).map((flag) => h('span', { class: `badge flag-${flag}`, title: `${flagInfo[flag].label}: ${flagInfo[flag].meaning}` }, flagInfo[flag].badge)));
-          cell.setAttribute('aria-label', (data?.flags ?? []).map((flag) => flagInfo[flag].label).join(', '));
+          const flags = (data?.flags ?? []).filter(isFlag);
+          cell.replaceChildren(...flags.map((flag) => h('span', { class: `badge flag-${flag}`, title: `${flagInfo[flag].label}: ${flagInfo[flag].meaning}` }, flagInfo[flag].badge)));
+          cell.setAttribute('aria-label', flags.map((flag) => flagInfo[flag].label).join(', '));
           return;
         }
         if (!data) {

@@ -7,7 +7,7 @@
 import type { GroupDetail } from '../../rollouts/inspectorModel';
 import { button, h } from '../common/dom';
 import { maxHeatTokens, type TextMode } from './conversation';
-import { flagInfo, formatCount, formatNumber, plural } from './labels';
+import { flagInfo, formatCount, formatNumber, isFlag, plural } from './labels';
 import { fold, trajectoryColumn } from './trajectoryColumn';
 
 export interface GroupViewEvents {
@@ -28,6 +28,8 @@ export class GroupView {
   private mode: TextMode = 'diff';
   private readonly modeButtons = new Map<TextMode, HTMLButtonElement>();
   private siblings: HTMLElement | undefined;
+  /** The group drawn, as JSON: the same group asked again and unchanged is not drawn again. */
+  private shownJson = '';
 
   constructor(private readonly events: GroupViewEvents) {
     this.element.hidden = true;
@@ -41,6 +43,7 @@ export class GroupView {
 
   showLoading(index: number): void {
     this.detail = undefined;
+    this.shownJson = '';
     this.element.hidden = false;
     this.element.setAttribute('aria-label', `Group ${index + 1}`);
     this.element.replaceChildren(this.head(`Group #${formatCount(index + 1)}`, undefined), h('p', { class: 'muted' }, 'Reading the group…'));
@@ -48,6 +51,7 @@ export class GroupView {
 
   showMissing(index: number, why: string): void {
     this.detail = undefined;
+    this.shownJson = '';
     this.element.hidden = false;
     this.element.replaceChildren(this.head(`Group #${formatCount(index + 1)}`, undefined), h('p', { class: 'problem' }, why));
   }
@@ -55,6 +59,10 @@ export class GroupView {
   /** Draws the group; drawing the same group again keeps where its columns were scrolled. */
   show(detail: GroupDetail): void {
     const sameGroup = this.detail?.index === detail.index && !this.element.hidden;
+    const json = JSON.stringify(detail);
+    // Unchanged, it stays as it is: folds opened and long texts shown in full stay so.
+    if (sameGroup && json === this.shownJson) return;
+    this.shownJson = json;
     const left = sameGroup ? (this.siblings?.scrollLeft ?? 0) : 0;
     const top = sameGroup ? (this.siblings?.scrollTop ?? 0) : 0;
     this.detail = detail;
@@ -69,6 +77,7 @@ export class GroupView {
 
   hide(): void {
     this.detail = undefined;
+    this.shownJson = '';
     this.element.hidden = true;
     this.element.replaceChildren();
     this.siblings = undefined;
@@ -92,7 +101,7 @@ export class GroupView {
       `max ${formatNumber(detail.reward.max)}`,
     ].join(' · ');
     const head = this.head(`Group #${formatCount(detail.index + 1)}`, facts);
-    const flags = h('div', { class: 'group-flags' }, ...detail.flags.map((flag) => h('span', { class: `badge flag-${flag}`, title: flagInfo[flag].meaning }, flagInfo[flag].label)));
+    const flags = h('div', { class: 'group-flags' }, ...detail.flags.filter(isFlag).map((flag) => h('span', { class: `badge flag-${flag}`, title: flagInfo[flag].meaning }, flagInfo[flag].label)));
 
     const modeBar = h('div', { class: 'mode-switch' });
     modeBar.setAttribute('role', 'group');

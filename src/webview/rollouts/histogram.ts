@@ -39,7 +39,10 @@ export class HistogramView {
       bar.addEventListener('click', () => this.onPick({ series, min: from, max: to }));
       return bar;
     });
+    // Redrawn as the file is read: a bar that had the keyboard's focus keeps it.
+    const focused = [...this.bars.children].indexOf(document.activeElement as Element);
     this.bars.replaceChildren(...bars);
+    if (focused >= 0) bars[focused]?.focus();
     this.axis.replaceChildren(h('span', {}, formatNumber(min)), h('span', {}, statistics.count ? formatNumber((min + max) / 2) : ''), h('span', {}, formatNumber(max)));
     this.note.textContent =
       statistics.count === 0

@@ -24,6 +24,7 @@ export class Overview {
   private readonly flags = h('div', { class: 'bar-list' });
   private seriesKeys = '';
   private statistics: RolloutStatistics | undefined;
+  private shown = '';
 
   constructor(private readonly events: OverviewEvents) {
     this.element.open = true;
@@ -37,6 +38,10 @@ export class Overview {
 
   render(state: RolloutFileState): void {
     const statistics = state.statistics;
+    // A state comes whenever the file changes; figures that did not change are not drawn again.
+    const key = JSON.stringify(statistics);
+    if (key === this.shown) return;
+    this.shown = key;
     this.statistics = statistics;
     this.cards.replaceChildren(
       card('Groups', formatCount(statistics.groups), plural(statistics.trajectories, 'trajectory', 'trajectories')),

@@ -105,7 +105,11 @@ export const suite: BenchSuite = {
 };
 
 async function scrollRun(browser: Browser, url: string, file: FixtureFile, motion: Motion): Promise<ScrollRun> {
-  const view = await openRolloutsPage(browser, url, fixtureHandlers(() => file));
+  const view = await openRolloutsPage(
+    browser,
+    url,
+    fixtureHandlers(() => file),
+  );
   try {
     await view.page.waitForSelector('.grid-rows .grid-row:not(.pending)');
     const asked = view.requests.length;
@@ -151,7 +155,11 @@ async function scrollRun(browser: Browser, url: string, file: FixtureFile, motio
 
 /** Loads the page again (bundle and stylesheet as the webview has them) and times its first rows. */
 async function firstScreen(browser: Browser, url: string, file: FixtureFile): Promise<number> {
-  const view = await openRolloutsPage(browser, url, fixtureHandlers(() => file));
+  const view = await openRolloutsPage(
+    browser,
+    url,
+    fixtureHandlers(() => file),
+  );
   try {
     await view.page.waitForSelector('.grid-rows .grid-row:not(.pending)');
     await view.page.addInitScript(() => {

@@ -302,7 +302,7 @@ describe('rollout inspector page in a real browser', function () {
     }
   });
 
-  it('text from the file (markup, scripts) shows as text: in the list, the problems and an opened group', async () => {
+  it('text from the file (markup, scripts) shows as text: in the list, the problems (each revealing its line) and an opened group', async () => {
     const file = generatedFile(20, { hostile: true });
     const view = await openRolloutsPage(
       browser,
@@ -314,6 +314,8 @@ describe('rollout inspector page in a real browser', function () {
       assert.match((await view.page.locator('#group-row-1 .col-metadata').textContent()) ?? '', /note=<img src=x onerror="window.__pwned=1"><b>bold<\/b>/);
       await view.page.click('.problems summary');
       assert.equal(await view.page.locator('.problems li').first().textContent(), `line 4 Unexpected token ${hostileText}`);
+      await view.page.click('.problems button.problem-line');
+      await requestMatching<{ line: number }>(view.requests, 'revealLine', (params) => params.line === 3);
       await view.page.click('#group-row-1 .col-mean');
       await view.page.waitForSelector('.group-view .trajectory');
       const seen = await view.page.evaluate(() => ({
