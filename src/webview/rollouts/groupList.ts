@@ -21,6 +21,8 @@ const maxDomRows = 240;
  * rows are asked for once it slows down or stops for `settleMs`, not for every screen it passes.
  */
 const fastScreensPerFrame = 2;
+/** The name of the performance measure of each draw of the list. */
+export const renderMeasure = 'rl-rollouts:rows';
 const settleMs = 60;
 
 interface Column {
@@ -56,6 +58,7 @@ const columns: Column[] = [
 
 const flagsColumn = columns.findIndex((column) => column.key === 'flags');
 const revealColumn = columns.findIndex((column) => column.key === 'reveal');
+const metadataColumn = columns.findIndex((column) => column.key === 'metadata');
 
 export interface GroupListEvents {
   open(index: number): void;
@@ -63,13 +66,21 @@ export interface GroupListEvents {
   sort(column: SortColumn): void;
   selectionChanged(): void;
   scrolled(): void;
+  /** What to say when no group is listed: no filter matches, or the file has none (yet). */
+  emptyText(): string;
 }
 
 interface RowElement {
   element: HTMLElement;
   cells: HTMLElement[];
+  /** Each cell's text node, written in place. */
+  texts: Text[];
+  /** The flags drawn, joined. */
+  flags: string;
   position: number;
   shown: GroupRow | undefined;
+  selected: boolean;
+  open: boolean;
 }
 
 export class GroupList {
@@ -84,6 +95,8 @@ export class GroupList {
   private viewportHeight = 400;
   private spacerTotal = -1;
   private lastTop = 0;
+  /** Draws measured (the benchmark reads them); cleared now and then so the timeline stays small. */
+  private measured = 0;
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
   /** The row the keyboard acts on, as a position in the list. */
   private cursor = 0;
@@ -127,6 +140,7 @@ export class GroupList {
     this.grid.append(headerGroup, this.spacer);
     this.status = h('div', { class: 'list-status muted' });
     this.status.setAttribute('role', 'status');
+    this.status.hidden = true;
     this.element = h('div', { class: 'list-pane' }, this.grid, this.status);
 
     this.grid.addEventListener('scroll', () => {
@@ -220,6 +234,13 @@ export class GroupList {
   }
 
   private render(): void {
+    const started = performance.now();
+    this.draw();
+    if (++this.measured % 10_000 === 0) performance.clearMeasures(renderMeasure);
+    performance.measure(renderMeasure, { start: started, duration: performance.now() - started });
+  }
+
+  private draw(): void {
     this.ensureSpacer();
     const total = this.source.total;
     const top = this.grid.scrollTop;
@@ -266,55 +287,79 @@ export class GroupList {
   private renderStatus(): void {
     const total = this.source.total;
     const failure = this.source.failure;
-    this.status.textContent = failure ? `The rows could not be fetched: ${failure}` : total === undefined ? 'Fetching groups…' : total === 0 ? 'No groups match the filter.' : '';
+    const text = failure ? `The rows could not be fetched: ${failure}` : total === undefined ? 'Fetching groups…' : total === 0 ? this.events.emptyText() : '';
+    if (text === this.status.textContent) return;
+    this.status.textContent = text;
     this.status.classList.toggle('error', Boolean(failure));
-    this.status.hidden = this.status.textContent === '';
+    this.status.hidden = text === '';
   }
 
   private createRow(): RowElement {
     const element = h('div', { class: 'grid-row' });
     element.setAttribute('role', 'row');
+    const texts: Text[] = [];
     const cells = columns.map((column) => {
       const cell = h('div', { class: `cell col-${column.key}${column.numeric ? ' numeric' : ''}` });
       cell.setAttribute('role', 'gridcell');
+      const text = document.createTextNode('');
+      texts.push(text);
+      cell.append(text);
       return cell;
     });
     const reveal = h('button', { type: 'button', class: 'link-button reveal', title: 'Show the line of this group in the text editor' }, 'Reveal');
     reveal.tabIndex = -1;
     cells[revealColumn]!.append(reveal);
     element.append(...cells);
-    return { element, cells, position: -1, shown: undefined };
+    return { element, cells, texts, flags: '', position: -1, shown: undefined, selected: false, open: false };
   }
 
-  /** Writes a row's cells when its data changed, and its selection marks always (they are cheap). */
+  /**
+   * Writes a row's cells when its data changed, each only if its text did (a text node's data, not
+   * new nodes), then its selection marks: every row on screen passes here on every frame of a scroll.
+   */
   private fill(row: RowElement, fresh: boolean): void {
     const data = this.source.row(row.position);
     if (fresh || data !== row.shown) {
       row.shown = data;
       row.element.classList.toggle('pending', !data);
-      columns.forEach((column, at) => {
-        if (at === revealColumn) return;
-        const cell = row.cells[at]!;
+      for (let at = 0; at < columns.length; at++) {
+        if (at === revealColumn) continue;
         if (at === flagsColumn) {
-          const flags = (data?.flags ?? []).filter(isFlag);
-          cell.replaceChildren(...flags.map((flag) => h('span', { class: `badge flag-${flag}`, title: `${flagInfo[flag].label}: ${flagInfo[flag].meaning}` }, flagInfo[flag].badge)));
-          cell.setAttribute('aria-label', flags.map((flag) => flagInfo[flag].label).join(', '));
-          return;
+          this.fillFlags(row, data);
+          continue;
         }
-        if (!data) {
-          cell.textContent = at === 0 ? '…' : '';
-          cell.title = '';
-          return;
+        const text = data ? columns[at]!.text(data) : at === 0 ? '…' : '';
+        const node = row.texts[at]!;
+        if (node.data !== text) node.data = text;
+        if (at === metadataColumn) {
+          const title = data ? metadataLines(data.metadata) : '';
+          if (row.cells[at]!.title !== title) row.cells[at]!.title = title;
         }
-        cell.textContent = column.text(data);
-        if (column.key === 'metadata') cell.title = metadataLines(data.metadata);
-      });
+      }
       row.cells[revealColumn]!.hidden = !data;
     }
     const selected = data !== undefined && this.selected.has(data.index);
-    row.element.setAttribute('aria-selected', String(selected));
-    row.element.classList.toggle('selected', selected);
-    row.element.classList.toggle('open', data !== undefined && data.index === this.openIndex);
+    const open = data !== undefined && data.index === this.openIndex;
+    // Only what changed is written: every row passes here on every frame of a scroll.
+    if (fresh || selected !== row.selected) {
+      row.selected = selected;
+      row.element.setAttribute('aria-selected', String(selected));
+      row.element.classList.toggle('selected', selected);
+    }
+    if (fresh || open !== row.open) {
+      row.open = open;
+      row.element.classList.toggle('open', open);
+    }
+  }
+
+  private fillFlags(row: RowElement, data: GroupRow | undefined): void {
+    const flags = (data?.flags ?? []).filter(isFlag);
+    const key = flags.join();
+    if (key === row.flags) return;
+    row.flags = key;
+    const cell = row.cells[flagsColumn]!;
+    cell.replaceChildren(...flags.map((flag) => h('span', { class: `badge flag-${flag}`, title: `${flagInfo[flag].label}: ${flagInfo[flag].meaning}` }, flagInfo[flag].badge)));
+    cell.setAttribute('aria-label', flags.map((flag) => flagInfo[flag].label).join(', '));
   }
 
   private refreshAll(): void {
@@ -325,7 +370,9 @@ export class GroupList {
     const total = this.source.total ?? 0;
     this.cursor = Math.max(0, Math.min(this.cursor, total - 1));
     for (const row of this.rows.values()) row.element.classList.toggle('cursor', row.position === this.cursor);
-    if (this.rows.has(this.cursor)) this.grid.setAttribute('aria-activedescendant', `group-row-${this.cursor}`);
+    const active = this.rows.has(this.cursor) ? `group-row-${this.cursor}` : null;
+    if (active === this.grid.getAttribute('aria-activedescendant')) return;
+    if (active) this.grid.setAttribute('aria-activedescendant', active);
     else this.grid.removeAttribute('aria-activedescendant');
   }
 

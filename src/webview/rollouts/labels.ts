@@ -25,9 +25,12 @@ export function seriesLabel(series: SeriesName): string {
   return series.slice('metric:'.length);
 }
 
+/** One formatter for every count: `toLocaleString` builds a new one per call, which a scrolling list cannot afford. */
+const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
 /** 12,345 */
 export function formatCount(value: number): string {
-  return Number.isFinite(value) ? value.toLocaleString('en-US') : String(value);
+  return Number.isFinite(value) ? countFormat.format(value) : String(value);
 }
 
 /** A number as the list and the group view print it: about four significant digits. */

@@ -71,6 +71,7 @@ export class RolloutsPage {
       sort: (column) => this.sortBy(column),
       selectionChanged: () => this.selectionChanged(),
       scrolled: () => this.saveSoon(),
+      emptyText: () => this.emptyText(),
     });
     this.actionBar = new ActionBar({
       createJob: () => this.call('createJob', { scope: this.scope() }),
@@ -131,6 +132,7 @@ export class RolloutsPage {
     this.problems.render(state);
     this.overview.render(state);
     this.filterBar.setMetadataChoices(state.metadata);
+    this.list.schedule();
     if (previous && state.version !== previous.version) {
       this.source.setVersion(state.version);
       // A group already listed does not change while the rest of the file is read; once the
@@ -229,6 +231,13 @@ export class RolloutsPage {
     if (this.groupView.openIndex === undefined && this.opening === undefined && this.groupView.element.hidden) return;
     event.preventDefault();
     this.closeGroup();
+  }
+
+  private emptyText(): string {
+    const { flags, ranges, metadata, text } = this.query.filter;
+    if (flags.length || ranges.length || metadata.length || text) return 'No groups match the filter.';
+    if (this.state?.reading) return 'No trajectory groups read yet.';
+    return this.state?.groupsNotKept ? 'No groups are listed.' : 'The file has no trajectory groups.';
   }
 
   private selectionChanged(): void {

@@ -3,8 +3,9 @@
  * host that answers `ready` and `rows` as the real one does (from a generated file; the host's own
  * reading of a file is measured by the rollouts suite):
  *  - scrolling the groups list of 100,000 groups at a steady 2,400 px/s (90 rows a second, a fast
- *    wheel) for a few seconds, and dragging its scroll bar from the top to the bottom in three
- *    seconds (some 550 rows a frame, every frame a screen of rows not fetched yet): the time between
+ *    wheel) for a few seconds, at 30,000 px/s (a fling: 19 rows a frame, under two screens, so rows
+ *    are fetched as it goes), and dragging its scroll bar from the top to the bottom in three
+ *    seconds (some 550 rows a frame: rows are fetched where it stops): the time between
  *    animation frames, against the same page with a 100-group file (nothing to virtualise) scrolled
  *    the same way in the same run;
  *  - the first screen: from the start of the page's load to the first rows on screen (the frame
@@ -16,17 +17,22 @@ import type { BenchFigure, BenchSuite } from '../report';
 import { median, percentile, worst } from '../stats';
 import { hasChromium, launchChromium } from '../../unit/webviews/browserHarness';
 import { generatedFile, type FixtureFile } from '../../unit/rolloutsPage/fixtures';
+import { renderMeasure } from '../../../src/webview/rollouts/groupList';
 import { fixtureHandlers, openRolloutsPage, startRolloutsServer } from '../../unit/rolloutsPage/pageHarness';
 
 const frameMs = 1000 / 60;
 const scrollSeconds = 3;
-const pixelsPerFrame = 40;
+const wheel: Motion = { kind: 'steady', pixelsPerFrame: 40 };
+const fling: Motion = { kind: 'steady', pixelsPerFrame: 500 };
+const drag: Motion = { kind: 'drag' };
 const runs = 3;
 
-type Motion = 'wheel' | 'drag';
+type Motion = { kind: 'steady'; pixelsPerFrame: number } | { kind: 'drag' };
 
 interface ScrollRun {
   intervals: number[];
+  /** The list's own work per draw (its performance measures), ms. */
+  draws: number[];
   longFrames: number;
   rowsAsked: number;
 }
@@ -45,34 +51,51 @@ export const suite: BenchSuite = {
     const server = await startRolloutsServer();
     try {
       const scroll = { large: [] as ScrollRun[], small: [] as ScrollRun[] };
-      const drag = { large: [] as ScrollRun[], small: [] as ScrollRun[] };
+      const flung = { large: [] as ScrollRun[], small: [] as ScrollRun[] };
+      const dragged = { large: [] as ScrollRun[], small: [] as ScrollRun[] };
       const paint = { large: [] as number[], tiny: [] as number[] };
       for (let run = 0; run < runs; run++) {
         const order = run % 2 === 0 ? (['large', 'small'] as const) : (['small', 'large'] as const);
-        for (const side of order) scroll[side].push(await scrollRun(browser, server.url, side === 'large' ? large : small, 'wheel'));
-        for (const side of order) drag[side].push(await scrollRun(browser, server.url, side === 'large' ? large : small, 'drag'));
+        for (const side of order) scroll[side].push(await scrollRun(browser, server.url, side === 'large' ? large : small, wheel));
+        for (const side of order) flung[side].push(await scrollRun(browser, server.url, side === 'large' ? large : small, fling));
+        for (const side of order) dragged[side].push(await scrollRun(browser, server.url, side === 'large' ? large : small, drag));
         for (const side of run % 2 === 0 ? (['large', 'tiny'] as const) : (['tiny', 'large'] as const)) paint[side].push(await firstScreen(browser, server.url, side === 'large' ? large : tiny));
       }
       const across = (list: ScrollRun[], statistic: (run: ScrollRun) => number) => median(list.map(statistic));
       const p95 = (run: ScrollRun) => percentile(run.intervals, 0.95);
       const dropped = (run: ScrollRun) => (100 * run.intervals.filter((interval) => interval > frameMs * 1.5).length) / run.intervals.length;
       const peer = 'the same page with a 100-group file';
-      const motion = (name: string, runsOf: { large: ScrollRun[]; small: ScrollRun[] }, how: string): BenchFigure[] => [
+      /**
+       * `paced`: the motion a 60 Hz display can follow (the goal is every frame in its slot). A
+       * fling past a screen a frame makes the browser paint a whole new screen each frame, which
+       * headless chromium's software painter cannot do in 16 ms even for 100 groups: there the goal
+       * is to cost no more than that peer.
+       */
+      const motion = (name: string, runsOf: { large: ScrollRun[]; small: ScrollRun[] }, how: string, paced: boolean): BenchFigure[] => [
         {
           name: `Groups list of 100,000 groups, ${name}: frame interval, 95th percentile`,
           value: across(runsOf.large, p95),
           unit: 'ms',
           peer: { name: peer, value: across(runsOf.small, p95) },
           better: 'lower',
-          goal: { kind: 'absolute', atMost: 17 },
+          goal: paced ? { kind: 'absolute', atMost: 17 } : { kind: 'ratio', atMost: 1.1 },
           note: `${how} (${across(runsOf.large, (run) => run.intervals.length)} frames), median of ${runs} runs each; one frame at 60 Hz is 16.7 ms, the goal allows the display clock's jitter`,
+        },
+        {
+          name: `Groups list of 100,000 groups, ${name}: the list's draw per frame, 95th percentile`,
+          value: across(runsOf.large, (run) => percentile(run.draws, 0.95)),
+          unit: 'ms',
+          peer: { name: peer, value: across(runsOf.small, (run) => percentile(run.draws, 0.95)) },
+          better: 'lower',
+          goal: { kind: 'absolute', atMost: 4 },
+          note: 'the main-thread work of one redraw of the rows (a quarter of a frame at most), measured by the page itself; the rest of a frame is style, layout and paint',
         },
         {
           name: `Groups list of 100,000 groups, ${name}: frames that missed their slot (interval over 25 ms)`,
           value: across(runsOf.large, dropped),
           unit: '%',
           better: 'lower',
-          goal: { kind: 'absolute', atMost: 1 },
+          ...(paced ? { goal: { kind: 'absolute' as const, atMost: 1 } } : {}),
           note: `${peer}: ${across(runsOf.small, dropped).toFixed(1)} %`,
         },
         {
@@ -85,8 +108,9 @@ export const suite: BenchSuite = {
         },
       ];
       return [
-        ...motion('wheel scroll', scroll, `${pixelsPerFrame} px per frame for ${scrollSeconds} s, back at either end`),
-        ...motion('scroll bar dragged top to bottom', drag, `from the top to the bottom in ${scrollSeconds} s`),
+        ...motion('wheel scroll', scroll, `${wheel.pixelsPerFrame} px per frame for ${scrollSeconds} s, back at either end`, true),
+        ...motion('fling', flung, `${fling.pixelsPerFrame} px per frame for ${scrollSeconds} s, back at either end`, false),
+        ...motion('scroll bar dragged top to bottom', dragged, `from the top to the bottom in ${scrollSeconds} s`, true),
         {
           name: 'First screen of a 100,000-group file: page load start to the first rows on screen',
           value: median(paint.large),
@@ -114,8 +138,9 @@ async function scrollRun(browser: Browser, url: string, file: FixtureFile, motio
     await view.page.waitForSelector('.grid-rows .grid-row:not(.pending)');
     const asked = view.requests.length;
     const result = await view.page.evaluate(
-      async ({ seconds, step, motion }) => {
+      async ({ seconds, motion, measure }) => {
         const grid = document.querySelector('.grid') as HTMLElement;
+        performance.clearMeasures(measure);
         let longFrames = 0;
         const observer = new PerformanceObserver((list) => (longFrames += list.getEntries().length));
         try {
@@ -131,9 +156,10 @@ async function scrollRun(browser: Browser, url: string, file: FixtureFile, motio
         const end = previous + seconds * 1000;
         while (previous < end) {
           const room = grid.scrollHeight - grid.clientHeight;
-          if (motion === 'drag') {
+          if (motion.kind === 'drag') {
             grid.scrollTop = Math.min(room, ((previous - start) / (seconds * 1000)) * room);
           } else {
+            const step = motion.pixelsPerFrame;
             if (grid.scrollTop + step * direction > room || grid.scrollTop + step * direction < 0) direction = -direction;
             grid.scrollTop += step * direction;
           }
@@ -142,9 +168,9 @@ async function scrollRun(browser: Browser, url: string, file: FixtureFile, motio
           previous = at;
         }
         observer.disconnect();
-        return { intervals, longFrames };
+        return { intervals, longFrames, draws: performance.getEntriesByName(measure).map((entry) => entry.duration) };
       },
-      { seconds: scrollSeconds, step: pixelsPerFrame, motion },
+      { seconds: scrollSeconds, motion, measure: renderMeasure },
     );
     if (view.problems.length) throw new Error(`the page reported problems: ${view.problems.join('; ')}`);
     return { ...result, rowsAsked: view.requests.slice(asked).filter((request) => request.method === 'rows').length };
