@@ -11,7 +11,7 @@ import { formatCount, formatNumber } from './labels';
 export type TextMode = 'plain' | 'diff' | 'heat';
 
 /** Token spans drawn per group at most: a group of 64 long siblings stays a page a browser can hold. */
-export const maxHeatTokens = 60_000;
+export const maxHeatTokens = 30_000;
 /** Characters shown of a long message until "Show all" is pressed. */
 const foldChars = 4_000;
 /** A system prompt longer than this starts folded: siblings usually share it. */

@@ -101,6 +101,11 @@ export class FilterBar {
         option.value = JSON.stringify([choice.key, value.value]);
         group.append(option);
       }
+      if (choice.otherGroups > 0) {
+        const other = h('option', {}, `other values (${formatCount(choice.otherGroups)})`);
+        other.disabled = true;
+        group.append(other);
+      }
       return group;
     });
     this.metadataSelect.replaceChildren(placeholder, ...groups);

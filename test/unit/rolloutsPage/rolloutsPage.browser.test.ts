@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { GroupQuery } from '../../../src/rollouts/inspectorModel';
 import type { GroupScope } from '../../../src/webview/rollouts/rolloutsProtocol';
+import { maxHeatTokens } from '../../../src/webview/rollouts/conversation';
 import { hasChromium, launchChromium } from '../webviews/browserHarness';
 import { generatedFile, hostileText } from './fixtures';
 import { fixtureHandlers, openRolloutsPage, startRolloutsServer, type RolloutsPageUnderTest } from './pageHarness';
@@ -296,6 +297,42 @@ describe('rollout inspector page in a real browser', function () {
 
       await view.page.keyboard.press('Escape');
       await view.page.waitForSelector('.group-view', { state: 'hidden' });
+      await noProblems(view);
+    } finally {
+      await view.page.context().close();
+    }
+  });
+
+  it('a group of 64 siblings with long trained turns: the heat draws a bounded number of tokens and says where it stopped', async () => {
+    const file = generatedFile(10, { siblings: 64 });
+    const detail = file.detail(2)!;
+    // More tokens in all than the page draws (kept small per turn: the harness carries the group slowly).
+    const tokensPerTurn = 300;
+    assert.ok(64 * 2 * tokensPerTurn > maxHeatTokens);
+    for (const trajectory of detail.trajectories) {
+      for (const message of trajectory.messages) {
+        if (message.logprobs) message.logprobs = Array.from({ length: tokensPerTurn }, (_, at) => ({ token: `t${at} `, logprob: -(at % 7) }));
+      }
+    }
+    const view = await openRolloutsPage(
+      browser,
+      server.url,
+      fixtureHandlers(() => file, { group: () => detail }),
+    );
+    try {
+      await view.page.waitForSelector('#group-row-2:not(.pending)');
+      await view.page.click('#group-row-2 .col-mean');
+      await view.page.waitForSelector('.group-view .trajectory');
+      assert.equal(await view.page.locator('.group-view .trajectory').count(), 64);
+      await view.page.click('.mode-switch button[data-mode="heat"]');
+      await view.page.waitForSelector('.trajectory .tok');
+      const seen = await view.page.evaluate(() => ({
+        tokens: document.querySelectorAll('.trajectory .tok').length,
+        notes: [...document.querySelectorAll('.trajectory .note')].filter((note) => note.textContent?.startsWith('Log-probabilities not drawn here')).length,
+      }));
+      const drawnTurns = Math.floor(maxHeatTokens / tokensPerTurn);
+      assert.equal(seen.tokens, drawnTurns * tokensPerTurn);
+      assert.equal(seen.notes, 64 * 2 - drawnTurns, 'every trained turn not drawn says so');
       await noProblems(view);
     } finally {
       await view.page.context().close();
