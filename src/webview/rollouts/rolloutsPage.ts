@@ -127,6 +127,8 @@ export class RolloutsPage {
 
   private applyState(state: RolloutFileState): void {
     const previous = this.state;
+    // A state older than the one drawn (a reply overtaken by an event) changes nothing.
+    if (previous && state.version < previous.version) return;
     this.state = state;
     this.header.render(state);
     this.problems.render(state);
