@@ -5,6 +5,7 @@
  * animation frame. Click opens a group; ctrl/cmd-click and shift-click select; the keyboard moves a
  * cursor (up/down/page/home/end), Enter opens, Space selects.
  */
+import type { GroupFlag } from '../../rollouts/groupSummary';
 import type { GroupRow, SortColumn } from '../../rollouts/inspectorModel';
 import { maxSelectedGroups } from './rolloutsProtocol';
 import { h } from '../common/dom';
@@ -59,6 +60,18 @@ const columns: Column[] = [
 const flagsColumn = columns.findIndex((column) => column.key === 'flags');
 const revealColumn = columns.findIndex((column) => column.key === 'reveal');
 const metadataColumn = columns.findIndex((column) => column.key === 'metadata');
+
+/** Each flag's badge, built on first use and cloned into rows after. */
+const flagBadges = new Map<GroupFlag, HTMLElement>();
+
+function flagBadge(flag: GroupFlag): Node {
+  let badge = flagBadges.get(flag);
+  if (!badge) {
+    badge = h('span', { class: `badge flag-${flag}`, title: `${flagInfo[flag].label}: ${flagInfo[flag].meaning}` }, flagInfo[flag].badge);
+    flagBadges.set(flag, badge);
+  }
+  return badge.cloneNode(true);
+}
 
 export interface GroupListEvents {
   open(index: number): void;
@@ -148,6 +161,7 @@ export class GroupList {
       this.events.scrolled();
     });
     this.grid.addEventListener('click', (event) => this.onClick(event));
+    this.grid.addEventListener('mouseover', (event) => this.onHover(event));
     this.grid.addEventListener('keydown', (event) => this.onKey(event));
     this.grid.addEventListener('focus', () => this.markCursor());
     new ResizeObserver(() => {
@@ -331,11 +345,9 @@ export class GroupList {
         const text = data ? columns[at]!.text(data) : at === 0 ? '…' : '';
         const node = row.texts[at]!;
         if (node.data !== text) node.data = text;
-        if (at === metadataColumn) {
-          const title = data ? metadataLines(data.metadata) : '';
-          if (row.cells[at]!.title !== title) row.cells[at]!.title = title;
-        }
       }
+      // The metadata's tooltip is written when the pointer comes (see onHover), not on every scroll.
+      if (row.cells[metadataColumn]!.title) row.cells[metadataColumn]!.title = '';
       row.cells[revealColumn]!.hidden = !data;
     }
     const selected = data !== undefined && this.selected.has(data.index);
@@ -358,7 +370,7 @@ export class GroupList {
     if (key === row.flags) return;
     row.flags = key;
     const cell = row.cells[flagsColumn]!;
-    cell.replaceChildren(...flags.map((flag) => h('span', { class: `badge flag-${flag}`, title: `${flagInfo[flag].label}: ${flagInfo[flag].meaning}` }, flagInfo[flag].badge)));
+    cell.replaceChildren(...flags.map(flagBadge));
     cell.setAttribute('aria-label', flags.map((flag) => flagInfo[flag].label).join(', '));
   }
 
@@ -374,6 +386,14 @@ export class GroupList {
     if (active === this.grid.getAttribute('aria-activedescendant')) return;
     if (active) this.grid.setAttribute('aria-activedescendant', active);
     else this.grid.removeAttribute('aria-activedescendant');
+  }
+
+  private onHover(event: MouseEvent): void {
+    const cell = (event.target as Element).closest('.grid-rows .col-metadata');
+    if (!(cell instanceof HTMLElement) || cell.title) return;
+    const position = Number(cell.parentElement?.getAttribute('aria-rowindex')) - 2;
+    const data = this.source.row(position);
+    if (data) cell.title = metadataLines(data.metadata);
   }
 
   private onClick(event: MouseEvent): void {
