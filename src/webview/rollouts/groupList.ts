@@ -18,10 +18,10 @@ const marginRows = 10;
 /** However tall the window, no more rows than this exist. */
 const maxDomRows = 240;
 /**
- * A list moving more than this many screens a frame is being flung or its scroll bar dragged:
+ * A list moving more than this many screens a frame (too fast to read) is flung or its scroll bar dragged:
  * rows are asked for once it slows down or stops for `settleMs`, not for every screen it passes.
  */
-const fastScreensPerFrame = 2;
+const fastScreensPerFrame = 1;
 /** The name of the performance measure of each draw of the list. */
 export const renderMeasure = 'rl-rollouts:rows';
 const settleMs = 60;
