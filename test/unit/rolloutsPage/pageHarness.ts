@@ -1,0 +1,56 @@
+/**
+ * The rollout inspector page's real bundle in chromium (see ../webviews/browserHarness.ts), with the
+ * editor's side of its channel played in Node by the same RpcEndpoint the editor uses.
+ */
+import type { Browser } from 'playwright-core';
+import { RpcEndpoint, type Handlers } from '../../../src/webview/common/rpc';
+import type { RolloutHostEvent, RolloutHostMethods, RolloutPageEvent, RolloutPageMethods } from '../../../src/webview/rollouts/rolloutsProtocol';
+import { openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
+import type { FixtureFile } from './fixtures';
+
+export function startRolloutsServer(): Promise<{ url: string; close(): Promise<void> }> {
+  return startPageServer('rollouts');
+}
+
+export interface RolloutsPageUnderTest extends WebviewPage {
+  push(event: RolloutHostEvent): void;
+  /** Requests the page made, by method, in order. */
+  requests: { method: string; params: unknown }[];
+}
+
+/** The handlers of a host that answers from `file`; `more` replaces any of them. */
+export function fixtureHandlers(file: () => FixtureFile, more: Partial<Handlers<RolloutHostMethods>> = {}): Handlers<RolloutHostMethods> {
+  return {
+    ready: () => file().state,
+    rows: (params) => {
+      const { query, start, count } = params as RolloutHostMethods['rows']['params'];
+      return file().rows(query, start, count);
+    },
+    group: (params) => file().detail((params as { index: number }).index),
+    revealLine: () => null,
+    copyTrajectory: () => null,
+    createJob: () => null,
+    logToModel: () => null,
+    exportGroups: () => null,
+    ...more,
+  };
+}
+
+export async function openRolloutsPage(browser: Browser, url: string, handlers: Handlers<RolloutHostMethods>, viewport?: { width: number; height: number }): Promise<RolloutsPageUnderTest> {
+  let channel!: RpcEndpoint<RolloutPageMethods, RolloutHostMethods, RolloutHostEvent, RolloutPageEvent>;
+  const requests: { method: string; params: unknown }[] = [];
+  const view = await openWebviewPage(
+    browser,
+    url,
+    (post) => {
+      channel = new RpcEndpoint<RolloutPageMethods, RolloutHostMethods, RolloutHostEvent, RolloutPageEvent>({ post, handlers });
+      return (message) => {
+        const request = message as { kind?: string; method?: string; params?: unknown };
+        if (request.kind === 'request' && typeof request.method === 'string') requests.push({ method: request.method, params: request.params });
+        channel.receive(message);
+      };
+    },
+    viewport,
+  );
+  return Object.assign(view, { push: (event: RolloutHostEvent) => channel.emit(event), requests });
+}
