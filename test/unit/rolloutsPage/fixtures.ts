@@ -160,6 +160,12 @@ function valuesOf(made: FixtureGroup, name: SeriesName): number[] {
   return [];
 }
 
+/** The rows of a generated file of `groups` groups as the host answers them, without the file's statistics (cheap to set up anywhere, a page included). */
+export function fixtureRows(groups: number, siblings = 8): (query: GroupQuery, start: number, count: number, version: number) => RowsPage {
+  const group = (index: number) => makeGroup(index, siblings, false);
+  return (query, start, count, version) => answerRows(groups, group, query, start, count, version);
+}
+
 function answerRows(groups: number, group: (index: number) => FixtureGroup, query: GroupQuery, start: number, count: number, version: number): RowsPage {
   const { filter, sort } = query;
   const plain = filter.flags.length === 0 && filter.ranges.length === 0 && filter.metadata.length === 0 && filter.text === '' && sort.column === 'index';
