@@ -101,6 +101,7 @@ export function generatedFile(groups: number, options: FixtureOptions = {}): Fix
   const siblings = options.siblings ?? 8;
   const hostile = options.hostile ?? false;
   const group = (index: number) => makeGroup(index, siblings, hostile);
+  const rows = fixtureRows(groups, siblings, hostile);
   // Statistics from (at most) the first 20,000 groups' values: enough for the shape, quick for 100,000.
   const rewards: number[] = [];
   const lengths: number[] = [];
@@ -149,7 +150,7 @@ export function generatedFile(groups: number, options: FixtureOptions = {}): Fix
   return {
     state,
     group,
-    rows: (query, start, count) => answerRows(groups, group, query, start, count, state.version),
+    rows: (query, start, count) => rows(query, start, count, state.version),
     detail: (index) => (index >= 0 && index < groups ? groupDetail(group(index), hostile) : null),
   };
 }
@@ -158,6 +159,12 @@ function valuesOf(made: FixtureGroup, name: SeriesName): number[] {
   if (name === 'reward') return made.rewards;
   if (name === 'completionLength') return made.lengths;
   return [];
+}
+
+/** The rows of a generated file of `groups` groups as the host answers them, without the file's statistics (cheap to set up anywhere, a page included). */
+export function fixtureRows(groups: number, siblings = 8, hostile = false): (query: GroupQuery, start: number, count: number, version: number) => RowsPage {
+  const group = (index: number) => makeGroup(index, siblings, hostile);
+  return (query, start, count, version) => answerRows(groups, group, query, start, count, version);
 }
 
 function answerRows(groups: number, group: (index: number) => FixtureGroup, query: GroupQuery, start: number, count: number, version: number): RowsPage {
