@@ -78,7 +78,12 @@ export async function filtersTheGroupsByAFlag(context: UiTestContext): Promise<v
 
 export async function opensAGroupWithItsSiblingsSideBySide(context: UiTestContext): Promise<void> {
   const frame = await inspectorShown(context);
-  await frame.locator('.grid-rows .grid-row:not(.pending)').first().click();
+  // A group whose siblings disagree: high variance among the truncated ones on screen.
+  await frame
+    .locator('.grid-rows .grid-row:not(.pending)')
+    .filter({ has: frame.locator('[aria-label*="high variance"]') })
+    .first()
+    .click();
   const columns = frame.locator('.group-view .siblings > [data-position]');
   await columns.first().waitFor({ state: 'visible', timeout: 20_000 });
   const labels = await until(
@@ -96,5 +101,7 @@ export async function opensAGroupWithItsSiblingsSideBySide(context: UiTestContex
   assert.ok(boxes[1]!.left >= boxes[0]!.right - 1 && Math.abs(boxes[1]!.top - boxes[0]!.top) < 2, `the first two siblings stand side by side: ${JSON.stringify(boxes)}`);
   const trained = await frame.locator('.group-view .siblings .trained').count();
   assert.ok(trained >= 2, 'the trained choices are marked');
+  // The group view, from its header down, as a person scrolls to it.
+  await frame.locator('.group-view').evaluate((element) => element.scrollIntoView({ block: 'start' }));
   await context.screenshot('rollouts-group');
 }

@@ -97,9 +97,8 @@ export class RolloutActions {
       return;
     }
     const asArray = /\.json$/i.test(target.path);
-    const written = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Exporting ${indices.length} groups`, cancellable: true },
-      (progress, token) => this.writeGroups(indices, target, asArray, token, (done) => progress.report({ increment: (100 * done) / indices.length })),
+    const written = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${indices.length} groups`, cancellable: true }, (progress, token) =>
+      this.writeGroups(indices, target, asArray, token, (done) => progress.report({ increment: (100 * done) / indices.length })),
     );
     if (!written) return;
     this.dialogs.info(`Exported ${indices.length} group${indices.length === 1 ? '' : 's'} to ${path.posix.basename(target.path)}.`, {
@@ -208,7 +207,7 @@ export class RolloutActions {
 /** "1-3, 7, 9-12" (one-based): which groups, for the log. */
 function rangesOf(indices: readonly number[]): string {
   const parts: string[] = [];
-  for (let at = 0; at < indices.length && parts.length < 20; ) {
+  for (let at = 0; at < indices.length && parts.length < 20;) {
     let end = at;
     while (end + 1 < indices.length && indices[end + 1] === indices[end]! + 1) end++;
     parts.push(end === at ? `${indices[at]! + 1}` : `${indices[at]! + 1}-${indices[end]! + 1}`);

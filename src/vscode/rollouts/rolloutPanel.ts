@@ -43,7 +43,9 @@ export class RolloutPanel {
     loadWebviewPage(panel.webview, services.context.extensionUri, 'rollouts', file.state().fileName);
     const received = panel.webview.onDidReceiveMessage((message: unknown) => this.channel.receive(message));
     this.subscriptions.push(
-      () => received.dispose(),
+      () => {
+        received.dispose();
+      },
       file.onDidChange((state) => {
         if (this.ready) this.channel.emit({ type: 'state', state });
       }),

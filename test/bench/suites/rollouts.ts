@@ -72,7 +72,7 @@ function generatedGroup(random: () => number, index: number): string {
 }
 
 /** The generated file, made once and kept in the temp folder (written aside, then renamed). */
-function rolloutFile(): string {
+export function rolloutFile(): string {
   const directory = join(tmpdir(), 'rl-studio-bench');
   const path = join(directory, `rollouts-v${fileVersion}-${groupCount}x${groupSize}.jsonl`);
   if (existsSync(path)) return path;

@@ -75,7 +75,7 @@ export const suite: BenchSuite = {
         peer: { name: 'first 256 KB chunk read and its lines parsed', value: median(peer) },
         better: 'lower',
         goal: { kind: 'absolute', atMost: 150 },
-        note: 'with the page\'s own first screen (rolloutsPage suite) under 150 ms, the editor paints its first screen within 300 ms',
+        note: "with the page's own first screen (rolloutsPage suite) under 150 ms, the editor paints its first screen within 300 ms",
       },
     ];
   },

@@ -132,7 +132,7 @@ export function generatedFile(groups: number, options: FixtureOptions = {}): Fix
       finishReasons: { stop: Math.round(groups * siblings * 1.7), length: Math.round(groups * siblings * 0.12), tool_calls: Math.round(groups * siblings * 0.9) },
       flags,
     },
-    problems: hostile ? [{ line: 3, offset: 120, message: `Unexpected token ${hostileText}` }] : [{ line: 3, offset: 120, message: 'Not JSON: Unexpected token } at position 88' }],
+    problems: [{ line: 3, offset: 120, bytes: 90, severity: 'error', message: hostile ? `Unexpected token ${hostileText}` : 'Not JSON: Unexpected token } at position 88' }],
     problemsNotListed: 0,
     groupsNotKept: options.groupsNotKept ?? 0,
     metadata: [

@@ -123,12 +123,7 @@ export async function createSftJob(services: Services, dialogs: Dialogs): Promis
   return { id: created.id, modelId };
 }
 
-export async function logTrajectoriesFromFile(
-  services: Services,
-  dialogs: Dialogs,
-  diagnostics: TrajectoryDiagnostics,
-  given: unknown,
-): Promise<LoggedGroups | undefined> {
+export async function logTrajectoriesFromFile(services: Services, dialogs: Dialogs, diagnostics: TrajectoryDiagnostics, given: unknown): Promise<LoggedGroups | undefined> {
   if (!(await readyForTraining(services))) return undefined;
   const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;
