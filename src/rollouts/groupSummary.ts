@@ -287,7 +287,8 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
   }
   const keyCount = metricKeys.length;
   const metricValues = store ? store.take(count * keyCount) : new Float64Array(count * keyCount);
-  metricValues.fill(NaN);
+  // A loop rather than `fill`: a builtin call costs more than the two dozen numbers of a group.
+  for (let at = 0; at < metricValues.length; at++) metricValues[at] = NaN;
   for (let position = 0, entry = 0; position < count; position++) {
     for (; entry < work.ends[position]!; entry += 2) metricValues[position * keyCount + work.entries[entry]!] = work.entries[entry + 1]!;
   }

@@ -135,6 +135,8 @@ export class RolloutStatisticsBuilder {
   private readonly completionLength = new Series();
   private readonly metrics = new Map<string, Series>();
   private readonly finishReasons = new Map<string, number>();
+  private lastKeys: readonly string[] = [];
+  private lastSeries: (Series | undefined)[] = [];
   private readonly flags = Object.fromEntries(groupFlags.map((flag) => [flag, 0])) as Record<GroupFlag, number>;
 
   add(group: GroupSummary): void {
@@ -155,15 +157,22 @@ export class RolloutStatisticsBuilder {
       at = end;
     }
     const keys = group.metricKeys;
-    for (let key = 0; key < keys.length; key++) {
-      let series = this.metrics.get(keys[key]!);
-      if (!series) {
-        if (this.metrics.size >= maxSeriesKeys) continue;
-        series = new Series();
-        this.metrics.set(keys[key]!, series);
-      }
-      series.addEvery(group.metricValues, key, keys.length);
+    // Groups share their list of metric keys while it stays the same, and so their series.
+    if (keys !== this.lastKeys) {
+      this.lastKeys = keys;
+      this.lastSeries = keys.map((key) => this.seriesOf(key));
     }
+    for (let key = 0; key < keys.length; key++) this.lastSeries[key]?.addEvery(group.metricValues, key, keys.length);
+  }
+
+  /** The series of a metric key, new when under `maxSeriesKeys`; undefined when the key is one too many. */
+  private seriesOf(key: string): Series | undefined {
+    let series = this.metrics.get(key);
+    if (!series && this.metrics.size < maxSeriesKeys) {
+      series = new Series();
+      this.metrics.set(key, series);
+    }
+    return series;
   }
 
   snapshot(): RolloutStatistics {
