@@ -56,7 +56,7 @@ class Series {
   private min = Infinity;
   private max = -Infinity;
   /** The first values, for the histogram: a typed array grown by doubling (no boxed numbers for the collector to walk). */
-  private kept = new Float64Array(1024);
+  private kept: Float64Array = new Float64Array(1024);
   private keptCount = 0;
 
   /**
@@ -67,7 +67,7 @@ class Series {
     let { count, mean, squares, min, max, keptCount, kept } = this;
     for (let at = from; at < values.length; at += stride) {
       const value = values[at]!;
-      if (value !== value) continue;
+      if (Number.isNaN(value)) continue;
       count++;
       const before = value - mean;
       mean += before / count;
