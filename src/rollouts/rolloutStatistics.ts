@@ -143,7 +143,8 @@ export class RolloutStatisticsBuilder {
     this.groups++;
     this.trajectories += group.trajectoryCount;
     this.exceptions += group.exceptionCount;
-    for (const flag of group.flags) this.flags[flag]++;
+    const flags = group.flags;
+    for (let at = 0; at < flags.length; at++) this.flags[flags[at]!]++;
     this.reward.addEvery(group.columns, rewardColumn, stride);
     this.completionLength.addEvery(group.columns, completionLengthColumn, stride);
     // Counted by runs of the same reason: most of a group's choices stop the same way.
