@@ -91,6 +91,7 @@ export interface GroupSummary {
   exceptionCount: number;
   /** The group's metadata, small: at most `maxMetadataKeys` keys, each value cut to a short text. */
   metadata: Record<string, string | number | boolean | null>;
+  /** In the order of `groupFlags`. Read only: every group with the same flags shares one frozen array. */
   flags: GroupFlag[];
 }
 
@@ -143,38 +144,63 @@ export interface GroupPlace {
  * took from it, so one reader (one file) should own a store.
  */
 export class ColumnStore {
-  private block = new Float64Array(0);
-  private used = 0;
+  private block = new ArrayBuffer(0);
+  /** Numbers of the block handed out; past its end at first, so the first take makes a block. */
+  private used = Infinity;
 
   constructor(private readonly blockLength = 16_384) {}
 
   take(length: number): Float64Array {
     if (length * 4 > this.blockLength) return new Float64Array(length);
-    if (this.used + length > this.block.length) {
-      this.block = new Float64Array(this.blockLength);
+    if (this.used + length > this.blockLength) {
+      this.block = new ArrayBuffer(this.blockLength * Float64Array.BYTES_PER_ELEMENT);
       this.used = 0;
     }
-    const view = this.block.subarray(this.used, this.used + length);
+    // A view made from the buffer: `subarray` looks up a species constructor on every call.
+    const view = new Float64Array(this.block, this.used * Float64Array.BYTES_PER_ELEMENT, length);
     this.used += length;
     return view;
   }
 
   private lastReasons: string[] = [];
   private lastKeys: string[] = [];
+  /** Lists of one reason repeated, by reason and then length: what most groups' choices give. */
+  private readonly uniformReasons = new Map<string, string[][]>();
 
-  /** The previous group's finish reasons when equal to these: most groups of a file repeat them. */
-  sharedReasons(reasons: string[]): string[] {
-    if (sameStrings(reasons, this.lastReasons)) return this.lastReasons;
-    this.lastReasons = reasons;
-    return reasons;
+  /**
+   * A list equal to `reasons` (which the caller reuses): one already handed out when the reasons
+   * are one reason repeated or the previous group's, else a copy.
+   */
+  sharedReasons(reasons: readonly string[]): string[] {
+    const uniform = reasons.length > 0 && reasons.length <= maxUniformReasons && isUniform(reasons);
+    if (uniform) {
+      let byLength = this.uniformReasons.get(reasons[0]!);
+      if (!byLength) {
+        if (this.uniformReasons.size >= maxUniformReasonKinds) this.uniformReasons.clear();
+        byLength = [];
+        this.uniformReasons.set(reasons[0]!, byLength);
+      }
+      return (byLength[reasons.length] ??= reasons.slice());
+    }
+    if (!sameStrings(reasons, this.lastReasons)) this.lastReasons = reasons.slice();
+    return this.lastReasons;
   }
 
-  /** The previous group's metric keys when equal to these. */
-  sharedKeys(keys: string[]): string[] {
-    if (sameStrings(keys, this.lastKeys)) return this.lastKeys;
-    this.lastKeys = keys;
-    return keys;
+  /** A list equal to `keys` (which the caller reuses): the previous group's when equal, else a copy. */
+  sharedKeys(keys: readonly string[]): string[] {
+    if (!sameStrings(keys, this.lastKeys)) this.lastKeys = keys.slice();
+    return this.lastKeys;
   }
+}
+
+/** Bounds of the lists of one repeated reason kept for sharing: reasons per list, and distinct reasons. */
+const maxUniformReasons = 64;
+const maxUniformReasonKinds = 16;
+
+function isUniform(strings: readonly string[]): boolean {
+  const first = strings[0];
+  for (let index = 1; index < strings.length; index++) if (strings[index] !== first) return false;
+  return true;
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
@@ -208,12 +234,15 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
   if (count === 0) return nothingToSummarize;
   let wellFormed = count === list.length && groupFieldsWellFormed(value);
   const columns = store ? store.take(count * columnCount) : new Float64Array(count * columnCount);
-  const finishReasons: string[] = [];
-  const metricKeys: string[] = [];
   // Pairs of (key index, value) per trajectory, placed once every key is known.
   const work = workspace(list.length);
+  // The group's finish reasons and metric keys gather in scratch lists; the summary gets a copy or a shared equal list.
+  const finishReasons = work.reasons;
+  const metricKeys = work.keys;
+  finishReasons.length = 0;
+  metricKeys.length = 0;
   let entries = 0;
-  const facts: TrajectoryFacts = { empty: false, trivial: false, wellFormed: true };
+  const facts = work.facts;
   let anyEmptyOrRepetitive = false;
   // Trajectories that do nothing: a flag only once their advantage is known.
   let sum = 0;
@@ -258,7 +287,8 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
   }
   const keyCount = metricKeys.length;
   const metricValues = store ? store.take(count * keyCount) : new Float64Array(count * keyCount);
-  metricValues.fill(NaN);
+  // A loop rather than `fill`: a builtin call costs more than the two dozen numbers of a group.
+  for (let at = 0; at < metricValues.length; at++) metricValues[at] = NaN;
   for (let position = 0, entry = 0; position < count; position++) {
     for (; entry < work.ends[position]!; entry += 2) metricValues[position * keyCount + work.entries[entry]!] = work.entries[entry + 1]!;
   }
@@ -266,13 +296,14 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
   releaseLargeWorkspace();
 
   const exceptionCount = Array.isArray(value.exceptions) ? value.exceptions.length : 0;
-  const flags: GroupFlag[] = [];
-  if (min === max) flags.push('noSignal');
-  if (std > thresholds.highVarianceStd) flags.push('highVariance');
-  if (exceptionCount > 0) flags.push('exceptions');
-  if (finishReasons.includes('length')) flags.push('truncated');
-  if (anyEmptyOrRepetitive) flags.push('emptyOrRepetitive');
-  if (doNothingSibling) flags.push('doNothingSibling');
+  // Bits in the order of `groupFlags`.
+  const flags =
+    (min === max ? 1 : 0) |
+    (std > thresholds.highVarianceStd ? 2 : 0) |
+    (exceptionCount > 0 ? 4 : 0) |
+    (finishReasons.includes('length') ? 8 : 0) |
+    (anyEmptyOrRepetitive ? 16 : 0) |
+    (doNothingSibling ? 32 : 0);
 
   return {
     wellFormed,
@@ -284,12 +315,12 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
       trajectoryCount: count,
       reward: { mean, std, min, max },
       columns,
-      finishReasons: store ? store.sharedReasons(finishReasons) : finishReasons,
-      metricKeys: store ? store.sharedKeys(metricKeys) : metricKeys,
+      finishReasons: store ? store.sharedReasons(finishReasons) : finishReasons.slice(),
+      metricKeys: store ? store.sharedKeys(metricKeys) : metricKeys.slice(),
       metricValues,
       exceptionCount,
       metadata: smallMetadata(value.metadata),
-      flags,
+      flags: flagLists[flags]!,
     },
   };
 }
@@ -300,6 +331,10 @@ function isReadable(value: unknown): value is Record<string, unknown> & { reward
   const reward = value.reward;
   return typeof reward === 'number' && Number.isFinite(reward);
 }
+
+// Read once: transpiled one module per file (as the tests and the benchmark run it), each call of an
+// imported function goes through a getter, which the walk would pay per choice.
+const ratioOf = repetitionRatio;
 
 interface TrajectoryFacts {
   /** A choice with no text and no tool call. */
@@ -354,11 +389,10 @@ function summarizeTrajectory(trajectory: Record<string, unknown>, columns: Float
       const callCount = Array.isArray(calls) ? calls.length : 0;
       completionLength += content.length + (callCount > 0 ? toolCallLength(calls as unknown[]) : 0);
       if (callCount > 0) toolCalls = true;
-      // Trimming scans only the white space at the ends, and copies nothing when there is none.
-      const textChars = content.length === 0 ? 0 : content.trim().length;
+      const textChars = trimmedLength(content);
       if (textChars === 0 && callCount === 0) empty = true;
       trimmedChars += textChars;
-      const ratio = content.length === 0 ? 0 : repetitionRatio(content);
+      const ratio = content.length === 0 ? 0 : ratioOf(content);
       if (ratio > repetition) repetition = ratio;
       if (wellFormed && !choiceWellFormed(item, finishReason, message)) wellFormed = false;
     }
@@ -373,6 +407,18 @@ function summarizeTrajectory(trajectory: Record<string, unknown>, columns: Float
   facts.empty = empty;
   facts.trivial = !toolCalls && trimmedChars < thresholds.trivialChars;
   facts.wellFormed = wellFormed;
+}
+
+/**
+ * The length of `text` without white space at its ends, as `trim()` takes it: a text that starts
+ * and ends with a visible ASCII character (nearly every one) is measured without a call.
+ */
+function trimmedLength(text: string): number {
+  const length = text.length;
+  if (length === 0) return 0;
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(length - 1);
+  return first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f ? length : text.trim().length;
 }
 
 function choiceWellFormed(item: Record<string, unknown>, finishReason: unknown, message: Record<string, unknown>): boolean {
@@ -477,7 +523,20 @@ function collectMetrics(metrics: unknown, keys: string[], entries: number): numb
  * metric pairs waiting for the group's keys to be known, where each trajectory's pairs end, and
  * which trajectories do nothing. Reusing it spares the collector several arrays per group.
  */
-const work = { entries: new Float64Array(256), ends: new Int32Array(64), trivial: new Uint8Array(64) };
+const work = {
+  entries: new Float64Array(256),
+  ends: new Int32Array(64),
+  trivial: new Uint8Array(64),
+  reasons: [] as string[],
+  keys: [] as string[],
+  facts: { empty: false, trivial: false, wellFormed: true } as TrajectoryFacts,
+};
+
+/**
+ * The list of flags of each combination, by its bits in the order of `groupFlags`: groups with the
+ * same flags share one frozen list (most groups have none or one), rather than keeping one each.
+ */
+const flagLists: readonly GroupFlag[][] = Array.from({ length: 1 << groupFlags.length }, (_, bits) => Object.freeze(groupFlags.filter((_flag, bit) => (bits & (1 << bit)) !== 0)) as GroupFlag[]);
 
 function workspace(trajectories: number): typeof work {
   if (trajectories > work.ends.length) {
@@ -489,6 +548,8 @@ function workspace(trajectories: number): typeof work {
 
 /** A huge group's scratch space is not kept for the next group. */
 function releaseLargeWorkspace(): void {
+  if (work.reasons.length > 1 << 12) work.reasons = [];
+  if (work.keys.length > 1 << 12) work.keys = [];
   if (work.entries.length > 1 << 16) work.entries = new Float64Array(256);
   if (work.ends.length > 1 << 12) {
     work.ends = new Int32Array(64);

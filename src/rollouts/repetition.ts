@@ -36,8 +36,9 @@ export function repetitionRatio(text: string): number {
   let words = 0;
   let hash = 0;
   let inWord = false;
-  for (let at = from; at <= text.length; at++) {
-    const code = at < text.length ? text.charCodeAt(at) : 0x20;
+  const length = text.length;
+  for (let at = from; at < length; at++) {
+    const code = text.charCodeAt(at);
     if (code <= 0x20 || code === 0xa0 || code === 0x3000) {
       if (inWord) wordHashes[words++] = hash;
       inWord = false;
@@ -48,6 +49,7 @@ export function repetitionRatio(text: string): number {
       inWord = true;
     }
   }
+  if (inWord) wordHashes[words++] = hash;
   // A window that starts mid-word measures a fragment; drop it.
   const first = from > 0 && words > 0 && text.charCodeAt(from - 1) > 0x20 && text.charCodeAt(from) > 0x20 ? 1 : 0;
   const total = words - first - ngramSize + 1;
