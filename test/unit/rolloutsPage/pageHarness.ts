@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { RpcEndpoint, type Handlers } from '../../../src/webview/common/rpc';
 import type { RolloutHostEvent, RolloutHostMethods, RolloutPageEvent, RolloutPageMethods } from '../../../src/webview/rollouts/rolloutsProtocol';
-import { openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
+import { hasChromium, launchChromium, openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
 import type { FixtureFile } from './fixtures';
 
 export function startRolloutsServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -53,4 +53,37 @@ export async function openRolloutsPage(browser: Browser, url: string, handlers: 
     viewport,
   );
   return Object.assign(view, { push: (event: RolloutHostEvent) => channel.emit(event), requests });
+}
+
+/**
+ * Chromium and the page's server for the describe block it is called in (skipped without chromium,
+ * failed under CI), and `withPage`, which runs a test against a fresh page and always closes it.
+ */
+export function rolloutsPageSuite(): {
+  withPage<T>(handlers: Handlers<RolloutHostMethods>, run: (view: RolloutsPageUnderTest) => Promise<T>, viewport?: { width: number; height: number }): Promise<T>;
+} {
+  let browser: Browser | undefined;
+  let server: { url: string; close(): Promise<void> } | undefined;
+  before(async function () {
+    if (!hasChromium()) {
+      if (process.env.CI) throw new Error('chromium is required for the rollout inspector page tests');
+      this.skip();
+    }
+    browser = await launchChromium();
+    server = await startRolloutsServer();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    async withPage(handlers, run, viewport) {
+      const view = await openRolloutsPage(browser!, server!.url, handlers, viewport);
+      try {
+        return await run(view);
+      } finally {
+        await view.page.context().close();
+      }
+    },
+  };
 }
