@@ -26,14 +26,16 @@ export interface TrainedModelSource {
   steps: number[];
 }
 
+export const pinnedGroup = 'Pinned';
 export const catalogueGroup = 'Inference models';
 export const otherGroup = 'Other';
 
 /**
- * Catalogue models first (in the server's order), then each remembered training model: its latest
+ * Pinned models first (a checkpoint promoted after an evaluation, newest pin first), then the
+ * catalogue models (in the server's order), then each remembered training model: its latest
  * checkpoint, then its checkpoints newest first. Duplicates keep their first place.
  */
-export function buildModelOptions(catalogueIds: string[], trained: TrainedModelSource[]): ModelOption[] {
+export function buildModelOptions(catalogueIds: string[], trained: TrainedModelSource[], pinnedIds: readonly string[] = []): ModelOption[] {
   const options: ModelOption[] = [];
   const seen = new Set<string>();
   const add = (option: ModelOption): void => {
@@ -41,6 +43,7 @@ export function buildModelOptions(catalogueIds: string[], trained: TrainedModelS
     seen.add(option.id);
     options.push(option);
   };
+  for (const id of pinnedIds) add({ id, label: shortModelLabel(id), group: pinnedGroup, api: apiForModel(id) });
   for (const id of catalogueIds) add({ id, label: id, group: catalogueGroup, api: 'inference' });
   for (const model of trained) {
     const latest = checkpointModelId(model);

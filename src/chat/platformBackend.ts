@@ -9,6 +9,8 @@ export interface PlatformBackendOptions {
   client(): Promise<PlatformClient>;
   /** Training models the user created or added (the platform cannot list them). */
   trainedModels(): TrainingModel[];
+  /** Models pinned for the chat (a promoted checkpoint), offered first whatever their step. */
+  pinnedModels?(): string[];
   /** How many of each model's newest checkpoints the picker offers. */
   checkpointsPerModel?: number;
   /** Words for a failed call, as the rest of the extension puts them (with the API's address). */
@@ -61,7 +63,7 @@ export function createPlatformBackend(options: PlatformBackendOptions): ChatBack
           }),
         ),
       ]);
-      return { options: buildModelOptions(catalogueIds, trained), problems };
+      return { options: buildModelOptions(catalogueIds, trained, options.pinnedModels?.() ?? []), problems };
     },
   };
 }

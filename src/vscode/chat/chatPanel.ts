@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { chatDefaultModelKey } from './chatDefaults';
 import { ChatController } from '../../chat/chatController';
 import { ConversationStore } from '../../chat/conversationStore';
 import { createPlatformBackend } from '../../chat/platformBackend';
@@ -7,7 +8,6 @@ import { loadWebviewPage, panelOptions } from '../webviews/panelOptions';
 import { chatViewType } from './chatViewType';
 import { EditorChatUi } from './editorUi';
 
-const lastModelKey = 'rlStudio.chat.lastModel';
 const chatTitle = 'RL Studio Chat';
 
 /** Shared by every panel of the window: one store, so a reopened panel sees the same conversations. */
@@ -58,11 +58,16 @@ export class ChatPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(services.context.extensionUri, 'media', 'rl-studio.svg');
     this.controller = new ChatController({
       store: shared.store,
-      backend: createPlatformBackend({ client: () => services.client(), trainedModels: () => services.remembered.models.list(), describeFailure: (error) => services.describeFailure(error) }),
+      backend: createPlatformBackend({
+        client: () => services.client(),
+        trainedModels: () => services.remembered.models.list(),
+        pinnedModels: () => services.remembered.pinned.list().map((pin) => pin.id),
+        describeFailure: (error) => services.describeFailure(error),
+      }),
       ui: shared.ui,
       post: (message) => void panel.webview.postMessage(message),
-      lastModel: () => state.get<string>(lastModelKey),
-      setLastModel: (modelId) => void state.update(lastModelKey, modelId),
+      lastModel: () => state.get<string>(chatDefaultModelKey),
+      setLastModel: (modelId) => void state.update(chatDefaultModelKey, modelId),
       onProblem: (problem) => services.log.warn(`chat: ${problem}`),
     });
     this.disposables.push(
@@ -73,6 +78,7 @@ export class ChatPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       services.onDidChangeConnection(() => void this.controller.refreshModels()),
       services.remembered.models.onDidChange(() => void this.controller.refreshModels()),
+      services.remembered.pinned.onDidChange(() => void this.controller.refreshModels()),
     );
     loadWebviewPage(panel.webview, services.context.extensionUri, 'chat', chatTitle);
   }

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../api/errorMessage';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
 import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
+import { apiForModel, shortModelLabel } from '../../chat/modelIds';
 import { runStream } from '../../chat/streamRun';
+import { parseCheckpointModelId } from '../../core/checkpointIds';
 import type { Services } from '../platform/services';
 
 /** What the platform does not say about its models; conservative so the editor trims context early. */
@@ -18,7 +20,8 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly services: Services) {
-    this.subscription = services.onDidChangeConnection(() => this.changed.fire());
+    const changed = () => this.changed.fire();
+    this.subscription = vscode.Disposable.from(services.onDidChangeConnection(changed), services.remembered.pinned.onDidChange(changed));
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<vscode.LanguageModelChatInformation[]> {
@@ -31,16 +34,30 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
     try {
       const client = await this.services.client();
       const list = await client.inference.listModels({ signal: abort.signal });
-      return list.data.map((model) => ({
-        id: model.id,
-        name: model.id.split('/').at(-1) ?? model.id,
-        family: model.root ?? model.id,
-        version: String(model.created ?? ''),
-        detail: 'RL Studio',
-        tooltip: `${model.id}, served by the RL Studio inference API`,
+      // Checkpoints pinned after an evaluation come first: the training API serves them.
+      const pinned = this.services.remembered.pinned.list().map((pin) => ({
+        id: pin.id,
+        name: shortModelLabel(pin.id),
+        family: parseCheckpointModelId(pin.id)?.name ?? pin.id,
+        version: pin.pinnedAt,
+        detail: 'RL Studio, pinned',
+        tooltip: `${pin.id}, pinned in RL Studio and served by the training API`,
         ...assumedLimits,
         capabilities: { imageInput: false, toolCalling: false },
       }));
+      return [
+        ...pinned,
+        ...list.data.map((model) => ({
+          id: model.id,
+          name: model.id.split('/').at(-1) ?? model.id,
+          family: model.root ?? model.id,
+          version: String(model.created ?? ''),
+          detail: 'RL Studio',
+          tooltip: `${model.id}, served by the RL Studio inference API`,
+          ...assumedLimits,
+          capabilities: { imageInput: false, toolCalling: false },
+        })),
+      ];
     } catch (error) {
       this.services.log.warn(`listing models for the editor's chat failed: ${errorMessage(error)}`);
       return [];
@@ -59,7 +76,8 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
     const abort = abortOn(token);
     try {
       const client = await this.services.client();
-      const stream = client.inference.streamChatCompletion(
+      const side = apiForModel(model.id) === 'training' ? client.training : client.inference;
+      const stream = side.streamChatCompletion(
         { model: model.id, messages: toChatMessages(messages), ...requestOptionsFrom(options.modelOptions), stream: true, stream_options: { include_usage: true } },
         { signal: abort.signal },
       );

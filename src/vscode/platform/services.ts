@@ -10,7 +10,7 @@ import type { LateFeature } from './lazy/featureCommands';
 import { onFirstUse } from './lazy/onFirstUse';
 import { RedactingLog } from './log';
 import { isConfigured, SettingsStore, type Settings } from './settings';
-import { RememberedList, type RememberedJob, type RememberedModel } from '../sidebar/rememberedItems';
+import { RememberedList, type PinnedModel, type RememberedJob, type RememberedModel } from '../sidebar/rememberedItems';
 import { ApprovalList, approvedStorageKey, declinedStorageKey } from '../trust/approvals';
 import { Dialogs } from './dialogs';
 
@@ -43,7 +43,7 @@ export interface Services {
   readonly lifetime: AbortSignal;
   readonly credentials: CredentialStore;
   /** Training models and jobs the user created or added by id, for the current training API. */
-  readonly remembered: { models: RememberedList<RememberedModel>; jobs: RememberedList<RememberedJob> };
+  readonly remembered: { models: RememberedList<RememberedModel>; jobs: RememberedList<RememberedJob>; pinned: RememberedList<PinnedModel> };
   /** Loads dist/network.js (undici and the client) on first call. */
   network(): Promise<NetworkModule>;
   /** The one platform client for the current settings; rebuilt when settings change. Fails once disposed. */
@@ -96,8 +96,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const remembered = {
     models: new RememberedList<RememberedModel>(context.globalState, 'models', scope),
     jobs: new RememberedList<RememberedJob>(context.globalState, 'jobs', scope),
+    pinned: new RememberedList<PinnedModel>(context.globalState, 'pinned', scope),
   };
-  context.subscriptions.push(log, approvals.allowed, approvals.declined, settings, credentials, connectionChanged, remembered.models, remembered.jobs);
+  context.subscriptions.push(log, approvals.allowed, approvals.declined, settings, credentials, connectionChanged, remembered.models, remembered.jobs, remembered.pinned);
 
   let networkModule: NetworkModule | undefined;
   let clientPromise: Promise<PlatformClient> | undefined;
@@ -205,6 +206,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
       resetClient();
       remembered.models.scopeChanged();
       remembered.jobs.scopeChanged();
+      remembered.pinned.scopeChanged();
     }),
     credentials.onDidChange(() => {
       void credentials.getApiKey().then((key) => log.addSecret(key));

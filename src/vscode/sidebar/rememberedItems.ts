@@ -66,3 +66,14 @@ export interface RememberedJob {
 }
 
 export type RememberedModel = TrainingModel;
+
+/** A model pinned for the chat and VS Code's model picker: a checkpoint chosen to ship. */
+export interface PinnedModel {
+  /** The model id as sent (`wandb-artifact:///…:stepN` for a checkpoint). */
+  id: string;
+  /** When it was pinned, ISO time. */
+  pinnedAt: string;
+}
+
+/** Pins kept per training API address; pinning more drops the oldest. */
+export const maxPinnedModels = 20;

@@ -137,6 +137,22 @@ describe('chat models', () => {
     );
   });
 
+  it('offers pinned models first, a pinned checkpoint older than the listed ones included, each once', () => {
+    const pinned = ['wandb-artifact:///e/p/n:step20', 'a'];
+    const options = buildModelOptions(['a', 'b'], [{ entity: 'e', project: 'p', name: 'n', steps: [40, 20] }], pinned);
+    assert.deepEqual(
+      options.map((option) => [option.id, option.group, option.api]),
+      [
+        ['wandb-artifact:///e/p/n:step20', 'Pinned', 'training'],
+        ['a', 'Pinned', 'inference'],
+        ['b', 'Inference models', 'inference'],
+        ['wandb-artifact:///e/p/n', 'e/p/n', 'training'],
+        ['wandb-artifact:///e/p/n:step40', 'e/p/n', 'training'],
+      ],
+    );
+    assert.equal(options[0]!.label, 'n · step 20');
+  });
+
   it('always offers the selected model, even when no source listed it', () => {
     const options = buildModelOptions(['a'], []);
     const withCheckpoint = withSelectedModels(options, ['wandb-artifact:///e/p/n:step7', 'a', '']);

@@ -18,7 +18,7 @@ import {
 import { CredentialStore } from '../../../src/vscode/platform/credentials';
 import { RedactingLog } from '../../../src/vscode/platform/log';
 import type { SettingsStore } from '../../../src/vscode/platform/settings';
-import { RememberedList, type RememberedJob, type RememberedModel } from '../../../src/vscode/sidebar/rememberedItems';
+import { RememberedList, type PinnedModel, type RememberedJob, type RememberedModel } from '../../../src/vscode/sidebar/rememberedItems';
 import { rememberedJob, trainingModel } from '../../support/builders';
 
 const trainingUrl = 'http://127.0.0.1:8787/training/v1';
@@ -56,6 +56,7 @@ function setUp(mode: vscode.ExtensionMode, configured = { trainingApiUrl: traini
     remembered: {
       models: new RememberedList<RememberedModel>(globalState as unknown as vscode.Memento, 'models', scope),
       jobs: new RememberedList<RememberedJob>(globalState as unknown as vscode.Memento, 'jobs', scope),
+      pinned: new RememberedList<PinnedModel>(globalState as unknown as vscode.Memento, 'pinned', scope),
     },
     log: new RedactingLog('RL Studio (test)'),
     settings: { current: { ...configured, project: '', requestTimeoutMs: 60_000, pollingIntervalMs: 1000 } } as SettingsStore,

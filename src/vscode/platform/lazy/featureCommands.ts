@@ -30,6 +30,7 @@ export const commandOwners = {
   'rlStudio.copyModelId': 'sidebar',
   'rlStudio.copyCheckpointModelId': 'sidebar',
   'rlStudio.chatWithModel': 'sidebar',
+  'rlStudio.useInChat': 'sidebar',
   'rlStudio.loadMoreCheckpoints': 'sidebar',
   'rlStudio.refreshModel': 'sidebar',
   'rlStudio.deleteCheckpoints': 'sidebar',

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { useInChat } from './useInChat';
 import type { Services } from '../../platform/services';
 import type { RememberedModel } from '../rememberedItems';
 import { withNotification } from '../flowGuards';
@@ -77,6 +78,19 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     }
     await vscode.env.clipboard.writeText(id);
     vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
+  });
+
+  services.registerCommand('rlStudio.useInChat', async (node?: ModelsNode) => {
+    if (node?.kind !== 'checkpoint') return;
+    const modelId = chatModelId(node);
+    if (!modelId) {
+      dialogs.warn('This model was added by its id alone: without its entity/project/name, its checkpoints have no model id to pin.', {
+        title: 'Name Model…',
+        run: () => vscode.commands.executeCommand('rlStudio.setModelName', node),
+      });
+      return;
+    }
+    await useInChat(services, dialogs, modelId);
   });
 
   services.registerCommand('rlStudio.chatWithModel', async (node?: ModelsNode) => {
