@@ -40,7 +40,7 @@ describe('Promotion: a checkpoint used in the chat and the model picker', functi
     const sent = platform.emulator.requests.slice(before).filter((request) => request.path.endsWith('/chat/completions'));
     assert.deepEqual(
       sent.map((request) => request.path),
-      ['/v1/chat/completions'],
+      ['/training/v1/chat/completions'],
       'answered by the training API, not the inference API (/inference/v1)',
     );
   });
