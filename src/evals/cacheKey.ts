@@ -8,8 +8,8 @@
  * `n` is left out: draw 2 of a run with n = 4 is the same request as draw 2 with n = 8 (its seed is
  * `drawSeed`), so raising `n` asks only the new draws.
  */
-import type { EvalParameters, EvalSample } from './evalModel';
 import { canonicalJson, sha256Hex } from './canonicalJson';
+import type { EvalParameters, EvalSample } from './evalModel';
 
 /** 32 hex digits (128 bits): no two of a run's answers share one by chance. */
 const keyChars = 32;
@@ -17,7 +17,9 @@ const keyChars = 32;
 const keyVersion = 1;
 
 export function cacheKey(model: string, sample: Pick<EvalSample, 'id' | 'messages' | 'reference'>, parameters: EvalParameters, draw: number): string {
-  const request = { temperature: parameters.temperature, seed: drawSeed(parameters, draw), maxTokens: parameters.maxTokens, topP: parameters.topP };
+  // The run's seed and the draw, not only the seed sent: draw 1 of seed 42 and draw 0 of seed 43 send
+  // the same seed but are different answers of the results file.
+  const request = { temperature: parameters.temperature, seed: parameters.seed, draw, maxTokens: parameters.maxTokens, topP: parameters.topP };
   return sha256Hex(canonicalJson({ v: keyVersion, model, sample: sample.id, messages: sample.messages, reference: sample.reference ?? null, request }), keyChars);
 }
 

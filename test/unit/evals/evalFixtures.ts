@@ -13,7 +13,10 @@ export function checkpoint(step: number, trainingModelId = 'wandb-artifact:///te
 }
 
 export function answer(model: string, sampleId: string, draw: number, scores: AnswerRecord['scores'], extra: Partial<AnswerRecord> = {}): AnswerRecord {
-  return { model, sample: sampleId, draw, key: `${model}|${sampleId}|${draw}`, text: 'an answer', scores, ...extra };
+  const made: AnswerRecord = { model, sample: sampleId, draw, key: `${model}|${sampleId}|${draw}`, text: 'an answer', scores, ...extra };
+  // `text: undefined` in `extra` means no text, as a file read back has none.
+  if (made.text === undefined) delete made.text;
+  return made;
 }
 
 export function run(models: EvalModelRef[], answers: AnswerRecord[]): EvalRunFile {
