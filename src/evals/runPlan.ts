@@ -52,7 +52,8 @@ export function checkRunSize(input: Pick<PlanInput, 'samples' | 'models' | 'para
   if (models.length > evalLimits.models) return `${models.length} models are chosen, more than the ${evalLimits.models} a run may compare`;
   if (!Number.isInteger(parameters.n) || parameters.n < 1 || parameters.n > evalLimits.draws) return `answers per prompt must be a whole number from 1 to ${evalLimits.draws}`;
   const answers = samples.length * models.length * parameters.n;
-  if (answers > maxRunAnswers) return `the run would hold ${answers.toLocaleString('en-US')} answers, more than the ${maxRunAnswers.toLocaleString('en-US')} a run may have; choose fewer models, samples or answers per prompt`;
+  if (answers > maxRunAnswers)
+    return `the run would hold ${answers.toLocaleString('en-US')} answers, more than the ${maxRunAnswers.toLocaleString('en-US')} a run may have; choose fewer models, samples or answers per prompt`;
   if (scorers.length > evalLimits.scorers) return `${scorers.length} scorers are chosen, more than the ${evalLimits.scorers} a run may have`;
   if (new Set(models.map((model) => model.id)).size !== models.length) return 'a model is chosen twice';
   if (new Set(scorers.map((scorer) => scorer.name)).size !== scorers.length) return 'two scorers have the same name';

@@ -38,7 +38,9 @@ export function readScorerSpec(value: unknown): { spec: ScorerSpec } | { error: 
   const field = (key: string): unknown => own(value, key);
   switch (field('kind')) {
     case 'exactMatch':
-      return optional(field('caseSensitive'), 'boolean') ? { spec: withoutUndefined({ kind: 'exactMatch', caseSensitive: field('caseSensitive') as boolean | undefined }) } : { error: '"caseSensitive" must be true or false' };
+      return optional(field('caseSensitive'), 'boolean')
+        ? { spec: withoutUndefined({ kind: 'exactMatch', caseSensitive: field('caseSensitive') as boolean | undefined }) }
+        : { error: '"caseSensitive" must be true or false' };
     case 'contains':
       if (!optional(field('text'), 'string') || !optional(field('caseSensitive'), 'boolean')) return { error: '"text" must be text and "caseSensitive" true or false' };
       return { spec: withoutUndefined({ kind: 'contains', text: field('text') as string | undefined, caseSensitive: field('caseSensitive') as boolean | undefined }) };

@@ -32,6 +32,9 @@ describe('cache key', () => {
   });
 
   it('gives each draw its own fixed seed', () => {
-    assert.deepEqual([0, 1, 2].map((draw) => drawSeed(parameters, draw)), [42, 43, 44]);
+    assert.deepEqual(
+      [0, 1, 2].map((draw) => drawSeed(parameters, draw)),
+      [42, 43, 44],
+    );
   });
 });

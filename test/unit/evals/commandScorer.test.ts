@@ -16,10 +16,15 @@ describe('command scorer', () => {
   function run(script: string, options: { args?: string[]; timeoutMs?: number; trusted?: boolean; answer?: string } = {}): Promise<unknown> {
     const file = join(dir, `scorer-${Math.random().toString(36).slice(2)}.js`);
     writeFileSync(file, script);
-    return runCommandScorer({ command: process.execPath, args: [file, ...(options.args ?? [])], timeoutMs: options.timeoutMs }, sample('s1', 'Capital of France?', 'Paris'), options.answer ?? 'Paris', {
-      cwd: dir,
-      trusted: options.trusted ?? true,
-    });
+    return runCommandScorer(
+      { command: process.execPath, args: [file, ...(options.args ?? [])], timeoutMs: options.timeoutMs },
+      sample('s1', 'Capital of France?', 'Paris'),
+      options.answer ?? 'Paris',
+      {
+        cwd: dir,
+        trusted: options.trusted ?? true,
+      },
+    );
   }
 
   it('reads the sample and answer as JSON on stdin and takes the first number printed', async () => {

@@ -20,7 +20,11 @@ describe('JSON schema subset', () => {
   });
 
   it('names each violation with its path', () => {
-    assert.deepEqual(problems(person, { age: 200, extra: 1 }), ['the answer lacks the required property "name"', '/age should be at most 150', 'the answer has the property "extra", which is not allowed']);
+    assert.deepEqual(problems(person, { age: 200, extra: 1 }), [
+      'the answer lacks the required property "name"',
+      '/age should be at most 150',
+      'the answer has the property "extra", which is not allowed',
+    ]);
     assert.deepEqual(problems(person, { name: 'ann', tags: ['c'] }), ['/name does not match the pattern ^[A-Z]', '/tags/0 is none of the allowed values']);
     assert.deepEqual(problems(person, { name: 'Annabel' }), ['/name should be at most 5 characters long']);
     assert.deepEqual(problems({ type: 'integer' }, 1.5), ['the answer should be integer']);

@@ -10,7 +10,8 @@ describe('judge', () => {
     assert.equal(request.messages.length, 2);
     assert.match(request.messages[0]!.content, /Score: <a number from 0 to 10>/);
     const body = request.messages[1]!.content;
-    for (const part of ['# Rubric\nReward brevity.', '[user]\nCapital of France?', '# Reference answer\nParis', '# Answer to grade\nIt is Paris.', 'Score: <0-10>']) assert.ok(body.includes(part), part);
+    for (const part of ['# Rubric\nReward brevity.', '[user]\nCapital of France?', '# Reference answer\nParis', '# Answer to grade\nIt is Paris.', 'Score: <0-10>'])
+      assert.ok(body.includes(part), part);
   });
 
   it('leaves the reference out when there is none, and cuts a runaway answer', () => {

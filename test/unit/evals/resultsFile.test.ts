@@ -6,7 +6,14 @@ import { answer, checkpoint, run } from './evalFixtures';
 const [a, b] = [checkpoint(10), checkpoint(20)];
 
 function sampleRun() {
-  return run([a, b], [answer(a.id, 's1', 0, { exact: 1 }, { finishReason: 'stop', latencyMs: 120, usage: { promptTokens: 10, completionTokens: 3 } }), answer(a.id, 's2', 0, { exact: 0 }), answer(b.id, 's1', 0, {}, { text: undefined, error: 'HTTP 500: try again' })]);
+  return run(
+    [a, b],
+    [
+      answer(a.id, 's1', 0, { exact: 1 }, { finishReason: 'stop', latencyMs: 120, usage: { promptTokens: 10, completionTokens: 3 } }),
+      answer(a.id, 's2', 0, { exact: 0 }),
+      answer(b.id, 's1', 0, {}, { text: undefined, error: 'HTTP 500: try again' }),
+    ],
+  );
 }
 
 describe('results file', () => {
@@ -92,7 +99,12 @@ describe('results file', () => {
 
   it('leaves out malformed or repeated answers with a note, and keeps the rest', () => {
     const valid = JSON.parse(serializeRunFile(sampleRun())) as { answers: unknown[] };
-    valid.answers.push({ model: a.id, sample: 's9', draw: -1, key: 'k', text: 'x', scores: {} }, { ...(valid.answers[0] as object) }, { model: a.id, sample: 's9', draw: 0, key: 'k2', scores: { exact: 'high' }, text: 'x' }, 'junk');
+    valid.answers.push(
+      { model: a.id, sample: 's9', draw: -1, key: 'k', text: 'x', scores: {} },
+      { ...(valid.answers[0] as object) },
+      { model: a.id, sample: 's9', draw: 0, key: 'k2', scores: { exact: 'high' }, text: 'x' },
+      'junk',
+    );
     const parsed = parseRunFile(JSON.stringify(valid));
     assert.ok(parsed.ok);
     assert.equal(parsed.run.answers.length, 3);

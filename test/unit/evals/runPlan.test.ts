@@ -103,4 +103,18 @@ describe('run plan', () => {
     assert.match(checkRunSize({ samples: many, models: Array.from({ length: 32 }, (_, at) => checkpoint(at)), parameters: { ...parameters, n: 16 }, scorers })!, /more than the 1,000,000/);
     assert.throws(() => planRun({ samples: [], models, parameters, scorers }), /The evaluation cannot start: the eval set has no samples\./);
   });
+
+  it('a re-run of 1,000 samples × 5 checkpoints with everything answered asks nothing', () => {
+    const many = Array.from({ length: 1_000 }, (_, at) => sample(`s${at}`, `question ${at}`, `${at}`));
+    const five = [10, 20, 30, 40, 50].map((step) => checkpoint(step));
+    const first = planRun({ samples: many, models: five, parameters, scorers });
+    assert.equal(first.items.length, 10_000);
+    const existing = run(
+      five,
+      first.items.map((item) => ({ model: item.model.id, sample: item.sample.id, draw: item.draw, key: item.key, text: 'x', scores: { exact: 1 } })),
+    );
+    const again = planRun({ samples: many, models: five, parameters, scorers, existing });
+    assert.equal(again.items.length, 0);
+    assert.equal(again.reused.length, 10_000);
+  });
 });

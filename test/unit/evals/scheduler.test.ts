@@ -243,3 +243,48 @@ describe('evaluation scheduler', () => {
     assert.deepEqual(await runEvaluations({ items: [], ask: () => assert.fail('asked'), onResult: () => undefined }), { done: 0, failed: 0, cancelled: 0, attempts: 0 });
   });
 });
+
+describe('evaluation scheduler throughput (fake time)', () => {
+  it('answers 1,000 samples × 5 checkpoints at concurrency 8 within 0.9 of the ideal time', async () => {
+    const clock = new FakeClock();
+    const items = Array.from({ length: 5_000 }, (_, at) => at);
+    // Latencies from 50 to 150 ms, spread deterministically.
+    const latency = (item: number): number => 50 + ((item * 7919) % 101);
+    const ideal = items.reduce((sum, item) => sum + latency(item), 0) / 8;
+    let inFlight = 0;
+    let peak = 0;
+    let results = 0;
+    const start = clock.now();
+    let finished = false;
+    let end = 0;
+    const done = runEvaluations({
+      items,
+      concurrency: 8,
+      clock,
+      ask: (item) => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        return new Promise<number>((resolve) =>
+          clock.setTimeout(() => {
+            inFlight--;
+            resolve(item);
+          }, latency(item)),
+        );
+      },
+      onResult: () => results++,
+    }).then((summary) => {
+      // The last answer's timer set the clock: this is when the run ended.
+      end = clock.now();
+      finished = true;
+      return summary;
+    });
+    while (!finished) await clock.advance(1_000);
+    const summary = await done;
+    assert.equal(summary.done, 5_000);
+    assert.equal(results, 5_000);
+    assert.equal(peak, 8);
+    const elapsed = end - start;
+    assert.ok(elapsed >= ideal);
+    assert.ok(ideal / elapsed >= 0.9, `ideal ${ideal} ms, took ${elapsed} ms`);
+  });
+});

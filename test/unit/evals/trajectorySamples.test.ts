@@ -11,7 +11,11 @@ const prompt = [
 describe('samples from trajectory groups', () => {
   it("takes the best trajectory's prompt and its first choice's text as the reference", () => {
     const group = {
-      trajectories: [trajectory(0.2, ...prompt, choice('Lyon')), trajectory(0.9, ...prompt, choice('Paris'), { role: 'user', content: 'and Spain?' }, choice('Madrid')), trajectory(0.9, ...prompt, choice('paris'))],
+      trajectories: [
+        trajectory(0.2, ...prompt, choice('Lyon')),
+        trajectory(0.9, ...prompt, choice('Paris'), { role: 'user', content: 'and Spain?' }, choice('Madrid')),
+        trajectory(0.9, ...prompt, choice('paris')),
+      ],
       metadata: { task: 'geo' },
     };
     const { samples, problems } = samplesFromTrajectoryGroups(`${JSON.stringify(group)}\n`, 'jsonl');
