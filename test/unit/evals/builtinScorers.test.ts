@@ -40,7 +40,7 @@ describe('built-in scorers', () => {
     assert.equal(await score({ kind: 'regex', pattern: 'a' }, 'a'), 1);
   });
 
-  it('a batch queued behind a stopped one gets its own answer, not the stopped worker's', async () => {
+  it('a batch queued behind a stopped one gets its own answer, not the stopped worker’s', async () => {
     const [stopped, next] = await Promise.all([regex.test([{ pattern: '^(a+)+$', flags: '', text: `${'a'.repeat(40)}!` }]), regex.test([{ pattern: 'b', flags: '', text: 'abc' }])]);
     assert.ok('error' in stopped);
     assert.deepEqual(next, [true]);
