@@ -1,0 +1,120 @@
+import * as assert from 'node:assert/strict';
+import { cacheKey } from '../../../src/evals/cacheKey';
+import type { AnswerRecord, EvalModelRef, NamedScorer } from '../../../src/evals/evalModel';
+import { evalLimits } from '../../../src/evals/evalModel';
+import { checkRunSize, planRun } from '../../../src/evals/runPlan';
+import { checkpoint, parameters, run, sample } from './evalFixtures';
+
+const scorers: NamedScorer[] = [{ name: 'exact', spec: { kind: 'exactMatch' } }];
+const samples = [sample('a', 'qa', 'ra'), sample('b', 'qb', 'rb'), sample('c', 'qc', 'rc')];
+const models = [checkpoint(10), checkpoint(20)];
+
+/** Every answer of a run, as a finished run would hold them. */
+function answered(forModels: EvalModelRef[], make: (model: string, sampleId: string, draw: number, key: string) => AnswerRecord | undefined): AnswerRecord[] {
+  const answers: AnswerRecord[] = [];
+  for (const model of forModels)
+    for (const item of samples)
+      for (let draw = 0; draw < parameters.n; draw++) {
+        const answer = make(model.id, item.id, draw, cacheKey(model.id, item, parameters, draw));
+        if (answer) answers.push(answer);
+      }
+  return answers;
+}
+const ok = (model: string, sampleId: string, draw: number, key: string): AnswerRecord => ({ model, sample: sampleId, draw, key, text: 'x', scores: { exact: 1 } });
+
+describe('run plan', () => {
+  it('asks every sample of every model n times when there is no file, in file order, with each draw’s seed', () => {
+    const plan = planRun({ samples, models, parameters, scorers });
+    assert.equal(plan.items.length, 12);
+    assert.equal(plan.total, 12);
+    assert.deepEqual(plan.reused, []);
+    assert.deepEqual(
+      plan.items.slice(0, 3).map((item) => [item.model.id, item.sample.id, item.draw, item.seed]),
+      [
+        [models[0]!.id, 'a', 0, 42],
+        [models[0]!.id, 'a', 1, 43],
+        [models[0]!.id, 'b', 0, 42],
+      ],
+    );
+    assert.equal(new Set(plan.items.map((item) => item.key)).size, 12);
+  });
+
+  it('asks nothing again when everything is answered', () => {
+    const existing = run(models, answered(models, ok));
+    const plan = planRun({ samples, models, parameters, scorers, existing });
+    assert.equal(plan.items.length, 0);
+    assert.equal(plan.reused.length, 12);
+    assert.equal(plan.dropped, 0);
+    assert.deepEqual(plan.toScore, []);
+  });
+
+  it('asks only the new checkpoint’s answers when one is added', () => {
+    const existing = run(models, answered(models, ok));
+    const added = checkpoint(30);
+    const plan = planRun({ samples, models: [...models, added], parameters, scorers, existing });
+    assert.equal(plan.items.length, 6);
+    assert.ok(plan.items.every((item) => item.model === added));
+    assert.equal(plan.total, 18);
+  });
+
+  it('asks failed answers again only when asked: all of them, or those keys', () => {
+    const answers = answered(models, (model, sampleId, draw, key) => (sampleId === 'b' ? { model, sample: sampleId, draw, key, error: 'HTTP 500', scores: {} } : ok(model, sampleId, draw, key)));
+    const existing = run(models, answers);
+    assert.equal(planRun({ samples, models, parameters, scorers, existing }).items.length, 0);
+    assert.equal(planRun({ samples, models, parameters, scorers, existing, retryFailed: true }).items.length, 4);
+    const one = answers.find((answer) => answer.error)!.key;
+    assert.deepEqual(
+      planRun({ samples, models, parameters, scorers, existing, retryFailed: [one] }).items.map((item) => item.key),
+      [one],
+    );
+  });
+
+  it('asks a changed sample again, and drops the answers the run no longer covers', () => {
+    const existing = run(models, answered(models, ok));
+    const changed = [samples[0]!, sample('b', 'qb, reworded', 'rb'), samples[2]!];
+    const plan = planRun({ samples: changed, models: [models[0]!], parameters, scorers, existing });
+    assert.deepEqual(
+      plan.items.map((item) => [item.sample.id, item.draw]),
+      [
+        ['b', 0],
+        ['b', 1],
+      ],
+    );
+    assert.equal(plan.reused.length, 4);
+    assert.equal(plan.dropped, 8);
+  });
+
+  it('lists reused answers that a new scorer has not scored, without asking them again', () => {
+    const existing = run(models, answered(models, ok));
+    const plan = planRun({ samples, models, parameters, scorers: [...scorers, { name: 'json', spec: { kind: 'validJson' } }], existing });
+    assert.equal(plan.items.length, 0);
+    assert.equal(plan.toScore.length, 12);
+    assert.deepEqual(plan.toScore[0]!.scorers, ['json']);
+  });
+
+  it('refuses runs past the limits, or with a model or scorer twice', () => {
+    assert.match(checkRunSize({ samples: [], models, parameters, scorers })!, /no samples/);
+    assert.match(checkRunSize({ samples, models: [], parameters, scorers })!, /no model/);
+    assert.match(checkRunSize({ samples, models, parameters: { ...parameters, n: evalLimits.draws + 1 }, scorers })!, /from 1 to 16/);
+    assert.match(checkRunSize({ samples, models: Array.from({ length: evalLimits.models + 1 }, (_, at) => checkpoint(at)), parameters, scorers })!, /more than the 32/);
+    assert.match(checkRunSize({ samples, models: [models[0]!, models[0]!], parameters, scorers })!, /chosen twice/);
+    assert.match(checkRunSize({ samples, models, parameters, scorers: [scorers[0]!, scorers[0]!] })!, /same name/);
+    const many = Array.from({ length: evalLimits.samples }, (_, at) => sample(`s${at}`));
+    assert.match(checkRunSize({ samples: many, models: Array.from({ length: 32 }, (_, at) => checkpoint(at)), parameters: { ...parameters, n: 16 }, scorers })!, /more than the 1,000,000/);
+    assert.throws(() => planRun({ samples: [], models, parameters, scorers }), /The evaluation cannot start: the eval set has no samples\./);
+  });
+
+  it('a re-run of 1,000 samples × 5 checkpoints with everything answered asks nothing', () => {
+    const many = Array.from({ length: 1_000 }, (_, at) => sample(`s${at}`, `question ${at}`, `${at}`));
+    const five = [10, 20, 30, 40, 50].map((step) => checkpoint(step));
+    const first = planRun({ samples: many, models: five, parameters, scorers });
+    assert.equal(first.items.length, 10_000);
+    const existing = run(
+      five,
+      first.items.map((item) => ({ model: item.model.id, sample: item.sample.id, draw: item.draw, key: item.key, text: 'x', scores: { exact: 1 } })),
+    );
+    const again = planRun({ samples: many, models: five, parameters, scorers, existing });
+    assert.equal(again.items.length, 0);
+    assert.equal(again.reused.length, 10_000);
+  });
+});
