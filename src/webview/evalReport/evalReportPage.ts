@@ -104,7 +104,13 @@ export class EvalReportPage {
     });
     this.sideBySide.setDiff(this.diff);
     const summary = h('div', { class: 'summary' }, this.leaderboard.element, this.chart.element);
-    const matrixPanel = h('section', { class: 'panel matrix-panel', ariaLabel: 'Scores by sample' }, h('div', { class: 'panel-head' }, h('h2', {}, 'By sample')), this.filterBar.element, this.matrix.element);
+    const matrixPanel = h(
+      'section',
+      { class: 'panel matrix-panel', ariaLabel: 'Scores by sample' },
+      h('div', { class: 'panel-head' }, h('h2', {}, 'By sample')),
+      this.filterBar.element,
+      this.matrix.element,
+    );
     this.app.replaceChildren(this.header.element, summary, this.failures.element, matrixPanel, this.sideBySide.element);
     document.addEventListener('keydown', (event) => {
       if (event.key !== 'Escape' || event.defaultPrevented || this.sideBySide.shownSample === undefined) return;

@@ -33,7 +33,14 @@ export class FailuresList {
       title: 'Ask every failed answer again',
       class: 'primary',
     });
-    const head = h('div', { class: 'panel-head' }, h('h2', {}, `${plural(failures.length, 'answer')} failed`), h('span', { class: 'muted small' }, 'kept in the results file and asked again by the next run'), h('span', { class: 'spacer' }), retryAll);
+    const head = h(
+      'div',
+      { class: 'panel-head' },
+      h('h2', {}, `${plural(failures.length, 'answer')} failed`),
+      h('span', { class: 'muted small' }, 'kept in the results file and asked again by the next run'),
+      h('span', { class: 'spacer' }),
+      retryAll,
+    );
     const list = h('ul', { class: 'failure-list' });
     for (const failure of failures.slice(0, maxListedFailures)) list.append(this.item(index, failure));
     this.element.replaceChildren(head, list);

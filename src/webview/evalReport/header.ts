@@ -49,7 +49,10 @@ export class Header {
       ...run.scorers.map((scorer) =>
         h(
           'span',
-          { class: `chip${scorer.name === snapshot.primaryScorer ? ' primary' : ''}`, title: scorer.name === snapshot.primaryScorer ? `${scorer.spec.kind}: the leaderboard ranks by this one` : scorer.spec.kind },
+          {
+            class: `chip${scorer.name === snapshot.primaryScorer ? ' primary' : ''}`,
+            title: scorer.name === snapshot.primaryScorer ? `${scorer.spec.kind}: the leaderboard ranks by this one` : scorer.spec.kind,
+          },
           scorer.name,
         ),
       ),

@@ -73,7 +73,11 @@ export class Leaderboard {
           mean.style.left = at(row.mean);
           track.append(bar, low, high, mean);
         }
-        tr.append(h('td', { class: 'col-ci' }, track), h('td', { class: 'numeric' }, formatCount(row.scored)), h('td', { class: `numeric${row.failed ? ' has-failed' : ''}` }, formatCount(row.failed)));
+        tr.append(
+          h('td', { class: 'col-ci' }, track),
+          h('td', { class: 'numeric' }, formatCount(row.scored)),
+          h('td', { class: `numeric${row.failed ? ' has-failed' : ''}` }, formatCount(row.failed)),
+        );
         const actions = h('td', { class: 'col-actions' });
         if (canPromote && model?.kind === 'checkpoint') {
           const short = model.step !== undefined ? `step ${model.step}` : label;

@@ -81,9 +81,7 @@ export class SampleMatrix {
     this.head.replaceChildren(
       h('div', { class: 'mcell col-sample', title: 'The sample: its position in the set and its prompt' }, 'Sample'),
       h('div', { class: 'mcell col-spread numeric', title: 'Highest minus lowest mean score across the models' }, 'Spread'),
-      ...models.map((model) =>
-        h('div', { class: `mcell col-model numeric${model.id === best ? ' best' : ''}`, title: `${model.id}${model.id === best ? ' (best mean)' : ''}` }, modelLabel(model)),
-      ),
+      ...models.map((model) => h('div', { class: `mcell col-model numeric${model.id === best ? ' best' : ''}`, title: `${model.id}${model.id === best ? ' (best mean)' : ''}` }, modelLabel(model))),
     );
     for (const row of this.rowElements.values()) row.element.remove();
     this.rowElements.clear();
@@ -177,7 +175,10 @@ export class SampleMatrix {
     const label = document.createTextNode('');
     const prompt = document.createTextNode('');
     const spread = document.createTextNode('');
-    element.append(h('div', { class: 'mcell col-sample' }, h('span', { class: 'sample-number' }, label), h('span', { class: 'sample-prompt' }, prompt)), h('div', { class: 'mcell col-spread numeric' }, spread));
+    element.append(
+      h('div', { class: 'mcell col-sample' }, h('span', { class: 'sample-number' }, label), h('span', { class: 'sample-prompt' }, prompt)),
+      h('div', { class: 'mcell col-spread numeric' }, spread),
+    );
     const cells: RowElement['cells'] = [];
     for (let model = 0; model < models; model++) {
       const text = document.createTextNode('');

@@ -48,7 +48,7 @@ export class ScoreChart {
       if (this.metric) this.metricChanged(this.metric);
       this.draw();
     });
-    const metricLabel = h('label', { class: 'metric-pick', title: "A training metric recorded with each checkpoint, drawn against the right axis" }, 'Right axis ', this.select);
+    const metricLabel = h('label', { class: 'metric-pick', title: 'A training metric recorded with each checkpoint, drawn against the right axis' }, 'Right axis ', this.select);
     const head = h('div', { class: 'panel-head' }, h('h2', {}, 'Score against step'), metricLabel);
     this.element = h('section', { class: 'panel chart-panel', ariaLabel: 'Score against step' }, head, this.plot, this.legend, this.empty);
     new ResizeObserver(() => {
@@ -139,7 +139,9 @@ export class ScoreChart {
     }
 
     const metric = this.metric;
-    const metricPoints = metric ? points.filter((point) => Number.isFinite(point.model.metrics?.[metric])).map((point) => ({ step: point.step, value: point.model.metrics![metric]!, model: point.model })) : [];
+    const metricPoints = metric
+      ? points.filter((point) => Number.isFinite(point.model.metrics?.[metric])).map((point) => ({ step: point.step, value: point.model.metrics![metric]!, model: point.model }))
+      : [];
     if (metricPoints.length > 0) {
       const values = metricPoints.map((point) => point.value);
       const [low, high] = padded(Math.min(...values), Math.max(...values));

@@ -64,18 +64,38 @@ export class SideBySide {
       return;
     }
     this.element.hidden = false;
-    const diffToggle = button(this.diffOn ? 'Differences shown' : 'Differences hidden', () => {
-      this.diffOn = !this.diffOn;
-      this.events.diffChanged(this.diffOn);
-      this.render(index, ranking);
-    }, { title: "Highlight each answer's words that differ from the best model's answer", class: 'toggle' });
+    const diffToggle = button(
+      this.diffOn ? 'Differences shown' : 'Differences hidden',
+      () => {
+        this.diffOn = !this.diffOn;
+        this.events.diffChanged(this.diffOn);
+        this.render(index, ranking);
+      },
+      { title: "Highlight each answer's words that differ from the best model's answer", class: 'toggle' },
+    );
     diffToggle.setAttribute('aria-pressed', String(this.diffOn));
     const close = button('Close', () => this.events.close(), { title: 'Close the side-by-side view (Escape)' });
-    const head = h('div', { class: 'panel-head' }, h('h2', {}, `Sample #${formatCount(view.line + 1)}`), h('span', { class: 'muted small sample-id', title: 'The sample id' }, view.id), h('span', { class: 'spacer' }), diffToggle, close);
+    const head = h(
+      'div',
+      { class: 'panel-head' },
+      h('h2', {}, `Sample #${formatCount(view.line + 1)}`),
+      h('span', { class: 'muted small sample-id', title: 'The sample id' }, view.id),
+      h('span', { class: 'spacer' }),
+      diffToggle,
+      close,
+    );
 
     const prompt = h('div', { class: 'prompt' });
     if (view.messages.length === 0) prompt.append(h('p', { class: 'muted' }, 'The report has no prompt for this sample.'));
-    for (const message of view.messages) prompt.append(h('div', { class: `message role-${message.role === 'system' || message.role === 'user' || message.role === 'assistant' ? message.role : 'other'}` }, h('div', { class: 'role' }, message.role || '(no role)'), folded(message.content)));
+    for (const message of view.messages)
+      prompt.append(
+        h(
+          'div',
+          { class: `message role-${message.role === 'system' || message.role === 'user' || message.role === 'assistant' ? message.role : 'other'}` },
+          h('div', { class: 'role' }, message.role || '(no role)'),
+          folded(message.content),
+        ),
+      );
     if (view.reference !== undefined) prompt.append(h('div', { class: 'message reference' }, h('div', { class: 'role' }, 'reference'), folded(view.reference)));
 
     // Models best first (the leaderboard's order), the rest as the run lists them.
@@ -117,7 +137,10 @@ export class SideBySide {
     const reason = failureReason(answer, index.primary);
     if (answer.error !== undefined) {
       box.classList.add('failed');
-      box.append(h('div', { class: 'failure' }, `No answer: ${reason}`), button('Retry', () => this.events.retry([answer.key]), { title: 'Ask this answer again' }));
+      box.append(
+        h('div', { class: 'failure' }, `No answer: ${reason}`),
+        button('Retry', () => this.events.retry([answer.key]), { title: 'Ask this answer again' }),
+      );
       return box;
     }
     const text = answer.text ?? '';
@@ -126,11 +149,13 @@ export class SideBySide {
     const spans = this.diffOn && best && best.text !== undefined && !best.cut && !answer.cut ? wordDiff(best.text, text) : undefined;
     if (spans) box.append(diff(spans));
     else box.append(folded(text || '(empty)'));
-    if (answer.cut) box.append(h('div', { class: 'note' }, this.events.wholeMissing(answer.key) ? 'Only the start of this answer is shown: the results file no longer has it whole.' : 'Fetching the whole answer…'));
+    if (answer.cut)
+      box.append(h('div', { class: 'note' }, this.events.wholeMissing(answer.key) ? 'Only the start of this answer is shown: the results file no longer has it whole.' : 'Fetching the whole answer…'));
     else if (this.diffOn && best && !spans && !best.cut) box.append(h('div', { class: 'note' }, 'Too long to compare word by word: shown as it is.'));
     const scores = h('div', { class: 'scores' });
     for (const [name, score] of Object.entries(answer.scores ?? {})) {
-      if (typeof score === 'number') scores.append(h('span', { class: `score-chip ${scoreClass(score)}${name === index.primary ? ' primary' : ''}`, title: `${name}: ${score}` }, `${name} ${formatScore(score)}`));
+      if (typeof score === 'number')
+        scores.append(h('span', { class: `score-chip ${scoreClass(score)}${name === index.primary ? ' primary' : ''}`, title: `${name}: ${score}` }, `${name} ${formatScore(score)}`));
       else scores.append(h('span', { class: 'score-chip failed', title: `${name} could not score: ${String(score?.error)}` }, `${name} failed`));
     }
     const facts: string[] = [];
@@ -138,7 +163,11 @@ export class SideBySide {
     if (answer.latencyMs !== undefined) facts.push(formatLatency(answer.latencyMs));
     if (answer.usage) facts.push(`${formatCount(answer.usage.completionTokens)} tokens`);
     box.append(scores, h('div', { class: `answer-facts muted small${answer.finishReason === 'length' ? ' truncated' : ''}` }, facts.join(' · ')));
-    if (reason) box.append(h('div', { class: 'failure' }, reason), button('Retry', () => this.events.retry([answer.key]), { title: 'Ask this answer again' }));
+    if (reason)
+      box.append(
+        h('div', { class: 'failure' }, reason),
+        button('Retry', () => this.events.retry([answer.key]), { title: 'Ask this answer again' }),
+      );
     return box;
   }
 }

@@ -19,7 +19,10 @@ async function noProblems(view: EvalReportPageUnderTest): Promise<void> {
 
 /** A matrix cell's own text (its Retry button aside). */
 function cellText(view: EvalReportPageUnderTest, sample: number, model: number): Promise<string | undefined> {
-  return view.page.evaluate(([sample, model]) => document.querySelector(`.matrix-body .matrix-row[data-sample="${sample}"] .col-model[data-model="${model}"]`)?.firstChild?.textContent ?? undefined, [sample, model]);
+  return view.page.evaluate(
+    ([sample, model]) => document.querySelector(`.matrix-body .matrix-row[data-sample="${sample}"] .col-model[data-model="${model}"]`)?.firstChild?.textContent ?? undefined,
+    [sample, model],
+  );
 }
 
 /** The matrix's rows on screen, in order: their sample labels. */
@@ -97,7 +100,11 @@ describe('evaluation report page in a real browser', function () {
         await view.page.waitForSelector('.score-chart .score-point');
         const chart = () =>
           view.page.evaluate(() => ({
-            points: [...document.querySelectorAll('.score-chart .score-point')].map((dot) => ({ step: Number(dot.getAttribute('data-step')), x: Number(dot.getAttribute('cx')), y: Number(dot.getAttribute('cy')) })),
+            points: [...document.querySelectorAll('.score-chart .score-point')].map((dot) => ({
+              step: Number(dot.getAttribute('data-step')),
+              x: Number(dot.getAttribute('cx')),
+              y: Number(dot.getAttribute('cy')),
+            })),
             metric: [...document.querySelectorAll('.score-chart .metric-point')].map((dot) => Number(dot.getAttribute('y')) + 3),
             metricLine: document.querySelector('.score-chart .metric-line')?.getAttribute('d') ?? '',
             base: document.querySelectorAll('.score-chart .base-line').length,
@@ -144,7 +151,10 @@ describe('evaluation report page in a real browser', function () {
         const count = () => view.page.locator('.match-count').textContent();
         assert.equal(await count(), '80 samples');
         const spreads = () => view.page.evaluate(() => [...document.querySelectorAll('.matrix-body .matrix-row')].map((row) => Number(row.querySelector('.col-spread')?.textContent)));
-        assert.ok((await spreads()).some((spread) => spread < 0.5), 'some samples agree');
+        assert.ok(
+          (await spreads()).some((spread) => spread < 0.5),
+          'some samples agree',
+        );
         await view.page.click('button:has-text("Where they disagree")');
         await view.page.waitForFunction(() => document.querySelector('.match-count')?.textContent !== '80 samples');
         const narrowed = Number(/^(\d+) of 80/.exec((await count()) ?? '')?.[1]);
@@ -188,7 +198,11 @@ describe('evaluation report page in a real browser', function () {
           selected: document.querySelector('.matrix-body .matrix-row.selected .sample-number')?.textContent,
         }));
         assert.equal(seen.title, 'Sample #1');
-        assert.deepEqual(seen.prompt, ['systemYou are a careful assistant. Answer exactly.', 'userQuestion 1: what is the capital of France? Answer in one sentence, then explain briefly.', 'referenceParis']);
+        assert.deepEqual(seen.prompt, [
+          'systemYou are a careful assistant. Answer exactly.',
+          'userQuestion 1: what is the capital of France? Answer in one sentence, then explain briefly.',
+          'referenceParis',
+        ]);
         assert.equal(seen.selected, '#1');
         const ranking = rankRows(run.snapshot.leaderboard).map((row) => row.model);
         assert.deepEqual(

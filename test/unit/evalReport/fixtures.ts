@@ -41,7 +41,16 @@ export function noise(a: number, b: number): number {
   return (x >>> 0) / 4294967296;
 }
 
-const topics = ['the capital of France', 'a prime above 100', 'the boiling point of water', 'the author of Hamlet', 'the square root of 144', 'the largest planet', 'the speed of light', 'the year of the moon landing'];
+const topics = [
+  'the capital of France',
+  'a prime above 100',
+  'the boiling point of water',
+  'the author of Hamlet',
+  'the square root of 144',
+  'the largest planet',
+  'the speed of light',
+  'the year of the moon landing',
+];
 const answersOf = ['Paris', '101', '100 °C', 'Shakespeare', '12', 'Jupiter', '299,792 km/s', '1969'];
 const wrong = ['Lyon', '99', '90 °C', 'Marlowe', '14', 'Saturn', '300 km/s', '1971'];
 const training = 'wandb-artifact:///team/project/run-a1';

@@ -27,7 +27,10 @@ describe('evaluation report index', () => {
   it('filters by disagreement, failures and prompt text, and orders by spread with ties in set order', () => {
     const index = indexOf();
     const all = [...index.rows(noFilter, 'sample')];
-    assert.deepEqual(all, Array.from({ length: 40 }, (_, at) => at));
+    assert.deepEqual(
+      all,
+      Array.from({ length: 40 }, (_, at) => at),
+    );
     const disagree = [...index.rows({ ...noFilter, disagree: true }, 'sample')];
     assert.ok(disagree.length > 0 && disagree.length < 40);
     assert.ok(disagree.every((sample) => index.spread(sample) >= 0.5));
@@ -71,7 +74,12 @@ describe('evaluation report index', () => {
 
   it('reads samples and the saved place defensively', () => {
     assert.deepEqual(parseSamples('nope'), []);
-    const samples = parseSamples([{ id: 'a', line: 3, messages: [{ role: 'user', content: 'hi' }, 'junk'], reference: 'yo' }, { id: 'a' }, { nothing: true }, { id: 'b', messages: [{ role: 7, content: { x: 1 } }] }]);
+    const samples = parseSamples([
+      { id: 'a', line: 3, messages: [{ role: 'user', content: 'hi' }, 'junk'], reference: 'yo' },
+      { id: 'a' },
+      { nothing: true },
+      { id: 'b', messages: [{ role: 7, content: { x: 1 } }] },
+    ]);
     assert.deepEqual(samples, [
       { id: 'a', line: 3, messages: [{ role: 'user', content: 'hi' }], reference: 'yo' },
       { id: 'b', line: 1, messages: [{ role: '', content: '' }] },
