@@ -32,3 +32,9 @@ export function modelLabel(model: EvalModelRef): string {
   if (model.kind === 'checkpoint' && model.step !== undefined) return `step ${model.step}`;
   return model.kind === 'base' ? 'base' : model.id;
 }
+
+/** A label short enough for a column head or a chart: a catalogue id without its organisation. */
+export function shortLabel(model: EvalModelRef): string {
+  const label = modelLabel(model);
+  return model.kind === 'catalogue' ? (label.split('/').pop() ?? label) : label;
+}

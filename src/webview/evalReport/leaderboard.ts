@@ -21,6 +21,7 @@ export class Leaderboard {
   readonly element: HTMLElement;
   private readonly body = h('tbody');
   private readonly scale = h('span', { class: 'ci-scale muted small' });
+  private readonly lead = h('p', { class: 'lead-note muted', hidden: true });
 
   constructor(private readonly events: LeaderboardEvents) {
     const head = h(
@@ -34,7 +35,7 @@ export class Leaderboard {
       h('th', { class: 'col-actions' }, h('span', { class: 'visually-hidden' }, 'Actions')),
     );
     const table = h('table', { class: 'leaderboard' }, h('thead', {}, head), this.body);
-    this.element = h('section', { class: 'panel leaderboard-panel', ariaLabel: 'Leaderboard' }, h('h2', {}, 'Leaderboard'), table);
+    this.element = h('section', { class: 'panel leaderboard-panel', ariaLabel: 'Leaderboard' }, h('h2', {}, 'Leaderboard'), table, this.lead);
   }
 
   render(rows: readonly LeaderboardRow[], models: readonly EvalModelRef[], canPromote: boolean, primary: string): void {
@@ -96,5 +97,24 @@ export class Leaderboard {
         return tr;
       }),
     );
+    this.renderLead(
+      ranked.filter((row) => row.scored > 0),
+      byId,
+    );
+  }
+
+  /** Whether the best model's lead is more than the noise of the sample: its interval against the runner-up's. */
+  private renderLead(scored: LeaderboardRow[], byId: Map<string, EvalModelRef>): void {
+    const [first, second] = scored;
+    this.lead.hidden = !first || !second;
+    if (!first || !second) return;
+    const name = (row: LeaderboardRow) => {
+      const model = byId.get(row.model);
+      return model ? modelLabel(model) : row.label;
+    };
+    this.lead.textContent =
+      first.low > second.high
+        ? `${name(first)} leads ${name(second)} beyond both 95 % intervals.`
+        : `The intervals of ${name(first)} and ${name(second)} overlap: the lead may be noise; more samples or draws would tell.`;
   }
 }

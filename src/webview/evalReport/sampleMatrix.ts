@@ -7,7 +7,7 @@
 import type { EvalModelRef } from '../../evals/evalModel';
 import { h } from '../common/dom';
 import { failureReason, type ReportIndex } from './reportIndex';
-import { formatCount, formatScore, modelLabel, scoreClass } from './labels';
+import { formatCount, formatScore, scoreClass, shortLabel } from './labels';
 import { promptOf } from './samples';
 
 export const matrixRowHeight = 28;
@@ -81,7 +81,7 @@ export class SampleMatrix {
     this.head.replaceChildren(
       h('div', { class: 'mcell col-sample', title: 'The sample: its position in the set and its prompt' }, 'Sample'),
       h('div', { class: 'mcell col-spread numeric', title: 'Highest minus lowest mean score across the models' }, 'Spread'),
-      ...models.map((model) => h('div', { class: `mcell col-model numeric${model.id === best ? ' best' : ''}`, title: `${model.id}${model.id === best ? ' (best mean)' : ''}` }, modelLabel(model))),
+      ...models.map((model) => h('div', { class: `mcell col-model numeric${model.id === best ? ' best' : ''}`, title: `${model.id}${model.id === best ? ' (best mean)' : ''}` }, shortLabel(model))),
     );
     for (const row of this.rowElements.values()) row.element.remove();
     this.rowElements.clear();

@@ -7,10 +7,10 @@
 import type { EvalModelRef, LeaderboardRow } from '../../evals/evalModel';
 import { formatMetric } from '../../core/format';
 import { h, svg } from '../common/dom';
-import { formatScore, modelLabel } from './labels';
+import { formatScore, modelLabel, shortLabel } from './labels';
 
 const height = 230;
-const margin = { top: 14, right: 56, bottom: 30, left: 46 };
+const margin = { top: 14, right: 56, bottom: 36, left: 46 };
 
 /** The metric keys the checkpoints record, and the one shown first: a key named like reward, else the first. */
 export function metricChoices(models: readonly EvalModelRef[]): { keys: string[]; preferred: string | undefined } {
@@ -110,9 +110,9 @@ export class ScoreChart {
       this.plot.append(svg('line', { class: 'grid', x1: margin.left, x2: margin.left + innerWidth, y1: y, y2: y }));
       this.plot.append(text('axis score-axis', margin.left - 6, y + 4, 'end', formatScore(tick)));
     }
-    for (const point of points) this.plot.append(text('axis x-axis', xOf(point.step), height - 12, 'middle', formatMetric(point.step)));
-    if (hasBase && points[0]!.step !== 0) this.plot.append(text('axis x-axis', xOf(0), height - 12, 'middle', '0'));
-    this.plot.append(text('axis axis-name', margin.left + innerWidth / 2, height - 1, 'middle', 'training step'));
+    for (const point of points) this.plot.append(text('axis x-axis', xOf(point.step), height - 20, 'middle', formatMetric(point.step)));
+    if (hasBase && points[0]!.step !== 0) this.plot.append(text('axis x-axis', xOf(0), height - 20, 'middle', '0'));
+    this.plot.append(text('axis axis-name', margin.left + innerWidth / 2, height - 3, 'middle', 'training step'));
 
     // The interval band, then the mean line over it.
     const upper = points.map((point) => `${xOf(point.step).toFixed(1)},${yOf(point.row.high).toFixed(1)}`);
@@ -129,7 +129,7 @@ export class ScoreChart {
       const y = yOf(row.mean);
       const line = svg('line', { class: 'catalogue-line', x1: margin.left, x2: margin.left + innerWidth, y1: y, y2: y });
       line.append(title(`${modelLabel(model)}: ${formatScore(row.mean, 3)}`));
-      this.plot.append(line, text('line-label catalogue-label', margin.left + innerWidth - 4, y - 4, 'end', modelLabel(model)));
+      this.plot.append(line, text('line-label catalogue-label', margin.left + 4, y - 4, 'start', shortLabel(model)));
     }
     this.plot.append(svg('path', { class: 'score-line', d: pathOf(points.map((point) => [xOf(point.step), yOf(point.row.mean)])) }));
     for (const point of points) {
