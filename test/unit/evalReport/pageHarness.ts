@@ -1,0 +1,84 @@
+/**
+ * The evaluation report page's real bundle in chromium (see ../webviews/browserHarness.ts), with the
+ * editor's side of its channel played in Node by the same RpcEndpoint the editor uses.
+ */
+import type { Browser } from 'playwright-core';
+import { RpcEndpoint, type Handlers } from '../../../src/webview/common/rpc';
+import type { ReportHostEvent, ReportHostMethods, ReportPageEvent, ReportPageMethods } from '../../../src/webview/evalReport/evalReportProtocol';
+import { hasChromium, launchChromium, openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
+import type { FixtureRun } from './fixtures';
+
+export function startEvalReportServer(): Promise<{ url: string; close(): Promise<void> }> {
+  return startPageServer('evalReport');
+}
+
+export interface EvalReportPageUnderTest extends WebviewPage {
+  push(event: ReportHostEvent): void;
+  /** Requests the page made, by method, in order. */
+  requests: { method: string; params: unknown }[];
+}
+
+/** The handlers of a host that answers from `run`; `more` replaces any of them. */
+export function fixtureHandlers(run: () => FixtureRun, more: Partial<Handlers<ReportHostMethods>> = {}): Handlers<ReportHostMethods> {
+  return {
+    ready: () => run().snapshot,
+    answer: (params) => run().whole.get((params as { key: string }).key) ?? null,
+    retry: () => null,
+    useModel: () => null,
+    deleteOthers: () => null,
+    cancel: () => null,
+    ...more,
+  };
+}
+
+export async function openEvalReportPage(browser: Browser, url: string, handlers: Handlers<ReportHostMethods>, viewport?: { width: number; height: number }): Promise<EvalReportPageUnderTest> {
+  let channel!: RpcEndpoint<ReportPageMethods, ReportHostMethods, ReportHostEvent, ReportPageEvent>;
+  const requests: { method: string; params: unknown }[] = [];
+  const view = await openWebviewPage(
+    browser,
+    url,
+    (post) => {
+      channel = new RpcEndpoint<ReportPageMethods, ReportHostMethods, ReportHostEvent, ReportPageEvent>({ post, handlers });
+      return (message) => {
+        const request = message as { kind?: string; method?: string; params?: unknown };
+        if (request.kind === 'request' && typeof request.method === 'string') requests.push({ method: request.method, params: request.params });
+        channel.receive(message);
+      };
+    },
+    viewport,
+  );
+  return Object.assign(view, { push: (event: ReportHostEvent) => channel.emit(event), requests });
+}
+
+/**
+ * Chromium and the page's server for the describe block it is called in (skipped without chromium,
+ * failed under CI), and `withPage`, which runs a test against a fresh page and always closes it.
+ */
+export function evalReportPageSuite(): {
+  withPage<T>(handlers: Handlers<ReportHostMethods>, run: (view: EvalReportPageUnderTest) => Promise<T>, viewport?: { width: number; height: number }): Promise<T>;
+} {
+  let browser: Browser | undefined;
+  let server: { url: string; close(): Promise<void> } | undefined;
+  before(async function () {
+    if (!hasChromium()) {
+      if (process.env.CI) throw new Error('chromium is required for the evaluation report page tests');
+      this.skip();
+    }
+    browser = await launchChromium();
+    server = await startEvalReportServer();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    async withPage(handlers, run, viewport) {
+      const view = await openEvalReportPage(browser!, server!.url, handlers, viewport);
+      try {
+        return await run(view);
+      } finally {
+        await view.page.context().close();
+      }
+    },
+  };
+}
