@@ -62,7 +62,9 @@ export function generateCompletion(request: CompletionRequest): Completion {
   const prompt = messageText(lastUser?.content);
   // The first draw keeps the text it had before draws existed; at temperature 0 every draw is the first.
   const draw = request.temperature === 0 ? 0 : (request.draw ?? 0);
-  const random = new Prng(hashString(`${request.model}\u0000${prompt}\u0000${request.seed ?? ''}${draw === 0 ? '' : `\u0000${draw}`}`));
+  // A checkpoint answers the same whether named by its step or as the latest one.
+  const model = request.checkpoint ? `${request.checkpoint.trainingModel}:step${request.checkpoint.step}` : request.model;
+  const random = new Prng(hashString(`${model}\u0000${prompt}\u0000${request.seed ?? ''}${draw === 0 ? '' : `\u0000${draw}`}`));
 
   let text = answerText(prompt, request, random);
   let finishReason: Completion['finishReason'] = 'stop';

@@ -75,6 +75,7 @@ export function wrongKind(random: Prng): Exclude<AnswerKind, 'right'> {
 
 /** Times a repetitive answer repeats itself: a few hundred tokens, more than a small max_tokens lets through. */
 const REPEATS = 40;
+const NUMBER_REPEATS = 150;
 
 const SYMBOLS: Readonly<Record<Operator, string>> = { '+': '+', '-': '-', '*': '×', '/': '÷' };
 
@@ -91,7 +92,7 @@ export function renderAnswer(question: ArithmeticQuestion, kind: AnswerKind, num
       case 'malformed':
         return random.pick([`The answer is ${right}.`, `${right}.`, `Answer: ${right}`, `**${right}**`, `${expression} = ${right}`]);
       case 'repetitive':
-        return Array.from({ length: REPEATS }, () => String(right)).join(' ');
+        return Array.from({ length: NUMBER_REPEATS }, () => String(right)).join(' ');
     }
   }
   const working = `${random.pick(['', 'Working it out: ', 'Step by step: '])}${expression} = `;
