@@ -11,6 +11,7 @@ import { completionTokenCount, content, generateCompletion } from '../../emulato
 import type { Emulator } from '../../emulator/contract';
 import { ACCURACY_CURVE, checkpointAccuracy, FIXED_ACCURACY } from '../../emulator/evalAccuracy';
 import { arithmeticQuestion } from '../../emulator/evalQuestions';
+import { arithmeticSamples, evalSetText } from '../../emulator/evalSets';
 import { repositoryRoot } from '../payload/support/fixtures';
 import { call } from './client';
 
@@ -48,6 +49,15 @@ describe('emulator: eval questions', () => {
     for (const sample of [...fixture, ...demoSet]) assert.equal(String(arithmeticQuestion(lastUser(sample))?.result), sample.reference, lastUser(sample));
     assert.equal(fixture.length, 40);
     assert.equal(demoSet.length, 100);
+  });
+
+  it('writes the fixture and the demo set from their seeds, and sets of any size the same way', () => {
+    const text = (...path: string[]) => readFileSync(join(repositoryRoot(), ...path), 'utf8');
+    assert.equal(text('test', 'fixtures', 'evals', 'arith.evalset.jsonl'), evalSetText(arithmeticSamples(40, 17, 'arith', 36)));
+    assert.equal(text('test', 'vscode', 'demo-workspace', 'evals', 'arith.evalset.jsonl'), evalSetText(arithmeticSamples(100, 2026, 'demo')));
+    const large = arithmeticSamples(1000, 1, 'bench');
+    assert.equal(new Set(large.map((sample) => sample.id)).size, 1000);
+    for (const sample of large) assert.equal(String(arithmeticQuestion(sample.messages[1]!.content)?.result), sample.reference);
   });
 
   it('follows its documented curve: 0.30 at step 0, the peak of 0.92 at step 20, a regression to 0.72 at step 24, 0.85 from step 48', () => {
