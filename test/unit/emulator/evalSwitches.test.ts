@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../emulator';
 import type { Emulator } from '../../emulator/contract';
+import { applyRateLimit, setRateLimit } from '../../emulator/rateLimit';
+import { EmulatorState } from '../../emulator/state';
 import { call } from './client';
 
 const MODEL = 'meta-llama/Llama-3.1-8B-Instruct';
@@ -102,6 +104,14 @@ describe('emulator: evaluation switches', () => {
       const limited = await ask(emulator, questions[1]!, 'training', 'OpenPipe/Qwen3-14B-Instruct');
       assert.equal(limited.headers.get('retry-after'), '0');
       assert.match(limited.json.detail, /Rate limit/);
+    });
+
+    it('remembers at most 10,000 limited requests that were never retried', () => {
+      const state = new EmulatorState();
+      setRateLimit(state, { fraction: 1 });
+      for (let index = 0; index < 10_001; index++) assert.throws(() => applyRateLimit(state, `body ${index}`), /Rate limit/);
+      assert.ok(state.rateLimit.attempts.size <= 10_000, String(state.rateLimit.attempts.size));
+      assert.equal(state.rateLimit.answered, 10_001);
     });
 
     it('is set, shown and lifted through the control endpoint, which refuses values out of range', async () => {
