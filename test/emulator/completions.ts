@@ -1,8 +1,12 @@
 /**
- * Deterministic chat answers: the text depends only on the model, the last user message and the
- * seed, and carries some Markdown (heading, list, fenced code) so that renderers have work to do.
- * Two prompts are special: `/echo TEXT` answers exactly TEXT, `/long N` answers N tokens.
+ * Deterministic chat answers: the text depends only on the model, the last user message, the seed
+ * and the draw, and carries some Markdown (heading, list, fenced code) so that renderers have work
+ * to do. Two prompts are special: `/echo TEXT` answers exactly TEXT, `/long N` answers N tokens.
+ * Eval questions the emulator can grade (arithmetic, see evalQuestions.ts) are answered right as
+ * often as the model's accuracy says (evalAccuracy.ts).
  */
+import { answerLuck, skillOf } from './evalAccuracy';
+import { arithmeticQuestion, renderAnswer, wantsNumberOnly, wrongKind, type ArithmeticQuestion } from './evalQuestions';
 import { hashString, Prng } from './prng';
 import { countTokens, tokenize } from './tokenizer';
 
@@ -13,6 +17,11 @@ export interface CompletionRequest {
   maxTokens?: number;
   stop?: string[];
   jsonObject?: boolean;
+  temperature?: number;
+  /** Which of the request's `n` answers this is; 0 for the first (and only). */
+  draw?: number;
+  /** The checkpoint the model id names, when it names one: its step sets how often eval questions are answered right. */
+  checkpoint?: { trainingModel: string; step: number };
 }
 
 export interface Completion {
@@ -51,9 +60,13 @@ export function countPromptTokens(messages: CompletionRequest['messages']): numb
 export function generateCompletion(request: CompletionRequest): Completion {
   const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');
   const prompt = messageText(lastUser?.content);
-  const random = new Prng(hashString(`${request.model}\u0000${prompt}\u0000${request.seed ?? ''}`));
+  // The first draw keeps the text it had before draws existed; at temperature 0 every draw is the first.
+  const draw = request.temperature === 0 ? 0 : (request.draw ?? 0);
+  // A checkpoint answers the same whether named by its step or as the latest one.
+  const model = request.checkpoint ? `${request.checkpoint.trainingModel}:step${request.checkpoint.step}` : request.model;
+  const random = new Prng(hashString(`${model}\u0000${prompt}\u0000${request.seed ?? ''}${draw === 0 ? '' : `\u0000${draw}`}`));
 
-  let text = answerText(prompt, request.model, random, request.jsonObject === true);
+  let text = answerText(prompt, request, random);
   let finishReason: Completion['finishReason'] = 'stop';
   const cut = firstStop(text, request.stop ?? []);
   if (cut !== undefined) text = text.slice(0, cut);
@@ -79,12 +92,22 @@ function firstStop(text: string, stops: string[]): number | undefined {
   return first;
 }
 
-function answerText(prompt: string, model: string, random: Prng, jsonObject: boolean): string {
+function answerText(prompt: string, request: CompletionRequest, random: Prng): string {
   if (prompt.startsWith('/echo ')) return prompt.slice('/echo '.length);
   const long = /^\/long\s+(\d+)/.exec(prompt);
   if (long) return longText(Math.min(LONG_ANSWER_LIMIT, Number(long[1])), random);
-  if (jsonObject) return jsonAnswer(prompt, model, random);
-  return markdownAnswer(prompt, model, random);
+  if (request.jsonObject === true) return jsonAnswer(prompt, request.model, random);
+  const question = arithmeticQuestion(prompt);
+  if (question) return evalAnswer(question, prompt, request, random);
+  return markdownAnswer(prompt, request.model, random);
+}
+
+/** Right when the answer's shared luck falls under the model's accuracy (see evalAccuracy.ts); otherwise one of the usual mistakes. */
+function evalAnswer(question: ArithmeticQuestion, prompt: string, request: CompletionRequest, random: Prng): string {
+  const skill = skillOf(request.model, request.checkpoint);
+  const right = answerLuck(skill, prompt, request.seed, request.draw ?? 0, request.temperature) < skill.accuracy;
+  const numberOnly = wantsNumberOnly(request.messages.map((message) => messageText(message.content)));
+  return renderAnswer(question, right ? 'right' : wrongKind(random), numberOnly, random);
 }
 
 const openings = ['Here is a short answer', 'Good question', 'In short', 'Let me walk through it', 'Here is how I would approach it'];

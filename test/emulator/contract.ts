@@ -19,6 +19,8 @@ export interface EmulatorOptions {
   seed?: boolean;
   /** Delay between streamed chat chunks in ms. Default 0. */
   streamChunkDelayMs?: number;
+  /** Fixed extra time every chat completion takes before it answers, in ms (benchmarks). Default 0. */
+  completionLatencyMs?: number;
   /** Called with one line per finished request (method, path, status, duration), e.g. for a console log. */
   onRequest?: (line: string) => void;
 }
@@ -42,6 +44,18 @@ export type Fault = FaultMatch & { times?: number } & (
     | { kind: 'reset' }
     | { kind: 'cut-stream'; afterChunks: number }
   );
+
+/**
+ * Chat completions answered 429 with Retry-After: the requests whose body hashes under `fraction`
+ * (the same ones every run), each `times` times in a row (default 1) before it passes.
+ */
+export interface RateLimit {
+  /** Between 0 (no limit) and 1 (every request). */
+  fraction: number;
+  /** Whole seconds sent in Retry-After. Default 1. */
+  retryAfterSeconds?: number;
+  times?: number;
+}
 
 export interface RecordedRequest {
   method: string;
@@ -80,6 +94,12 @@ export interface Emulator {
   setLatency(ms: number): void;
   /** Delay between streamed chat chunks from now on, in ms (also POST /_emulator/stream-delay {ms}). */
   setStreamChunkDelay(ms: number): void;
+  /** Fixed extra time every chat completion takes from now on, in ms (also POST /_emulator/completion-latency {ms}). */
+  setCompletionLatency(ms: number): void;
+  /** Answers a fraction of chat completions 429 (also POST /_emulator/rate-limit); undefined or a fraction of 0 lifts it. */
+  setRateLimit(limit: RateLimit | undefined): void;
+  /** Chat completions answered 429 by the rate limit so far (also `rateLimited` in GET /_emulator/state). */
+  rateLimitedCount(): number;
   /** Chat streams sent to the end, and those the client closed before the end (also in GET /_emulator/state). */
   streamStats(): { completed: number; closedByClient: number };
   /** Make one system check fail (503 from /system-check) or pass again. */

@@ -6,6 +6,7 @@ import type { EmulatorEnv } from './context';
 import type { Emulator, EmulatorOptions, Fault, StartEmulator } from './contract';
 import { addFault } from './faults';
 import { changePace } from './jobClock';
+import { setRateLimit } from './rateLimit';
 import { createModelWithCheckpoints, seedDemo } from './seed';
 import { CONTROL_PREFIX, createRequestListener, INFERENCE_PREFIX, TRAINING_PREFIX } from './server';
 import { EmulatorState } from './state';
@@ -69,6 +70,7 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
     sleep: (ms) => sleeper.sleep(ms),
     isClosed: () => sleeper.closed,
   };
+  state.completionLatencyMs = Math.max(0, options.completionLatencyMs ?? 0);
   if (options.seed ?? true) env.seeded = seedDemo(env);
 
   const server = createServer(createRequestListener(env, options.onRequest ? { onResponse: options.onRequest } : {}));
@@ -130,6 +132,11 @@ export const startEmulator: StartEmulator = async (options: EmulatorOptions = {}
     setStreamChunkDelay: (ms) => {
       env.settings.streamChunkDelayMs = Math.max(0, ms);
     },
+    setCompletionLatency: (ms) => {
+      state.completionLatencyMs = Math.max(0, ms);
+    },
+    setRateLimit: (limit) => setRateLimit(state, limit),
+    rateLimitedCount: () => state.rateLimit.answered,
     streamStats: () => ({ ...state.streams }),
     setSystemCheckFailure: (check) => {
       state.systemCheckFailure = check;

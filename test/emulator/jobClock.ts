@@ -7,6 +7,7 @@
  * Timeline, in steps of `secondsPerStep` after queueing: 1 → training_started; 1+k → gradient
  * step k (adds checkpoint); last+1 → training_ended or training_failed.
  */
+import { trainingReward } from './evalAccuracy';
 import { hashString, Prng } from './prng';
 import type { EmulatorState, JobEvent, JobRecord } from './state';
 
@@ -42,7 +43,11 @@ export interface MetricsInput {
   step: number;
 }
 
-/** Metrics of one gradient step: loss falls and reward rises, with a little deterministic noise. */
+/**
+ * Metrics of one gradient step, with a little deterministic noise: loss falls over the run; reward
+ * rises with the checkpoint's step (not the run's progress), so a model trained by several jobs
+ * keeps rising and the reward follows the eval accuracy of its checkpoints (see evalAccuracy.ts).
+ */
 export function stepMetrics(input: MetricsInput): Record<string, number> {
   const random = new Prng(hashString(input.seedKey) ^ Math.imul(input.k, 0x9e3779b1));
   const progress = input.k / Math.max(1, input.totalSteps);
@@ -51,7 +56,7 @@ export function stepMetrics(input: MetricsInput): Record<string, number> {
     step: input.step,
     loss: round(0.08 + 1.1 * Math.exp(-2.4 * progress) + random.noise(0.03), 4),
   };
-  if (input.withReward) metrics.reward = round(0.12 + 0.78 * (1 - Math.exp(-3 * progress)) + random.noise(0.04), 4);
+  if (input.withReward) metrics.reward = round(Math.min(1, Math.max(0, trainingReward(input.step) + random.noise(0.03))), 4);
   metrics.learning_rate = input.learningRate;
   metrics.num_tokens = numTokens;
   metrics.num_trainable_tokens = Math.round(numTokens * (0.32 + random.noise(0.04)));

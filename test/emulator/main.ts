@@ -5,6 +5,7 @@
  *   --key K                 default emulator-key
  *   --seconds-per-step S    default 2
  *   --stream-delay MS       delay between streamed chat chunks, default 30
+ *   --completion-latency MS fixed extra time of every chat completion, default 0
  *   --no-seed               start empty (no demo models or jobs)
  */
 import { preferredPort } from '../vscode/freePort';
@@ -15,11 +16,12 @@ interface CliOptions {
   key: string;
   secondsPerStep: number;
   streamDelayMs: number;
+  completionLatencyMs: number;
   seed: boolean;
 }
 
 function parseArguments(argv: string[]): CliOptions {
-  const options: CliOptions = { port: 8787, key: 'emulator-key', secondsPerStep: 2, streamDelayMs: 30, seed: true };
+  const options: CliOptions = { port: 8787, key: 'emulator-key', secondsPerStep: 2, streamDelayMs: 30, completionLatencyMs: 0, seed: true };
   const numberAfter = (index: number, flag: string): number => {
     const value = Number(argv[index + 1]);
     if (argv[index + 1] === undefined || !Number.isFinite(value) || value < 0) throw new Error(`${flag} needs a non-negative number`);
@@ -43,11 +45,14 @@ function parseArguments(argv: string[]): CliOptions {
       case '--stream-delay':
         options.streamDelayMs = numberAfter(index++, flag);
         break;
+      case '--completion-latency':
+        options.completionLatencyMs = numberAfter(index++, flag);
+        break;
       case '--no-seed':
         options.seed = false;
         break;
       default:
-        throw new Error(`Unknown option ${flag}. Options: --port N, --key K, --seconds-per-step S, --stream-delay MS, --no-seed`);
+        throw new Error(`Unknown option ${flag}. Options: --port N, --key K, --seconds-per-step S, --stream-delay MS, --completion-latency MS, --no-seed`);
     }
   }
   return options;
@@ -68,6 +73,7 @@ async function main(): Promise<void> {
     apiKey: options.key,
     secondsPerStep: options.secondsPerStep,
     streamChunkDelayMs: options.streamDelayMs,
+    completionLatencyMs: options.completionLatencyMs,
     seed: options.seed,
     onRequest: (line) => console.log(`${new Date().toISOString()} ${line}`),
   });

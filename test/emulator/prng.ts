@@ -13,6 +13,21 @@ export function hashString(text: string): number {
   return hash >>> 0;
 }
 
+/**
+ * A hash of `text` as a number in [0, 1), for decisions taken by threshold. Murmur3's final mix
+ * runs over FNV-1a, which alone leaves its top bits nearly unchanged when only the last character
+ * differs (draw 1 and draw 2), and the top bits decide.
+ */
+export function unitHash(text: string): number {
+  let hash = hashString(text);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return (hash >>> 0) / 4294967296;
+}
+
 export class Prng {
   private state: number;
 

@@ -99,4 +99,5 @@ export const chatCompletionBody = object({
   response_format: optional(nullable(object({ type: required(literal('text', 'json_object', 'json_schema')) }))),
   temperature: optional(nullable(num)),
   top_p: optional(nullable(num)),
+  n: optional(nullable(int)),
 });

@@ -2,6 +2,7 @@
 import { CheckpointList } from './checkpointList';
 import type { Fault, RecordedRequest } from './contract';
 import { Prng } from './prng';
+import { newRateLimitState, type RateLimitState } from './rateLimit';
 
 export interface LoggedGroups {
   split: string;
@@ -72,6 +73,9 @@ export class EmulatorState {
   /** Faults waiting for their requests, in the order they were added. */
   readonly faults: ActiveFault[] = [];
   latencyMs = 0;
+  /** Extra time of every chat completion (after the rate limit, before the answer). */
+  completionLatencyMs = 0;
+  readonly rateLimit: RateLimitState = newRateLimitState();
   /** Chat streams sent to the end, and those the client closed before the end (Stop, cancel). */
   readonly streams = { completed: 0, closedByClient: 0 };
   systemCheckFailure: SystemCheckName | undefined;

@@ -1,9 +1,10 @@
 /** Chat completions, shared by both APIs: a JSON answer or a server-sent event stream. */
 import type { Outcome, RequestContext } from '../context';
 import { completionTokenCount, content, generateCompletion, reasoning, type Completion } from '../completions';
-import { HttpError } from '../httpError';
-import { isServedModel } from '../modelIds';
+import { HttpError, ValidationError } from '../httpError';
+import { isServedModel, servedCheckpoint } from '../modelIds';
 import { hashString, Prng } from '../prng';
+import { applyRateLimit } from '../rateLimit';
 import { jsonBody } from '../requestParsing';
 import { chatCompletionBody } from '../schemas';
 import { SseWriter } from '../sse';
@@ -19,7 +20,12 @@ interface ChatBody {
   stream?: boolean | null;
   stream_options?: { include_usage?: boolean | null } | null;
   response_format?: { type: string } | null;
+  temperature?: number | null;
+  n?: number | null;
 }
+
+/** Most answers one request may ask for with `n`. */
+const MAX_CHOICES = 64;
 
 /** A comment line is sent after the first chunk and then every this many chunks. */
 const KEEP_ALIVE_EVERY = 25;
@@ -29,32 +35,50 @@ export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
   if (!isServedModel(ctx.env, ctx.api, body.model)) {
     throw ctx.api === 'inference' ? new HttpError(404, `The model \`${body.model}\` does not exist.`, 'model_not_found') : new HttpError(404, `Model '${body.model}' not found`);
   }
-  const maxTokens = body.max_tokens ?? body.max_completion_tokens ?? undefined;
-  const stop = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
-  const completion = generateCompletion({
-    model: body.model,
-    messages: body.messages,
-    ...(body.seed != null ? { seed: body.seed } : {}),
-    ...(maxTokens !== undefined ? { maxTokens } : {}),
-    stop,
-    jsonObject: body.response_format?.type === 'json_object',
-  });
-  const random = ctx.env.state.random;
-  const id = `chatcmpl-${random.alphanumeric(24)}`;
-  const created = Math.floor(ctx.env.now() / 1000);
-  if (body.stream) {
-    await streamCompletion(ctx, completion, { id, created, model: body.model, includeUsage: body.stream_options?.include_usage === true });
+  const choices = body.n ?? 1;
+  if (choices < 1 || choices > MAX_CHOICES) {
+    throw new ValidationError([{ type: 'less_than_equal', loc: ['body', 'n'], msg: `Input should be between 1 and ${MAX_CHOICES}`, input: body.n }]);
+  }
+  const { state } = ctx.env;
+  applyRateLimit(state, ctx.rawBody);
+  if (state.completionLatencyMs > 0) await ctx.env.sleep(state.completionLatencyMs);
+  if (ctx.env.isClosed()) {
+    ctx.res.destroy();
     return 'handled';
   }
-  const message: Record<string, unknown> = { role: 'assistant', content: content(completion) };
-  if (completion.reasoningTokens.length > 0) message.reasoning = reasoning(completion);
+  const maxTokens = body.max_tokens ?? body.max_completion_tokens ?? undefined;
+  const stop = body.stop == null ? [] : typeof body.stop === 'string' ? [body.stop] : body.stop;
+  const checkpoint = servedCheckpoint(ctx.env, body.model);
+  const completions = Array.from({ length: choices }, (_, draw) =>
+    generateCompletion({
+      model: body.model,
+      messages: body.messages,
+      ...(body.seed != null ? { seed: body.seed } : {}),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(body.temperature != null ? { temperature: body.temperature } : {}),
+      ...(checkpoint ? { checkpoint } : {}),
+      draw,
+      stop,
+      jsonObject: body.response_format?.type === 'json_object',
+    }),
+  );
+  const id = `chatcmpl-${state.random.alphanumeric(24)}`;
+  const created = Math.floor(ctx.env.now() / 1000);
+  if (body.stream) {
+    await streamCompletion(ctx, completions, { id, created, model: body.model, includeUsage: body.stream_options?.include_usage === true });
+    return 'handled';
+  }
   const answer = {
     id,
     object: 'chat.completion',
     created,
     model: body.model,
-    choices: [{ index: 0, message, finish_reason: completion.finishReason, logprobs: null }],
-    usage: usageOf(completion),
+    choices: completions.map((completion, index) => {
+      const message: Record<string, unknown> = { role: 'assistant', content: content(completion) };
+      if (completion.reasoningTokens.length > 0) message.reasoning = reasoning(completion);
+      return { index, message, finish_reason: completion.finishReason, logprobs: null };
+    }),
+    usage: usageOf(completions),
   };
   if (ctx.cutStreamAfter !== undefined) {
     // A cut-stream fault on a plain answer: half the body, then the connection drops.
@@ -66,9 +90,11 @@ export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
   return { body: answer };
 }
 
-function usageOf(completion: Completion) {
-  const completionTokens = completionTokenCount(completion);
-  return { prompt_tokens: completion.promptTokens, completion_tokens: completionTokens, total_tokens: completion.promptTokens + completionTokens };
+/** Usage of one request: the prompt counted once, the tokens of every choice. */
+function usageOf(completions: Completion[]) {
+  const promptTokens = completions[0]!.promptTokens;
+  const completionTokens = completions.reduce((total, completion) => total + completionTokenCount(completion), 0);
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 }
 
 interface StreamHeader {
@@ -89,7 +115,8 @@ function deltas(tokens: string[], random: Prng): string[] {
   return parts;
 }
 
-async function streamCompletion(ctx: RequestContext, completion: Completion, header: StreamHeader): Promise<void> {
+/** Streams the choices one after another, each with its own index. */
+async function streamCompletion(ctx: RequestContext, completions: Completion[], header: StreamHeader): Promise<void> {
   const { env } = ctx;
   const writer = new SseWriter(ctx.res, ctx.api === 'training' ? '\r\n' : '\n');
   const random = new Prng(hashString(header.id));
@@ -102,15 +129,16 @@ async function streamCompletion(ctx: RequestContext, completion: Completion, hea
       choices,
       ...(header.includeUsage ? { usage: usage ?? null } : {}),
     });
-  const delta = (value: Record<string, unknown>, finishReason: string | null = null) => chunk([{ index: 0, delta: value, finish_reason: finishReason }]);
-
-  const events: string[] = [
-    delta({ role: 'assistant', content: '' }),
-    ...deltas(completion.reasoningTokens, random).map((part) => delta({ reasoning: part })),
-    ...deltas(completion.contentTokens, random).map((part) => delta({ content: part })),
-    delta({}, completion.finishReason),
-  ];
-  if (header.includeUsage) events.push(chunk([], usageOf(completion)));
+  const events = completions.flatMap((completion, index) => {
+    const delta = (value: Record<string, unknown>, finishReason: string | null = null) => chunk([{ index, delta: value, finish_reason: finishReason }]);
+    return [
+      delta({ role: 'assistant', content: '' }),
+      ...deltas(completion.reasoningTokens, random).map((part) => delta({ reasoning: part })),
+      ...deltas(completion.contentTokens, random).map((part) => delta({ content: part })),
+      delta({}, completion.finishReason),
+    ];
+  });
+  if (header.includeUsage) events.push(chunk([], usageOf(completions)));
 
   writer.start();
   for (let index = 0; index < events.length; index++) {

@@ -3,10 +3,11 @@
  * another process inspect the emulator and inject faults.
  */
 import { route, type RequestContext, type Route } from '../context';
-import type { Fault } from '../contract';
+import type { Fault, RateLimit } from '../contract';
 import { addFault, faultProblem } from '../faults';
 import { HttpError } from '../httpError';
 import { changePace } from '../jobClock';
+import { rateLimitProblem, setRateLimit } from '../rateLimit';
 import { jsonBody } from '../requestParsing';
 import { createModelWithCheckpoints } from '../seed';
 import type { SystemCheckName } from '../state';
@@ -30,6 +31,9 @@ function describeState(ctx: RequestContext) {
       jobs: [...state.jobs.values()].map((job) => ({ id: job.id, model_id: job.modelId, events: job.events.length })),
       secondsPerStep: settings.secondsPerStep,
       latencyMs: state.latencyMs,
+      completionLatencyMs: state.completionLatencyMs,
+      rateLimit: state.rateLimit.limit ?? null,
+      rateLimited: state.rateLimit.answered,
       streamChunkDelayMs: settings.streamChunkDelayMs,
       streams: state.streams,
       systemCheckFailure: state.systemCheckFailure ?? null,
@@ -50,6 +54,21 @@ function postLatency(ctx: RequestContext) {
   if (typeof ms !== 'number' || !(ms >= 0)) throw new HttpError(400, 'Send {"ms": number >= 0}');
   ctx.env.state.latencyMs = ms;
   return { body: { latencyMs: ms } };
+}
+
+function postCompletionLatency(ctx: RequestContext) {
+  const { ms } = objectBody(ctx);
+  if (typeof ms !== 'number' || !(ms >= 0)) throw new HttpError(400, 'Send {"ms": number >= 0}');
+  ctx.env.state.completionLatencyMs = ms;
+  return { body: { completionLatencyMs: ms } };
+}
+
+function postRateLimit(ctx: RequestContext) {
+  const body = objectBody(ctx);
+  const problem = rateLimitProblem(body);
+  if (problem) throw new HttpError(400, problem);
+  setRateLimit(ctx.env.state, body as unknown as RateLimit);
+  return { body: { rateLimit: ctx.env.state.rateLimit.limit ?? null } };
 }
 
 function postStreamDelay(ctx: RequestContext) {
@@ -105,6 +124,12 @@ export const controlRoutes: readonly Route[] = [
   }),
   route('POST', '/latency', postLatency),
   route('POST', '/stream-delay', postStreamDelay),
+  route('POST', '/completion-latency', postCompletionLatency),
+  route('POST', '/rate-limit', postRateLimit),
+  route('DELETE', '/rate-limit', (ctx) => {
+    setRateLimit(ctx.env.state, undefined);
+    return { body: { rateLimit: null } };
+  }),
   route('POST', '/system-check', postSystemCheck),
   route('POST', '/models-with-checkpoints', postModelWithCheckpoints),
   route('POST', '/outage', postOutage),

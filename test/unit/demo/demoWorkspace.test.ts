@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
 import { validateTrajectoryGroup } from '../../../src/core/trajectoryShape';
 import { analysePayload, diagnose, payloadTemplates } from '../../../src/payload';
+import { arithmeticQuestion } from '../../emulator/evalQuestions';
 import { requestedFailure } from '../../emulator/jobs';
 import { repositoryRoot } from '../payload/support/fixtures';
 
@@ -71,12 +72,24 @@ describe('demo workspace', () => {
   });
 
   it('has trajectory files whose every group has the trajectory-group shape, without even a warning', () => {
-    const trajectoryFiles = files.filter((file) => file.endsWith('.jsonl'));
+    const trajectoryFiles = files.filter((file) => file.endsWith('.jsonl') && !file.endsWith('.evalset.jsonl'));
     assert.ok(trajectoryFiles.length >= 2);
     for (const file of trajectoryFiles) {
       const groups = groupsOf(file);
       assert.ok(groups.length >= 3, `${file} makes a job of at least three steps`);
       groups.forEach((group, index) => assert.deepEqual(validateTrajectoryGroup(group), [], `${file}, line ${index + 1}`));
+    }
+  });
+
+  it('has eval sets whose every sample has messages and a reference the emulator grades', () => {
+    const evalSets = files.filter((file) => file.endsWith('.evalset.jsonl'));
+    assert.ok(evalSets.length >= 1);
+    for (const file of evalSets) {
+      groupsOf(file).forEach((value, index) => {
+        const sample = value as { messages: { role: string; content: string }[]; reference: string };
+        const question = sample.messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
+        assert.equal(String(arithmeticQuestion(question)?.result), sample.reference, `${file}, line ${index + 1}`);
+      });
     }
   });
 

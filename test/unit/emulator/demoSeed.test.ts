@@ -46,10 +46,10 @@ describe("emulator: the demo's live job and command line", () => {
       await new Promise((resolve) => holder.close(resolve));
     });
 
-    it('takes a free port when the wanted one is taken, says so, and prints the address it took', async () => {
+    it('takes a free port when the wanted one is taken, says so, prints the address it took, and takes its options', async () => {
       const taken = (holder.address() as AddressInfo).port;
       const main = join(__dirname, '..', '..', 'emulator', 'main.js');
-      child = spawn(process.execPath, [main, '--port', String(taken), '--seconds-per-step', '0.05'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [main, '--port', String(taken), '--seconds-per-step', '0.05', '--completion-latency', '7'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -69,6 +69,8 @@ describe("emulator: the demo's live job and command line", () => {
       assert.match(output, new RegExp(`Port ${taken} is in use, so the emulator uses port ${port} instead\\.`));
       const health = await fetch(`http://127.0.0.1:${port}/training/v1/health`);
       assert.equal(health.status, 200);
+      const state = (await (await fetch(`http://127.0.0.1:${port}/_emulator/state`)).json()) as { completionLatencyMs: number };
+      assert.equal(state.completionLatencyMs, 7);
     });
   });
 });
