@@ -147,7 +147,7 @@ export class EvalReportPage {
     this.pendingAnswers = [];
     this.pendingLeaderboard = undefined;
     this.pendingProgress = undefined;
-    const samples = parseSamples((snapshot as ReportSnapshot & { samples?: unknown }).samples);
+    const samples = parseSamples(snapshot.samples);
     this.index = new ReportIndex(snapshot.run, samples, snapshot.primaryScorer);
     this.leaderboardRows = Array.isArray(snapshot.leaderboard) ? snapshot.leaderboard : [];
     this.header.render(snapshot, this.index.sampleCount);

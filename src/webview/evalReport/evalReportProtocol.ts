@@ -18,11 +18,29 @@ export interface RunProgress {
   rateLimitedUntil?: number;
 }
 
+/** An answer as a snapshot or an `answers` event carries it: its text cut at `previewChars` when `cut`. */
+export type PreviewAnswer = AnswerRecord & { cut?: boolean };
+
+export interface SampleMessage {
+  role: string;
+  content: string;
+}
+
+/** A sample of the eval set as the page shows it: its prompt and reference, each text cut. */
+export interface SampleView {
+  id: string;
+  line: number;
+  messages: SampleMessage[];
+  reference?: string;
+}
+
 /** Everything the page shows, the reply to `ready`. */
 export interface ReportSnapshot {
   fileName: string;
   /** The run, with every answer's text cut at `previewChars` (`cut` on those that were). */
-  run: EvalRunFile;
+  run: Omit<EvalRunFile, 'answers'> & { answers: PreviewAnswer[] };
+  /** The eval set's samples in set order (empty when the set file can no longer be read). */
+  samples: SampleView[];
   /** The scorer the leaderboard ranks by (the first). */
   primaryScorer: string;
   leaderboard: LeaderboardRow[];
@@ -33,8 +51,8 @@ export interface ReportSnapshot {
 }
 
 export type ReportHostEvent =
-  | { type: 'answers'; answers: AnswerRecord[]; leaderboard: LeaderboardRow[]; progress?: RunProgress }
-  | { type: 'snapshot'; snapshot: ReportSnapshot };
+  /** New answers; without `progress` the run has ended. */
+  { type: 'answers'; answers: PreviewAnswer[]; leaderboard: LeaderboardRow[]; progress?: RunProgress } | { type: 'snapshot'; snapshot: ReportSnapshot };
 
 /** Requests the page sends to the host. */
 export type ReportHostMethods = {

@@ -6,7 +6,8 @@
  */
 import type { AnswerRecord, EvalModelRef, EvalRunFile } from '../../evals/evalModel';
 import { evalLimits } from '../../evals/evalModel';
-import { promptOf, type SampleView } from './samples';
+import type { PreviewAnswer, SampleView } from './evalReportProtocol';
+import { promptOf } from './samples';
 
 /** A sample whose models' means lie this far apart or more is one they disagree on. */
 export const disagreeSpread = 0.5;
@@ -22,7 +23,7 @@ export interface MatrixFilter {
 export const noFilter: MatrixFilter = { disagree: false, failures: false, text: '' };
 
 /** An answer as the snapshot sends it: cut at the preview's length when `cut`. */
-export type ShownAnswer = AnswerRecord & { cut?: boolean };
+export type ShownAnswer = PreviewAnswer;
 
 export interface Cell {
   /** Indexed by draw. */

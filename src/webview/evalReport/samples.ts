@@ -4,19 +4,7 @@
  * page with sample ids only, and a hostile or broken one cannot make it hold more than the limits).
  */
 import { evalLimits } from '../../evals/evalModel';
-import { previewChars } from './evalReportProtocol';
-
-export interface SampleMessage {
-  role: string;
-  content: string;
-}
-
-export interface SampleView {
-  id: string;
-  line: number;
-  messages: SampleMessage[];
-  reference?: string;
-}
+import { previewChars, type SampleView } from './evalReportProtocol';
 
 /** Messages kept per sample, and characters per message and reference (a prompt is shown, never scored, here). */
 const maxMessages = 64;

@@ -5,9 +5,7 @@
  * failed, long ones cut as the snapshot cuts them, and the leaderboard the host would compute.
  */
 import type { AnswerRecord, EvalModelRef, EvalRunFile, LeaderboardRow } from '../../../src/evals/evalModel';
-import type { ReportSnapshot, RunProgress } from '../../../src/webview/evalReport/evalReportProtocol';
-import { previewChars } from '../../../src/webview/evalReport/evalReportProtocol';
-import type { SampleView } from '../../../src/webview/evalReport/samples';
+import { previewChars, type ReportSnapshot, type RunProgress, type SampleView } from '../../../src/webview/evalReport/evalReportProtocol';
 
 export const hostileText = '<img src=x onerror="window.__pwned=1"><a href="https://example.com">link</a><b>bold</b>';
 
@@ -27,7 +25,7 @@ export interface RunOptions {
 }
 
 export interface FixtureRun {
-  snapshot: ReportSnapshot & { samples: SampleView[] };
+  snapshot: ReportSnapshot;
   /** Answers whole, by key (the snapshot's are cut). */
   whole: Map<string, AnswerRecord>;
   models: EvalModelRef[];
