@@ -57,6 +57,8 @@ const hostBundles = {
   webhooks: 'src/vscode/webhooks/webhooksFeature.ts',
   /** The rollout inspector: its custom editor, the documents it reads and the pages that show them. */
   rolloutInspector: 'src/vscode/rollouts/rolloutsFeature.ts',
+  /** Checkpoint evaluation: the command, the runs and the report editor. */
+  evals: 'src/vscode/evals/evalsFeature.ts',
   /** The payload language core and its JSON parser, needed once a payload is analysed. */
   payloadCore: 'src/payload/index.ts',
   /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */

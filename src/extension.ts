@@ -6,6 +6,7 @@ import { createServices } from './vscode/platform/services';
 import type * as DevelopmentSeed from './vscode/platform/developmentSeed';
 import { onFirstUse } from './vscode/platform/lazy/onFirstUse';
 import { registerPayloadLanguage } from './vscode/payloadLanguage/payloadLanguageActivation';
+import { registerEvals } from './vscode/evals/evalsActivation';
 import { registerRollouts } from './vscode/rollouts/rolloutsActivation';
 import { registerWorkspaceEndpoints } from './vscode/trust/trustActivation';
 import { registerViews } from './vscode/sidebar/sidebarActivation';
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   const sidebar = registerViews(services);
   registerChat(services);
   const rollouts = registerRollouts(services, sidebar);
+  registerEvals(services);
   const webhookStore = openWebhookStore(services);
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
   registerWebhooks(services, webhookStore, payloadLanguage);

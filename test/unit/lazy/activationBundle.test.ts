@@ -57,6 +57,7 @@ describe('activation bundle', () => {
       'chat.js',
       'developmentSeed.js',
       'errors.js',
+      'evals.js',
       'languageModels.js',
       'network.js',
       'payloadLanguage.js',

@@ -18,7 +18,7 @@ function declaredCommands(): string[] {
 function ownerOfFile(file: string): CommandOwner {
   const [, folder] = /^src\/vscode\/([^/]+)\//.exec(file) ?? [];
   if (/Activation\.ts$/.test(file) || folder === 'platform' || folder === 'trust' || folder === 'health') return 'activation';
-  if (folder === 'sidebar' || folder === 'chat' || folder === 'payloadLanguage' || folder === 'webhooks') return folder;
+  if (folder === 'sidebar' || folder === 'chat' || folder === 'payloadLanguage' || folder === 'webhooks' || folder === 'evals') return folder;
   throw new Error(`${file} registers a command, but its folder has no owner in this test`);
 }
 

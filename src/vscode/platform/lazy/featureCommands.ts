@@ -1,5 +1,5 @@
 /** The parts of the extension that own commands and load on first use, each a bundle of its own. */
-export type LateFeature = 'sidebar' | 'chat' | 'payloadLanguage' | 'webhooks';
+export type LateFeature = 'sidebar' | 'chat' | 'payloadLanguage' | 'webhooks' | 'evals';
 
 /** Who registers a command's handler: the activation glue itself, or a feature when it loads. */
 export type CommandOwner = 'activation' | LateFeature;
@@ -31,6 +31,7 @@ export const commandOwners = {
   'rlStudio.copyCheckpointModelId': 'sidebar',
   'rlStudio.chatWithModel': 'sidebar',
   'rlStudio.useInChat': 'sidebar',
+  'rlStudio.evaluateCheckpoints': 'evals',
   'rlStudio.loadMoreCheckpoints': 'sidebar',
   'rlStudio.refreshModel': 'sidebar',
   'rlStudio.deleteCheckpoints': 'sidebar',

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import type { ChatCompletionRequest } from '../../api/types';
+import type { EvalModelRef } from '../../evals/evalModel';
+import { EvalRun, type EvalRunInput, type ModelAnswer } from '../../evals/evalRun';
+import { RegexMatcher } from '../../evals/regexMatcher';
+import type { Services } from '../platform/services';
+
+/** Requests in flight at once, as the setting gives it within its bounds. */
+export function evalConcurrency(): number {
+  const value = vscode.workspace.getConfiguration('rlStudio.evals').get<unknown>('concurrency');
+  return typeof value === 'number' && Number.isInteger(value) ? Math.min(64, Math.max(1, value)) : 8;
+}
+
+/**
+ * An evaluation run wired to the extension: requests through the one client (checkpoints to the
+ * training API, catalogue models to the inference API), judges through the same client, command
+ * scorers only in a trusted workspace, and the results file written where `file` says.
+ */
+export function createEvalRun(services: Services, input: Omit<EvalRunInput, 'concurrency'>, file: vscode.Uri, workspaceFolder: string): { run: EvalRun; dispose(): void } {
+  const regex = new RegexMatcher();
+  const complete = async (model: Pick<EvalModelRef, 'api'>, request: ChatCompletionRequest, signal?: AbortSignal): Promise<ModelAnswer> => {
+    const client = await services.client();
+    const side = model.api === 'training' ? client.training : client.inference;
+    const reply = await side.chatCompletion({ ...request, stream: false }, signal ? { signal } : {});
+    const choice = reply.choices[0];
+    const usage = reply.usage ? { promptTokens: reply.usage.prompt_tokens ?? 0, completionTokens: reply.usage.completion_tokens ?? 0 } : undefined;
+    return { text: typeof choice?.message.content === 'string' ? choice.message.content : '', ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}), ...(usage ? { usage } : {}) };
+  };
+  const run = new EvalRun(
+    { ...input, concurrency: evalConcurrency() },
+    {
+      complete: (model, request, signal) => complete(model, request, signal),
+      scoring: {
+        regex,
+        complete: async (request, signal) => (await complete({ api: 'inference' }, request, signal)).text,
+        command: { cwd: workspaceFolder, trusted: vscode.workspace.isTrusted },
+      },
+      save: async (text) => {
+        await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
+        await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+      },
+      describeFailure: (error) => services.describeFailure(error).message,
+    },
+  );
+  return { run, dispose: () => regex.dispose() };
+}

@@ -1,0 +1,2 @@
+/** The evaluation report: the editor of results files (`*.rleval.json`). */
+export const evalReportViewType = 'rlStudio.evalReport';
