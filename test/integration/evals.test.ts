@@ -1,0 +1,57 @@
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { EvalRunFile } from '../../src/evals/evalModel';
+import { parseRunFile } from '../../src/evals/resultsFile';
+import { leaderboard } from '../../src/evals/statistics';
+import { checkpointNode, seededIds, trainedModelListed } from './helpers/models';
+import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
+
+const fixture = join(__dirname, '../../../test/fixtures/evals/arith.evalset.jsonl');
+
+describe('Evaluate Checkpoints: an eval set against checkpoints, with a results file that caches', function () {
+  this.timeout(120_000);
+  let platform: ConnectedPlatform;
+  let setUri: vscode.Uri;
+
+  before(async () => {
+    platform = await connectToEmulator({ secondsPerStep: 0.05 });
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder, 'the tests run in a workspace folder');
+    setUri = vscode.Uri.joinPath(folder, 'evals', 'arith.evalset.jsonl');
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder, 'evals'));
+    await vscode.workspace.fs.writeFile(setUri, await vscode.workspace.fs.readFile(vscode.Uri.file(fixture)));
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await platform?.disconnect();
+  });
+
+  async function evaluate(steps: number[]): Promise<EvalRunFile> {
+    const ids = seededIds(platform);
+    await trainedModelListed(platform);
+    const nodes = await Promise.all(steps.map((step) => checkpointNode(platform.api.views.models, ids.trainedModelId, step)));
+    platform.api.dialogs.answerNext(vscode.workspace.asRelativePath(setUri), 'Exact match', 'Base model (step 0)', 'Deterministic');
+    const run = (await vscode.commands.executeCommand('rlStudio.evaluateCheckpoints', nodes[0], nodes)) as EvalRunFile | undefined;
+    assert.ok(run, 'the evaluation ran');
+    return run;
+  }
+
+  it('ranks the steps by their answers (step 20 ahead of 10 and 24), writes the results file, and asks nothing again on a re-run', async () => {
+    const run = await evaluate([10, 20, 24]);
+    assert.equal(run.answers.filter((answer) => answer.error !== undefined).length, 0, 'no answer failed');
+    const board = leaderboard(run, run.scorers[0]!.name);
+    assert.equal(board[0]?.step, 20, `the leader: ${JSON.stringify(board.map((row) => [row.label, row.mean]))}`);
+    const written = parseRunFile(
+      new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, '.rlstudio', 'evals', 'arith.rleval.json'))),
+    );
+    assert.ok(written.ok);
+    assert.equal(written.run.answers.length, run.answers.length);
+
+    const before = platform.emulator.requests.filter((request) => request.path.endsWith('/chat/completions')).length;
+    await evaluate([10, 20, 24]);
+    const after = platform.emulator.requests.filter((request) => request.path.endsWith('/chat/completions')).length;
+    assert.equal(after - before, 0, 'every answer came from the results file');
+  });
+});
