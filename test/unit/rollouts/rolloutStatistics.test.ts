@@ -76,12 +76,19 @@ describe('rollout statistics', () => {
   });
 
   it('gives the same figures group by group as a batch computation over every prefix', () => {
-    const reward = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ min: -100, max: 100, noNaN: true, noDefaultInfinity: true }));
+    // `+ 0` turns -0 into 0: a reward of -0 is 0 to anyone, and Math.min (the reference) would keep its sign.
+    const reward = fc.oneof(
+      fc.integer({ min: -5, max: 5 }),
+      fc.double({ min: -100, max: 100, noNaN: true, noDefaultInfinity: true }).map((value) => value + 0),
+    );
     const trajectoryArbitrary = fc.record({
       reward,
       text: fc.string({ maxLength: 30 }),
       finish: fc.constantFrom('stop', 'length', 'tool_calls'),
-      score: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+      score: fc.option(
+        fc.double({ min: 0, max: 1, noNaN: true }).map((value) => value + 0),
+        { nil: undefined },
+      ),
     });
     const groupsArbitrary = fc.array(fc.array(trajectoryArbitrary, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 });
     fc.assert(
