@@ -1,5 +1,6 @@
 import type { Services } from '../platform/services';
 import { EvalReportProvider } from './evalReportEditor';
+import { EvalSetDiagnostics } from './evalSetDiagnostics';
 import { EvalRuns } from './evalRuns';
 import { chooseEvaluation, existingResults } from './evaluateCheckpoints';
 import { startEvaluation } from './startEvaluation';
@@ -7,19 +8,21 @@ import { startEvaluation } from './startEvaluation';
 export interface EvalsFeature {
   report: EvalReportProvider;
   runs: EvalRuns;
+  diagnostics: EvalSetDiagnostics;
 }
 
 /**
  * Entry of dist/evals.js, loaded when an evaluation starts or a results file opens: the command
- * "Evaluate Checkpoints…", the runs going now and the report editor.
+ * "Evaluate Checkpoints…", the runs going now, the report editor and the eval sets' diagnostics.
  */
 export function startEvals(services: Services): EvalsFeature {
   const runs = new EvalRuns();
-  services.context.subscriptions.push(runs);
+  const diagnostics = new EvalSetDiagnostics();
+  services.context.subscriptions.push(runs, diagnostics);
   services.registerCommand('rlStudio.evaluateCheckpoints', async (node?: unknown, selection?: unknown) => {
     const choice = await chooseEvaluation(services, services.dialogs, node, selection);
     if (!choice) return undefined;
     return startEvaluation(services, runs, choice, await existingResults(choice.resultsUri, services));
   });
-  return { report: new EvalReportProvider(services, runs), runs };
+  return { report: new EvalReportProvider(services, runs), runs, diagnostics };
 }
