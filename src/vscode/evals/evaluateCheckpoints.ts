@@ -96,6 +96,7 @@ async function pickCheckpoints(services: Services, dialogs: Dialogs): Promise<Ch
     page.data.map((checkpoint) => ({
       label: `step ${checkpoint.step}`,
       description: Object.entries(checkpoint.metrics)
+        .filter(([key]) => key !== 'step')
         .slice(0, 3)
         .map(([key, value]) => `${key} ${value}`)
         .join(' · '),
