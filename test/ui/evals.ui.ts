@@ -92,6 +92,8 @@ export async function promotesTheBestStepToTheChat(context: UiTestContext): Prom
   await runCommand(page, 'RL Studio: Open Chat');
   const chat = activeWebview(page);
   await chat.locator('.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
+  // The promoted step is what new chats start with (an open conversation keeps its own model).
+  await chat.locator('button.new-conversation').click();
   const picker = chat.locator('.model-select').first();
   const id = `wandb-artifact:///${DEFAULT_ENTITY}/${GENERATED_PROJECT}/${modelName}:step20`;
   await until(
