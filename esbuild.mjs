@@ -59,6 +59,8 @@ const hostBundles = {
   rolloutInspector: 'src/vscode/rollouts/rolloutsFeature.ts',
   /** Checkpoint evaluation: the command, the runs and the report editor. */
   evals: 'src/vscode/evals/evalsFeature.ts',
+  /** RL Studio in agent mode: the language-model tools and the @rlstudio chat participant. */
+  agent: 'src/vscode/agent/agentFeature.ts',
   /** The payload language core and its JSON parser, needed once a payload is analysed. */
   payloadCore: 'src/payload/index.ts',
   /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */

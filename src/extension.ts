@@ -6,6 +6,7 @@ import { createServices } from './vscode/platform/services';
 import type * as DevelopmentSeed from './vscode/platform/developmentSeed';
 import { onFirstUse } from './vscode/platform/lazy/onFirstUse';
 import { registerPayloadLanguage } from './vscode/payloadLanguage/payloadLanguageActivation';
+import { registerAgent } from './vscode/agent/agentActivation';
 import { registerEvals } from './vscode/evals/evalsActivation';
 import { registerRollouts } from './vscode/rollouts/rolloutsActivation';
 import { registerWorkspaceEndpoints } from './vscode/trust/trustActivation';
@@ -39,10 +40,11 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   const sidebar = registerViews(services);
   registerChat(services);
   const rollouts = registerRollouts(services, sidebar);
-  registerEvals(services);
+  const evals = registerEvals(services);
   const webhookStore = openWebhookStore(services);
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
-  registerWebhooks(services, webhookStore, payloadLanguage);
+  const webhooks = registerWebhooks(services, webhookStore, payloadLanguage);
+  registerAgent(services, { evals, payloadLanguage, webhooks, store: webhookStore });
   return services.testMode ? createTestApi(services, sidebar, rollouts) : undefined;
 }
 

@@ -68,10 +68,14 @@ export async function chooseEvaluation(services: Services, dialogs: Dialogs, nod
   const parameters = await pickParameters(dialogs);
   if (!parameters) return undefined;
 
+  return { setUri, models: [...checkpoints, ...others], scorers, parameters, resultsUri: resultsUriFor(setUri) };
+}
+
+/** Where a set's results are kept: one file per set in its workspace folder, which is also the answers' cache. */
+export function resultsUriFor(setUri: vscode.Uri): vscode.Uri {
   const folder = vscode.workspace.getWorkspaceFolder(setUri)?.uri ?? vscode.Uri.joinPath(setUri, '..');
   const base = path.posix.basename(setUri.path).replace(/(\.evalset|\.trajectories)?\.jsonl?$/i, '');
-  const resultsUri = vscode.Uri.joinPath(folder, '.rlstudio', 'evals', `${base}.rleval.json`);
-  return { setUri, models: [...checkpoints, ...others], scorers, parameters, resultsUri };
+  return vscode.Uri.joinPath(folder, '.rlstudio', 'evals', `${base}.rleval.json`);
 }
 
 async function pickCheckpoints(services: Services, dialogs: Dialogs): Promise<CheckpointPick[] | undefined> {
@@ -199,11 +203,14 @@ async function pickOthers(services: Services, dialogs: Dialogs, first: Checkpoin
   return (Array.isArray(picked) ? (picked as Item[]) : [picked as Item]).map((item) => item.ref);
 }
 
+/** The two ways checkpoints are compared: one greedy answer, or four sampled ones. */
+export const samplingPresets = {
+  deterministic: { label: 'Deterministic', description: 'temperature 0, seed 0, 1 answer per prompt, 512 tokens', parameters: { temperature: 0, seed: 0, n: 1, maxTokens: 512 } },
+  sampled: { label: 'Sampled', description: 'temperature 0.7, seed 0, 4 answers per prompt, 512 tokens', parameters: { temperature: 0.7, seed: 0, n: 4, maxTokens: 512 } },
+} satisfies Record<string, { label: string; description: string; parameters: EvalParameters }>;
+
 async function pickParameters(dialogs: Dialogs): Promise<EvalParameters | undefined> {
-  const choices = [
-    { label: 'Deterministic', description: 'temperature 0, seed 0, 1 answer per prompt, 512 tokens', parameters: { temperature: 0, seed: 0, n: 1, maxTokens: 512 } },
-    { label: 'Sampled', description: 'temperature 0.7, seed 0, 4 answers per prompt, 512 tokens', parameters: { temperature: 0.7, seed: 0, n: 4, maxTokens: 512 } },
-  ];
+  const choices = [samplingPresets.deterministic, samplingPresets.sampled];
   return (await dialogs.pick(choices, { title: 'Evaluate Checkpoints: sampling' }))?.parameters;
 }
 

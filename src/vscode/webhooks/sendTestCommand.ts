@@ -46,17 +46,23 @@ export function registerSendTest(services: Services, store: WebhookStore, payloa
       if (!webhook) return undefined;
       if (source.document && source.analysis.kind === 'payload') await documents.webhooks.choose(source.document.uri, webhook.id);
     }
-    return send(services, store, documents, reports, webhook, source);
+    return sendTest(services, store, documents, reports, webhook, source);
   });
 }
 
-interface Source {
+/** What a test sends: a payload or automation document (or the generic sample) and its analysis. */
+export interface Source {
   document?: vscode.TextDocument;
   analysis: PayloadAnalysis;
   label: string;
 }
 
-async function send(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments, webhook: Webhook, source: Source): Promise<SendTestSummary | undefined> {
+/**
+ * Renders the source with the sample event and the webhook's secret values, sends it signed, shows
+ * the report, and says how it went. A rendering that is not valid JSON is sent only when the user
+ * chooses "Send Anyway".
+ */
+export async function sendTest(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments, webhook: Webhook, source: Source): Promise<SendTestSummary | undefined> {
   const url = await store.url(webhook.id);
   if (!url) throw new Error(`The endpoint URL of "${webhook.name}" is not stored: edit the webhook to set it again.`);
   const credentials = await store.credentials(webhook.id);
@@ -76,7 +82,7 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
   }
 
   // Signing needs node:crypto: loaded with the first test, not at activation.
-  const { sendSecrets, sendTest, testTimeoutMs } = require('../../webhook/send') as typeof Send;
+  const { sendSecrets, sendTest: sendSigned, testTimeoutMs } = require('../../webhook/send') as typeof Send;
   const { formatTestReport } = require('../../webhook/report') as typeof Report;
   const network = await services.network();
   const timeoutMs = testTimeoutMs(vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('testTimeoutSeconds'));
@@ -84,7 +90,7 @@ async function send(services: Services, store: WebhookStore, documents: PayloadD
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
     // Cancelled by the user, or by the extension being turned off.
-    return sendTest(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: AbortSignal.any([controller.signal, services.lifetime]) }).finally(
+    return sendSigned(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: AbortSignal.any([controller.signal, services.lifetime]) }).finally(
       () => void subscription.dispose(),
     );
   });

@@ -29,7 +29,7 @@ export function openWebhookStore(services: Services): WebhookStore {
  * report is read or a command first runs. Nothing opens a socket before that. A test send renders
  * the payload with the payload language, which it loads then.
  */
-export function registerWebhooks(services: Services, store: WebhookStore, payloadLanguage: () => PayloadLanguageFeature): void {
+export function registerWebhooks(services: Services, store: WebhookStore, payloadLanguage: () => PayloadLanguageFeature): () => Webhooks.WebhooksFeature {
   const reportsChanged = new RelayedEvent<vscode.Uri>();
   const webhooks = onFirstUse('webhooks', services.log, () => {
     const feature = (require('./webhooksFeature') as typeof Webhooks).startWebhooks(services, store, () => payloadLanguage().documents);
@@ -48,4 +48,5 @@ export function registerWebhooks(services: Services, store: WebhookStore, payloa
     }),
     vscode.window.createTreeView('rlStudio.webhooks', { treeDataProvider: tree }),
   );
+  return webhooks;
 }

@@ -35,7 +35,7 @@ const featureFilesOfActivation: Record<string, string> = {
 /** Each package of node_modules and the bundles that may hold it. */
 const packagesByBundle: Record<string, string[]> = {
   undici: ['network.js'],
-  'jsonc-parser': ['payloadCore.js', 'sidebar.js', 'evals.js'],
+  'jsonc-parser': ['payloadCore.js', 'sidebar.js', 'evals.js', 'agent.js'],
 };
 
 /** The source file a relative import or require names, as esbuild resolves it. */

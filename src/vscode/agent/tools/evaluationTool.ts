@@ -1,0 +1,115 @@
+import type { Checkpoint } from '../../../api/types';
+import { describeLeaderboard } from '../../../agent/leaderboardText';
+import { optionalBoolean, optionalChoice, optionalText, optionalTextList, requiredId, stepList, ToolInputError, ToolRefusal, workspacePath } from '../../../agent/toolInput';
+import { codeText } from '../../../core/markdownText';
+import type { EvalModelRef, NamedScorer } from '../../../evals/evalModel';
+import { primaryScorer } from '../../../evals/evalRun';
+import { leaderboard } from '../../../evals/statistics';
+import type { EvalsFeature } from '../../evals/evalsFeature';
+import { readEvalSet } from '../../evals/evalSetFiles';
+import { existingResults, resultsUriFor, samplingPresets, type EvaluationChoice } from '../../evals/evaluateCheckpoints';
+import { startEvaluation } from '../../evals/startEvaluation';
+import type { Services } from '../../platform/services';
+import * as vscode from 'vscode';
+import type { AgentTool } from './agentTool';
+import { checkpointId, describeSteps, knownModel, modelLabel, strong, trainingOrigin } from './trainingTools';
+import { workspaceFile } from './workspaceFiles';
+
+/** Checkpoints compared in one evaluation from a chat: each multiplies the requests. */
+const maxEvaluatedSteps = 10;
+/** Checkpoint pages read to find the steps asked for (100 a page). */
+const maxCheckpointPages = 10;
+
+const scorerChoices = { exact: { name: 'exact match', spec: { kind: 'exactMatch' } }, contains: { name: 'contains', spec: { kind: 'contains' } }, json: { name: 'valid JSON', spec: { kind: 'validJson' } } } as const;
+
+interface EvaluationInput {
+  modelId: string;
+  steps: number[];
+  evalSet: string;
+  scorers: NamedScorer[];
+  sampling: keyof typeof samplingPresets;
+  compareWithBase: boolean;
+}
+
+export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFeature): AgentTool<EvaluationInput> {
+  /** The set, the checkpoints found on the platform, and what the run will ask. */
+  const prepare = async (input: EvaluationInput, signal: AbortSignal) => {
+    const model = knownModel(services, input.modelId);
+    const file = await workspaceFile(input.evalSet);
+    const set = await readEvalSet(file.uri);
+    if (set.samples.length === 0) throw new ToolRefusal(`${file.label} has no sample to evaluate${set.problems[0] ? `: line ${set.problems[0].line + 1}: ${set.problems[0].message}` : ''}. Nothing was sent.`);
+    const found = await findCheckpoints(services, model.id, input.steps, signal);
+    const missing = input.steps.filter((step) => !found.has(step));
+    if (missing.length > 0) throw new ToolRefusal(`${modelLabel(model)} has no checkpoint at step ${describeSteps(missing)}. List its checkpoints with the list-models tool.`);
+    const models: EvalModelRef[] = input.steps.map((step) => ({ id: checkpointId(model, step), label: `step ${step}`, kind: 'checkpoint', api: 'training', step, trainingModelId: model.id, metrics: { ...found.get(step)!.metrics } }));
+    if (input.compareWithBase && !input.steps.includes(0)) models.push({ id: checkpointId(model, 0), label: 'base', kind: 'base', api: 'training', step: 0, trainingModelId: model.id });
+    const parameters = samplingPresets[input.sampling].parameters;
+    const choice: EvaluationChoice = { setUri: file.uri, models, scorers: input.scorers, parameters, resultsUri: resultsUriFor(file.uri) };
+    return { model, file, set, choice, requests: set.samples.length * models.length * parameters.n };
+  };
+  return {
+    name: 'rlstudio_evaluate_checkpoints',
+    needsPlatform: true,
+    read: (input) => {
+      const steps = stepList(input, 'steps');
+      if (steps.length > maxEvaluatedSteps) throw new ToolInputError(`"steps" names ${steps.length} checkpoints; at most ${maxEvaluatedSteps} are compared in one evaluation.`);
+      const scorers: NamedScorer[] = (optionalTextList(input, 'scorers', 3) ?? ['exact']).map((name) => {
+        const scorer = scorerChoices[name as keyof typeof scorerChoices];
+        if (!scorer) throw new ToolInputError(`"scorers" may hold "exact", "contains" and "json"; "${name}" is not one.`);
+        return { name: scorer.name, spec: { ...scorer.spec } } as NamedScorer;
+      });
+      const pattern = optionalText(input, 'regex', 500);
+      if (pattern !== undefined) scorers.push({ name: `matches /${pattern.slice(0, 40)}/`, spec: { kind: 'regex', pattern, flags: 'm' } });
+      return {
+        modelId: requiredId(input, 'modelId'),
+        steps,
+        evalSet: workspacePath(input, 'evalSet'),
+        scorers: scorers.filter((scorer, index) => scorers.findIndex((other) => other.name === scorer.name) === index),
+        sampling: optionalChoice(input, 'sampling', ['deterministic', 'sampled'] as const) ?? 'deterministic',
+        compareWithBase: optionalBoolean(input, 'compareWithBase') ?? false,
+      };
+    },
+    confirm: async (input, signal) => {
+      const { model, file, set, choice, requests } = await prepare(input, signal);
+      const compared = choice.models.map((ref) => ref.label).join(', ');
+      return {
+        title: 'Evaluate checkpoints?',
+        message:
+          `Evaluate ${strong(compared)} of ${strong(modelLabel(model))} (${codeText(model.id)}) on ${strong(file.label)}: ${set.samples.length} samples × ${choice.models.length} models × ${choice.parameters.n} answers = ` +
+          `up to ${requests} chat completions at ${trainingOrigin(services)} (answers already in ${strong(vscode.workspace.asRelativePath(choice.resultsUri))} are reused), scored by ${choice.scorers.map((scorer) => scorer.name).join(', ')}. The report opens as it runs.`,
+      };
+    },
+    progress: (input) => `Evaluating steps ${describeSteps(input.steps)} on ${input.evalSet}`,
+    run: async (input, signal) => {
+      const { choice } = await prepare(input, signal);
+      const feature = evals();
+      const cancel = () => feature.runs.cancel(choice.resultsUri);
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        const finished = await startEvaluation(services, feature.runs, choice, await existingResults(choice.resultsUri, services));
+        if (!finished) throw new ToolRefusal('The evaluation did not finish; its error is shown in the editor and the RL Studio log. Answers already received are kept in the results file.');
+        const failed = finished.answers.filter((answer) => answer.error !== undefined).length;
+        const scorer = primaryScorer(choice.scorers);
+        const table = describeLeaderboard(leaderboard(finished, scorer), scorer, vscode.workspace.asRelativePath(choice.resultsUri));
+        return `${table}\n${finished.answers.length} answers${failed > 0 ? `, ${failed} failed (retry them from the report)` : ''}. The report is open in the editor; promote a checkpoint there with "Use step N".`;
+      } finally {
+        signal.removeEventListener('abort', cancel);
+      }
+    },
+  };
+}
+
+async function findCheckpoints(services: Services, modelId: string, steps: readonly number[], signal: AbortSignal): Promise<Map<number, Checkpoint>> {
+  const client = await services.client();
+  const wanted = new Set(steps);
+  const found = new Map<number, Checkpoint>();
+  let after: string | undefined;
+  for (let page = 0; page < maxCheckpointPages && found.size < wanted.size; page++) {
+    const listed = await client.training.listCheckpoints(modelId, { order: 'desc', limit: 100, ...(after ? { after } : {}) }, { signal });
+    for (const checkpoint of listed.data) if (wanted.has(checkpoint.step)) found.set(checkpoint.step, checkpoint);
+    const next = listed.last_id || listed.data.at(-1)?.id;
+    if (!listed.has_more || !next || next === after) break;
+    after = next;
+  }
+  return found;
+}

@@ -1,0 +1,124 @@
+import * as vscode from 'vscode';
+import { optionalText, ToolRefusal, workspacePath } from '../../../agent/toolInput';
+import { capText } from '../../../agent/textCap';
+import { oneLine } from '../../../core/format';
+import type { PayloadAnalysis } from '../../../payload';
+import type { Webhook } from '../../../webhook/model';
+import { payloadCore } from '../../payloadLanguage/payloadCore';
+import type { PayloadLanguageFeature } from '../../payloadLanguage/payloadLanguageActivation';
+import type { Services } from '../../platform/services';
+import { sendTest } from '../../webhooks/sendTestCommand';
+import type { WebhooksFeature } from '../../webhooks/webhooksFeature';
+import type { WebhookStore } from '../../webhooks/webhookStore';
+import type { AgentTool } from './agentTool';
+import { strong } from './trainingTools';
+import { workspaceFile } from './workspaceFiles';
+
+/** Characters of the rendered body a result shows. */
+const shownBodyChars = 4_000;
+/** Problems listed one by one at most. */
+const listedProblems = 20;
+
+interface PayloadInput {
+  path: string;
+  webhook?: string;
+}
+
+interface Rendering {
+  label: string;
+  document: vscode.TextDocument;
+  analysis: PayloadAnalysis;
+  webhook: Webhook | undefined;
+}
+
+/** The payload language's parts a tool needs, loaded with it on first use. */
+export interface PayloadParts {
+  payloadLanguage: () => PayloadLanguageFeature;
+  webhooks: () => WebhooksFeature;
+  store: WebhookStore;
+}
+
+function payloadInput(input: Record<string, unknown>): PayloadInput {
+  const webhook = optionalText(input, 'webhook', 200);
+  return { path: workspacePath(input, 'path'), ...(webhook ? { webhook } : {}) };
+}
+
+/** The webhook named in the input, else the one the document is written for (chosen in the editor, or named by the automation). */
+function webhookOf(parts: PayloadParts, name: string | undefined, document: vscode.TextDocument, analysis: PayloadAnalysis): Webhook | undefined {
+  if (name === undefined) return parts.payloadLanguage().documents.webhooks.webhookFor(document, analysis);
+  const webhook = parts.store.list().find((candidate) => candidate.name === name || candidate.id === name);
+  if (!webhook) throw new ToolRefusal(`No webhook named "${name}" is set up in RL Studio. Set up: ${parts.store.list().map((candidate) => `"${candidate.name}"`).join(', ') || 'none'}.`);
+  return webhook;
+}
+
+async function renderingOf(parts: PayloadParts, input: PayloadInput): Promise<Rendering> {
+  const file = await workspaceFile(input.path);
+  if (!/\.(payload|automation)\.json$/i.test(file.uri.fsPath)) throw new ToolRefusal(`${file.label} is not a payload (*.payload.json) or automation (*.automation.json) file.`);
+  const document = await vscode.workspace.openTextDocument(file.uri);
+  const analysis = parts.payloadLanguage().documents.analysisOf(document);
+  if (!analysis) throw new ToolRefusal(`${file.label} could not be read as a payload.`);
+  return { label: file.label, document, analysis, webhook: webhookOf(parts, input.webhook, document, analysis) };
+}
+
+export function renderPayloadTool(parts: PayloadParts): AgentTool<PayloadInput> {
+  return {
+    name: 'rlstudio_render_payload',
+    needsPlatform: false,
+    read: payloadInput,
+    progress: (input) => `Rendering ${input.path}`,
+    run: async (input) => {
+      const { label, document, analysis, webhook } = await renderingOf(parts, input);
+      const core = payloadCore();
+      const documents = parts.payloadLanguage().documents;
+      const sample = documents.samples.sampleFor(document, analysis);
+      const problems = core.diagnose(analysis);
+      const names = webhook ? { name: webhook.name, hasAccessToken: webhook.hasAccessToken, ...(webhook.secretName ? { secretName: webhook.secretName } : {}) } : undefined;
+      // Secrets render as a mask: the result goes to a language model.
+      const rendered = core.renderPayload(analysis, { sample, ...(names ? { webhook: names } : {}), maskSecrets: true });
+      const lines = [`${label}: ${problems.length === 0 ? 'no problems' : `${problems.length} problems`}; rendered with the ${sample.type} sample event${webhook ? ` for webhook "${webhook.name}"` : ' (no webhook chosen: its secret names are unknown)'}.`];
+      for (const problem of problems.slice(0, listedProblems)) {
+        const position = document.positionAt(problem.start);
+        lines.push(`- line ${position.line + 1}, column ${position.character + 1}: ${problem.severity}: ${oneLine(problem.message, 300)}`);
+      }
+      if (problems.length > listedProblems) lines.push(`- … ${problems.length - listedProblems} more`);
+      if (rendered.notRendered) lines.push(`Not rendered: ${rendered.invalid?.message ?? 'the template is past a limit'}.`);
+      else {
+        if (rendered.invalid) lines.push(`The rendered body is not valid JSON: ${rendered.invalid.message} (offset ${rendered.invalid.offset}). The endpoint would most likely reject it.`);
+        if (rendered.unresolved.length > 0) lines.push(`Left as written: ${rendered.unresolved.map((name) => `\${${name}}`).join(', ')}.`);
+        lines.push('Rendered body (secrets masked):', capText(rendered.text, shownBodyChars));
+      }
+      return lines.join('\n');
+    },
+  };
+}
+
+export function sendWebhookTestTool(services: Services, parts: PayloadParts): AgentTool<PayloadInput> {
+  const prepare = async (input: PayloadInput) => {
+    const rendering = await renderingOf(parts, input);
+    if (!rendering.webhook) throw new ToolRefusal(`${rendering.label} is not written for a webhook: name one with "webhook" (set up: ${parts.store.list().map((candidate) => `"${candidate.name}"`).join(', ') || 'none'}).`);
+    // Checked with masked secrets: a body that is not JSON is refused here instead of asking "Send Anyway" in the middle of a chat.
+    const rendered = payloadCore().renderPayload(rendering.analysis, { sample: parts.payloadLanguage().documents.samples.sampleFor(rendering.document, rendering.analysis), maskSecrets: true });
+    if (rendered.notRendered || rendered.invalid) throw new ToolRefusal(`${rendering.label} does not render to valid JSON (${rendered.invalid?.message ?? 'past a limit'}), so nothing was sent. Render it with the render-payload tool to see why.`);
+    return { ...rendering, webhook: rendering.webhook, bytes: Buffer.byteLength(rendered.text) };
+  };
+  return {
+    name: 'rlstudio_send_webhook_test',
+    needsPlatform: false,
+    read: payloadInput,
+    confirm: async (input) => {
+      const { label, webhook, bytes } = await prepare(input);
+      return {
+        title: 'Send a webhook test?',
+        message: `Send ${strong(label)}, rendered with the sample event (about ${bytes} bytes), as a POST to webhook ${strong(webhook.name)} at ${strong(webhook.endpoint)}${webhook.hasAccessToken ? ', with its access token' : ''}${webhook.secretName ? `, signed with its secret ${strong(webhook.secretName)}` : ''}. The endpoint receives it as a real event would arrive.`,
+      };
+    },
+    progress: (input) => `Sending ${input.path} as a webhook test`,
+    run: async (input) => {
+      const { label, document, analysis, webhook } = await prepare(input);
+      const summary = await sendTest(services, parts.store, parts.payloadLanguage().documents, parts.webhooks().reports, webhook, { document, analysis, label });
+      if (!summary) return 'Nothing was sent.';
+      const outcome = summary.ok ? `the endpoint answered ${summary.status}` : summary.status !== undefined ? `the endpoint answered ${summary.status}` : `it failed: ${summary.failure ?? 'no answer'}`;
+      return `Sent ${label} to webhook "${webhook.name}": ${outcome}${summary.ok ? ' (success)' : ''}. The full report (request and answer, secrets masked) is open in the editor.`;
+    },
+  };
+}
