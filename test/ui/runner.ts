@@ -3,7 +3,8 @@
  * emulator, a code-server whose user settings point RL Studio at it, and headless chromium; then
  * runs every out/test/ui/**\/*.ui.js module (see context.ts) and ends with `<stage>: N passed, N failed`.
  * Without --vsix the extension is loaded from the repository as in development; with it, the
- * packaged extension is installed into code-server first, as users get it.
+ * packaged extension is installed into code-server first, as users get it. Either way the test
+ * extensions of test/ui/fixtures/ are packaged and installed beside it (see fixtureExtensions.ts).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
@@ -18,6 +19,7 @@ import { extensionId, repoRoot, resultsDir, uiTestsDir } from '../vscode/paths';
 import { summaryLine } from '../vscode/testResult';
 import type { UiTestContext } from './context';
 import { testsInOrder, uiModules } from './discovery';
+import { packageFixtureExtension } from './fixtureExtensions';
 import { waitForWorkbench } from './workbench';
 
 interface Options {
@@ -108,12 +110,14 @@ async function main(): Promise<number> {
     if (modules.length === 0) throw new Error(`no UI test modules (*.ui.js) under ${uiTestsDir}`);
     ensureCodeServerInstalled();
     emulator = await startEmulator();
+    // The Tool Caller stands for any other extension or agent that calls RL Studio's tools.
+    const toolCaller = await packageFixtureExtension('tool-caller', artifactsDir);
     server = await startCodeServer({
       userSettings: {
         'rlStudio.trainingApiUrl': emulator.trainingUrl,
         'rlStudio.inferenceApiUrl': emulator.inferenceUrl,
       },
-      installExtensions: options.vsix ? [options.vsix] : [],
+      installExtensions: [...(options.vsix ? [options.vsix] : []), toolCaller],
       logFile: join(artifactsDir, 'code-server.log'),
     });
     const workbenchUrl = options.vsix ? server.workbenchUrl() : server.workbenchUrl([['extensionDevelopmentPath', server.remotePath(repoRoot)]]);
