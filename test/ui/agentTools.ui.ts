@@ -28,7 +28,12 @@ async function invokeThroughAnotherExtension(page: Page, tool: string, input: un
 
 /** Waits for the Tool Caller's notification matching `pattern` and returns its text. */
 async function toolCallerNotification(page: Page, pattern: RegExp): Promise<string> {
-  const messages = await until(`a notification matching ${pattern}`, () => notificationMessages(page), (shown) => shown.some((text) => pattern.test(text)), 30_000);
+  const messages = await until(
+    `a notification matching ${pattern}`,
+    () => notificationMessages(page),
+    (shown) => shown.some((text) => pattern.test(text)),
+    30_000,
+  );
   return messages.find((text) => pattern.test(text))!;
 }
 

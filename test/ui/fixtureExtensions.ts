@@ -15,7 +15,10 @@ export async function packageFixtureExtension(name: string, outDir: string): Pro
   const vsix = join(outDir, `${name}.vsix`);
   const vsce = join(repoRoot, 'node_modules', '.bin', 'vsce');
   try {
-    await execFileAsync(vsce, ['package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsix], { cwd: join(repoRoot, 'test', 'ui', 'fixtures', name), timeout: 60_000 });
+    await execFileAsync(vsce, ['package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsix], {
+      cwd: join(repoRoot, 'test', 'ui', 'fixtures', name),
+      timeout: 60_000,
+    });
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     throw new Error(`packaging the ${name} test extension failed:\n${stdout}${stderr}`);
