@@ -80,7 +80,8 @@ export function explainJobFacts(job: TrainingJob | undefined, events: readonly T
     findings.push(`${trend.key} was not a finite number on ${plural(trend.notFinite, 'gradient step')}${first}.`);
   }
   const reward = summary.metrics.find((trend) => trend.key === 'reward');
-  if (summary.metrics.length === 0) findings.push(summary.gradientSteps === 0 ? 'No gradient step was reported, so there are no metrics.' : `None of the ${plural(summary.gradientSteps, 'gradient step')} reported a numeric metric.`);
+  if (summary.metrics.length === 0)
+    findings.push(summary.gradientSteps === 0 ? 'No gradient step was reported, so there are no metrics.' : `None of the ${plural(summary.gradientSteps, 'gradient step')} reported a numeric metric.`);
   else if (!reward) findings.push('No gradient step reported a reward.');
   if (reward) findings.push(...rewardFindings(reward, axis));
   if (summary.metrics.length > 0) findings.push(`Directions over the run: ${summary.metrics.map((trend) => `${trend.key} ${trend.direction}`).join(', ')}.`);

@@ -208,7 +208,10 @@ export function summariseMetrics(events: readonly TrainingJobEvent[], options: S
 
   // Pass 2: the values of the metrics summarised, only those (at most `maxMetrics` arrays).
   // A name that never carried a finite number (a text field, a value always null) is not a metric.
-  const keys = [...keyCounts].filter(([, counts]) => counts.finite > 0).map(([key]) => key).sort(byReadingOrder);
+  const keys = [...keyCounts]
+    .filter(([, counts]) => counts.finite > 0)
+    .map(([key]) => key)
+    .sort(byReadingOrder);
   const series = keys.slice(0, maxMetrics).map((key) => collect(considered, jobSteps, allSteps, key, keyCounts.get(key)!.finite));
 
   const sampleSteps = sampleIndices(allSteps, samplePoints).map((index) => allSteps[index]!);

@@ -62,11 +62,13 @@ export function describeRolloutsForAgent(fileName: string, snapshot: RolloutSnap
   const problems = snapshot.problems.length + snapshot.problemsNotListed;
   if (problems === 0) lines.push('Problems: none.');
   else {
-    const errors = snapshot.problems.filter((problem) => problem.severity === 'error').length;
-    lines.push(`Problems: ${formatCount(problems)} (${formatCount(errors)} errors among the ${formatCount(snapshot.problems.length)} listed)${problems > problemsListed ? `, the first ${problemsListed}` : ''}:`);
+    lines.push(`Problems: ${formatCount(problems)}${problems > problemsListed ? `, the first ${problemsListed}` : ''}:`);
     for (const problem of snapshot.problems.slice(0, problemsListed)) lines.push(`- line ${problem.line + 1} (${problem.severity}): ${oneLine(problem.message, 300)}`);
   }
-  if (snapshot.groupsNotKept > 0) lines.push(`Groups not kept: ${formatCount(snapshot.groupsNotKept)} (counted in the figures above; the inspector keeps the first ${formatCount(snapshot.groupsRead - snapshot.groupsNotKept)} to list).`);
+  if (snapshot.groupsNotKept > 0)
+    lines.push(
+      `Groups not kept: ${formatCount(snapshot.groupsNotKept)} (counted in the figures above; the inspector keeps the first ${formatCount(snapshot.groupsRead - snapshot.groupsNotKept)} to list).`,
+    );
   return joinCapped(lines, options.maxChars ?? defaultReportChars, options.secrets);
 }
 

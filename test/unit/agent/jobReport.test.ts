@@ -56,10 +56,18 @@ describe('job report for a language model', () => {
   });
 
   it('describes a queued job and a job whose gradient steps carry no metric', () => {
-    assert.equal(describeJobForAgent({ id: 'job-q', status: 'queued' }, [], { now: noon }), ['Training job job-q', 'Status: queued', 'Events: 0 · 0 gradient steps', 'Metrics: none yet (no gradient step).'].join('\n'));
+    assert.equal(
+      describeJobForAgent({ id: 'job-q', status: 'queued' }, [], { now: noon }),
+      ['Training job job-q', 'Status: queued', 'Events: 0 · 0 gradient steps', 'Metrics: none yet (no gradient step).'].join('\n'),
+    );
     assert.equal(
       describeJobForAgent(undefined, [started(5), step({ step: 1 }), step({ step: 2, note: 'text' })], { now: noon }),
-      ['Training job unknown', 'Status: running · job step 2 of 5 · model step 2 (40% of the announced steps)', 'Events: 3 · 2 gradient steps', 'Metrics: the gradient steps reported no numeric metric.'].join('\n'),
+      [
+        'Training job unknown',
+        'Status: running · job step 2 of 5 · model step 2 (40% of the announced steps)',
+        'Events: 3 · 2 gradient steps',
+        'Metrics: the gradient steps reported no numeric metric.',
+      ].join('\n'),
     );
   });
 
@@ -74,6 +82,19 @@ describe('job report for a language model', () => {
     // The quote itself: 1,999 characters of the message and the ellipsis.
     const plain = describeJobForAgent({ id: 'job-f' }, [started(3), step({ loss: 1 }), failed('y'.repeat(5_000))], { now: noon });
     assert.ok(plain.includes(`\n  ${'y'.repeat(maxFailureChars - 1)}… (5,000 characters in all)\n`));
+  });
+
+  it('keeps a job with 20 metrics over 5,000 steps to 8,000 characters by default, saying what it left out', () => {
+    const events: TrainingJobEvent[] = [started(5_000)];
+    for (let k = 1; k <= 5_000; k++) {
+      const data: Record<string, unknown> = { step: k, loss: 1 / k, reward: (k % 10) / 10 };
+      for (let m = 0; m < 20; m++) data[`metric_${String(m).padStart(2, '0')}`] = (k * (m + 1)) % 13;
+      events.push(step(data));
+    }
+    const text = describeJobForAgent({ id: 'job-wide' }, events, { now: noon });
+    assert.ok(text.length <= 8_000 && text.length > 7_000, `${text.length}`);
+    assert.match(text.split('\n').at(-1)!, /^… \d+ more lines$/);
+    assert.ok(text.includes('Metrics by model step, over model steps 1–5000 (6 more metrics not shown):'));
   });
 
   it('caps the text and says how many lines it left out', () => {
@@ -143,14 +164,11 @@ describe('job report for a language model', () => {
   it('keeps both texts within 8,000 characters for 200,000 events, and says only the last 100,000 were analysed', () => {
     const events: TrainingJobEvent[] = [started(200_000)];
     for (let k = 1; k <= 200_000; k++) {
-      const data: Record<string, unknown> = { step: k, loss: 1 / k, reward: k < 150_000 ? 0.5 + (k % 7) / 100 : 0.25 };
-      for (let m = 0; m < 20; m++) data[`metric_${m}`] = (k * (m + 1)) % 13;
-      events.push(step(data));
+      events.push(step({ step: k, loss: 1 / k, reward: k < 150_000 ? 0.5 + (k % 7) / 100 : 0.25, entropy: 2 - k / 200_000, grad_norm: (k % 11) / 10, learning_rate: 1e-5 }));
     }
     events.push(failed('Out of memory at step 200000'));
     const text = describeJobForAgent({ id: 'job-big' }, events, { now: noon });
     assert.ok(text.length <= 8_000, `${text.length}`);
-    assert.match(text.split('\n').at(-1)!, /^… \d+ more lines$/);
     assert.ok(text.includes('Events: 200,002 · the last 100,000 analysed · 99,999 gradient steps'), text.slice(0, 600));
     // Windows of a tenth of the 99,999 gradient steps analysed: 9,999 steps each side of step 150,000.
     const findings = explainJobFacts({ id: 'job-big' }, events, { now: noon });

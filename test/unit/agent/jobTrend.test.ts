@@ -101,7 +101,16 @@ describe('job metric trends', () => {
   });
 
   it('skips NaN, Infinity, text and null values, counting them, and ignores names that never carry a number', () => {
-    const events = [started(6), step({ loss: 1, phase: 'warmup' }), step({ loss: NaN, phase: 'warmup' }), other('checkpoint_saved'), step({ loss: 0.5, phase: null }), step({ loss: Infinity }), step({ loss: 'nan' }), step({ loss: null, reward: -Infinity })];
+    const events = [
+      started(6),
+      step({ loss: 1, phase: 'warmup' }),
+      step({ loss: NaN, phase: 'warmup' }),
+      other('checkpoint_saved'),
+      step({ loss: 0.5, phase: null }),
+      step({ loss: Infinity }),
+      step({ loss: 'nan' }),
+      step({ loss: null, reward: -Infinity }),
+    ];
     const summary = summariseMetrics(events);
     assert.equal(summary.gradientSteps, 6);
     assert.equal(summary.unknownEvents, 1);
@@ -127,7 +136,18 @@ describe('job metric trends', () => {
     assert.equal(bare.axis, 'job');
     assert.deepEqual(bare.sampleSteps, [1, 2]);
     const none = summariseMetrics([]);
-    assert.deepEqual(none, { axis: 'job', eventsConsidered: 0, eventsNotConsidered: 0, gradientSteps: 0, unknownEvents: 0, unknownTypes: [], metrics: [], metricsNotShown: 0, moreMetricNames: false, sampleSteps: [] });
+    assert.deepEqual(none, {
+      axis: 'job',
+      eventsConsidered: 0,
+      eventsNotConsidered: 0,
+      gradientSteps: 0,
+      unknownEvents: 0,
+      unknownTypes: [],
+      metrics: [],
+      metricsNotShown: 0,
+      moreMetricNames: false,
+      sampleSteps: [],
+    });
   });
 
   it('numbers job steps as the job status does: ending at the counted steps, none after a terminal event', () => {
