@@ -44,8 +44,8 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   const webhookStore = openWebhookStore(services);
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
   const webhooks = registerWebhooks(services, webhookStore, payloadLanguage);
-  registerAgent(services, { evals, payloadLanguage, webhooks, store: webhookStore });
-  return services.testMode ? createTestApi(services, sidebar, rollouts) : undefined;
+  const agent = registerAgent(services, { evals, payloadLanguage, webhooks, store: webhookStore });
+  return services.testMode ? createTestApi(services, sidebar, rollouts, agent) : undefined;
 }
 
 export function deactivate(): void {

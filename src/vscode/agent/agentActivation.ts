@@ -11,7 +11,7 @@ import { agentToolNames, participantId } from './agentToolNames';
  * first call. Registered only where the editor has the APIs, so the extension still activates on
  * an editor without them; a failure here is logged, never thrown into activation.
  */
-export function registerAgent(services: Services, parts: Agent.AgentParts): void {
+export function registerAgent(services: Services, parts: Agent.AgentParts): () => Agent.AgentFeature {
   const agent = onFirstUse('agent tools', services.log, () => (require('./agentFeature') as typeof Agent).startAgent(services, parts));
   const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;
   try {
@@ -35,4 +35,5 @@ export function registerAgent(services: Services, parts: Agent.AgentParts): void
   } catch (error) {
     services.log.warn(`registering RL Studio's chat tools failed: ${errorMessage(error)}`);
   }
+  return agent;
 }

@@ -5,6 +5,7 @@ import type { Dialogs } from './dialogs';
 import type { RegisteredViews } from '../sidebar/sidebarActivation';
 import { errorMessage } from '../../api/errorMessage';
 import type { RolloutEditorProvider } from '../rollouts/rolloutEditorProvider';
+import type { AgentFeature } from '../agent/agentFeature';
 
 /**
  * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
@@ -16,6 +17,12 @@ export interface RlStudioTestApi {
   readonly views: RegisteredViews;
   /** The rollout inspector's editor provider, with the pages open now (reading this loads the inspector). */
   readonly rollouts: RolloutEditorProvider;
+  /**
+   * The language-model tools as VS Code calls them, and the @rlstudio participant's handler (reading
+   * this loads them): the tests call a costly tool's prepareInvocation and invoke directly, since
+   * outside a chat VS Code asks for its confirmation in a workbench dialog no extension test can answer.
+   */
+  readonly agent: AgentFeature;
   /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
   readonly dialogs: Dialogs;
   /** Recent lines of the RL Studio log channel, newest last (already redacted). */
@@ -28,7 +35,7 @@ export interface RlStudioTestApi {
   disposeAll(): void;
 }
 
-export function createTestApi(services: Services, views: () => RegisteredViews, rollouts: () => RolloutEditorProvider): RlStudioTestApi | undefined {
+export function createTestApi(services: Services, views: () => RegisteredViews, rollouts: () => RolloutEditorProvider, agent: () => AgentFeature): RlStudioTestApi | undefined {
   if (!services.testMode) return undefined;
   const { globalState, workspaceState, subscriptions } = services.context;
   return {
@@ -37,6 +44,9 @@ export function createTestApi(services: Services, views: () => RegisteredViews, 
     },
     get rollouts() {
       return rollouts();
+    },
+    get agent() {
+      return agent();
     },
     dialogs: services.dialogs,
     recentLogLines: () => services.log.recentLines(),

@@ -46,7 +46,7 @@ export function languageModelTool<Input>(services: Services, tool: AgentTool<Inp
       const signal = signalOf(services, token);
       const prepared: vscode.PreparedToolInvocation = { invocationMessage: services.log.redact(tool.progress(input)) };
       if (tool.confirm) {
-        const confirmation = await guarded(services, tool.confirm(input, signal.signal)).finally(signal.dispose);
+        const confirmation = await guarded(services, tool.confirm(input, signal.signal)).finally(() => signal.dispose());
         prepared.confirmationMessages = { title: services.log.redact(confirmation.title), message: new vscode.MarkdownString(services.log.redact(confirmation.message)) };
       } else signal.dispose();
       return prepared;
@@ -88,5 +88,5 @@ function signalOf(services: Services, token: vscode.CancellationToken): { signal
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
   const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: AbortSignal.any([controller.signal, services.lifetime]), dispose: () => subscription.dispose() };
+  return { signal: AbortSignal.any([controller.signal, services.lifetime]), dispose: () => void subscription.dispose() };
 }

@@ -128,7 +128,7 @@ export function jobIdInput(input: Record<string, unknown>): { jobId: string } {
 
 /** Runs `work` on each item, at most `limit` at once, keeping the order. */
 export async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -131,7 +131,7 @@ export function startSftTool(services: Services): AgentTool<CreateSftJobRequest>
     },
     confirm: async (request) => {
       const model = knownModel(services, request.model_id);
-      const settings = request.config ? ` (batch size ${request.config.batch_size ?? 'auto'}, learning rate ${request.config.learning_rate ?? 'default'})` : '';
+      const settings = request.config ? ` (batch size ${String(request.config.batch_size ?? 'auto')}, learning rate ${String(request.config.learning_rate ?? 'default')})` : '';
       return {
         title: 'Start a supervised fine-tuning job?',
         message: `Fine-tune ${strong(modelLabel(model))} (${codeText(model.id)}) on the data at ${strong(request.training_data_url)}${settings}. The request goes to ${trainingOrigin(services)}, which reads the data from that URL and trains on the platform's GPUs.`,

@@ -1,0 +1,195 @@
+/**
+ * RL Studio's language-model tools as VS Code calls them (vscode.lm.invokeTool) against the
+ * emulator: what each answers, what a costly one asks first, what bad input and a signed-out or
+ * unreachable platform get. A costly tool's confirmation, shown outside a chat as a workbench dialog
+ * that no extension test can answer, is read from its prepareInvocation (the UI test clicks it).
+ */
+import * as assert from 'node:assert/strict';
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { GENERATED_PROJECT } from '../emulator/seed';
+import { DEFAULT_ENTITY } from '../emulator/state';
+import { seededIds, trainedModelListed } from './helpers/models';
+import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
+import { waitUntil } from './helpers/waitUntil';
+
+const fixtures = join(__dirname, '../../../test/fixtures');
+const never = new vscode.CancellationTokenSource().token;
+
+function textOf(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+}
+
+async function invoke(name: string, input: object): Promise<string> {
+  return textOf(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, never));
+}
+
+async function refusal(name: string, input: object): Promise<string> {
+  try {
+    await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, never);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  throw new Error(`${name} accepted ${JSON.stringify(input)}`);
+}
+
+describe('Agent tools: RL Studio through vscode.lm.invokeTool', function () {
+  this.timeout(120_000);
+  let platform: ConnectedPlatform;
+  let folder: vscode.Uri;
+  const outputs: string[] = [];
+
+  before(async () => {
+    platform = await connectToEmulator({ secondsPerStep: 0.05 });
+    folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const copy = async (from: string, to: string) => {
+      const target = vscode.Uri.joinPath(folder, 'agent', to);
+      await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target, '..'));
+      await vscode.workspace.fs.writeFile(target, await vscode.workspace.fs.readFile(vscode.Uri.file(join(fixtures, from))));
+    };
+    await copy('jobs/groups.jsonl', 'batch-7.jsonl');
+    await copy('jobs/invalid.jsonl', 'broken.jsonl');
+    await copy('rollouts/flags.trajectories.jsonl', 'flags.trajectories.jsonl');
+    await copy('evals/arith.evalset.jsonl', 'holdout.evalset.jsonl');
+  });
+
+  after(async () => {
+    // No answer of any tool holds the key.
+    for (const output of outputs) assert.ok(!output.includes(platform.emulator.apiKey), 'a tool returned the API key');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await platform?.disconnect();
+  });
+
+  const read = async (name: string, input: object) => {
+    const text = await invoke(name, input);
+    outputs.push(text);
+    return text;
+  };
+
+  it('offers every contributed tool to the chat, with a reference name and an input schema', async () => {
+    const contributed = (vscode.extensions.getExtension('rl-studio.rl-studio')!.packageJSON as { contributes: { languageModelTools: { name: string }[] } }).contributes.languageModelTools;
+    const names = contributed.map((tool) => tool.name).filter((name) => name !== 'rlstudio_send_webhook_test');
+    const listed = await waitUntil(
+      'the tools listed',
+      () => vscode.lm.tools.filter((tool) => tool.tags.includes('rl-studio')),
+      (tools) => names.every((name) => tools.some((tool) => tool.name === name)),
+    );
+    for (const tool of listed) assert.ok(tool.description.length > 80, `${tool.name} has a precise description`);
+  });
+
+  it('answers the read-only tools with the platform\'s facts and the ids the next call needs', async () => {
+    const ids = seededIds(platform);
+    await trainedModelListed(platform);
+    await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
+    await vscode.commands.executeCommand('rlStudio.addJob', ids.succeededJobId);
+
+    assert.match(await read('rlstudio_platform_status', {}), /Training API check: answers \(\d+ ms\); system check passed/);
+    const models = await read('rlstudio_list_models', { modelId: ids.trainedModelId, checkpoints: 3 });
+    assert.match(models, new RegExp(`id ${ids.trainedModelId}`));
+    assert.match(models, /- step \d+ · /, 'checkpoints with their metrics');
+    const jobs = await read('rlstudio_list_jobs', {});
+    assert.match(jobs, new RegExp(`- job ${ids.failedJobId} · RL · [^\\n]*fail`, 'i'));
+    const failed = await read('rlstudio_job_status', { jobId: ids.failedJobId });
+    assert.match(failed, /CUDA out of memory/, 'the failure message, verbatim');
+    const metrics = await read('rlstudio_job_metrics', { jobId: ids.succeededJobId });
+    assert.match(metrics, /loss/);
+  });
+
+  it('summarises and validates workspace files, and renders a payload with its secrets masked', async () => {
+    const rollouts = await read('rlstudio_summarise_rollouts', { path: 'agent/flags.trajectories.jsonl' });
+    assert.match(rollouts, /7 groups/);
+    assert.match(await read('rlstudio_validate_trajectories', { path: 'agent/batch-7.jsonl' }), /can be sent: 4 trajectory groups/);
+    const broken = await read('rlstudio_validate_trajectories', { path: 'agent/broken.jsonl' });
+    assert.match(broken, /cannot be sent/);
+    assert.match(broken, /- line \d+, column \d+: error: /);
+  });
+
+  it('refuses bad input before anything is read or sent, and before any confirmation', async () => {
+    const before = platform.emulator.requests.length;
+    assert.match(await refusal('rlstudio_summarise_rollouts', { path: '../outside.jsonl' }), /inside the workspace/);
+    assert.match(await refusal('rlstudio_validate_trajectories', { path: '/etc/passwd' }), /outside the workspace/);
+    const outside = join(tmpdir(), `rl-studio-outside-${process.pid}.jsonl`);
+    writeFileSync(outside, '{}\n');
+    const link = join(folder.fsPath, 'agent', 'link.jsonl');
+    rmSync(link, { force: true });
+    symlinkSync(outside, link);
+    assert.match(await refusal('rlstudio_validate_trajectories', { path: 'agent/link.jsonl' }), /leads outside the workspace/);
+    assert.match(await refusal('rlstudio_job_status', { jobId: '../../models' }), /not an id/);
+    assert.match(await refusal('rlstudio_job_status', { jobId: '%2e%2e' }), /not an id/);
+    assert.match(await refusal('rlstudio_delete_checkpoints', { modelId: seededIds(platform).trainedModelId, steps: [1.5] }), /whole numbers/);
+    assert.match(await refusal('rlstudio_delete_checkpoints', { modelId: seededIds(platform).trainedModelId, steps: [] }), /non-empty array/);
+    assert.match(await refusal('rlstudio_start_training', { modelId: 'not-a-known-model', path: 'agent/batch-7.jsonl' }), /No training model with id not-a-known-model/);
+    assert.match(await refusal('rlstudio_start_training', { modelId: seededIds(platform).trainedModelId, path: 'agent/broken.jsonl' }), /has problems, so no job was started/);
+    assert.equal(platform.emulator.requests.slice(before).filter((request) => request.method !== 'GET').length, 0, 'nothing was sent');
+  });
+
+  it('names exactly what a costly tool will do before it runs, then does it', async () => {
+    const ids = seededIds(platform);
+    const origin = new URL(platform.emulator.trainingUrl).host;
+    const tools = platform.api.agent.tools;
+    const prepare = async (name: string, input: object) => {
+      const prepared = await tools.get(name as never)!.prepareInvocation!({ input: input as Record<string, unknown> }, never);
+      const message = prepared?.confirmationMessages;
+      assert.ok(message, `${name} asks first`);
+      return `${message.title} ${typeof message.message === 'string' ? message.message : message.message.value}`;
+    };
+    const train = { modelId: ids.trainedModelId, path: 'agent/batch-7.jsonl' };
+    const confirmation = await prepare('rlstudio_start_training', train);
+    assert.match(confirmation, /Start an RL training job\?/);
+    assert.match(confirmation, /4 trajectory groups/);
+    assert.match(confirmation, /batch\\?-7\\?\.jsonl/);
+    assert.ok(confirmation.includes(origin.replace(/:\d+$/, '')), `names the endpoint: ${confirmation}`);
+    const created = textOf(await tools.get('rlstudio_start_training')!.invoke({ input: train, toolInvocationToken: undefined } as never, never));
+    const jobId = /Started RL training job (\S+) /.exec(created)?.[1];
+    assert.ok(jobId, created);
+    assert.ok(platform.api.storedState()['global:rlStudio.jobs']?.toString() !== undefined);
+
+    const modelId = await platform.emulator.createModelWithCheckpoints('prune-me', 6);
+    await vscode.commands.executeCommand('rlStudio.addModel', modelId, `${DEFAULT_ENTITY}/${GENERATED_PROJECT}/prune-me`);
+    const deletion = await prepare('rlstudio_delete_checkpoints', { modelId, steps: [1, 3] });
+    assert.match(deletion, /Delete 2 checkpoints\?/);
+    assert.match(deletion, /1 and 3/);
+    assert.match(deletion, /prune\\?-me/);
+    assert.match(deletion, /cannot be undone/);
+    assert.match(await refusal('rlstudio_delete_checkpoints', { modelId, steps: [5] }), /latest checkpoint/);
+    const deleted = textOf(await tools.get('rlstudio_delete_checkpoints')!.invoke({ input: { modelId, steps: [1, 3] }, toolInvocationToken: undefined } as never, never));
+    assert.match(deleted, /Deleted 2 checkpoints of prune-me/);
+    const left = await invoke('rlstudio_list_models', { modelId, checkpoints: 10 });
+    assert.doesNotMatch(left, /- step (1|3) /);
+    assert.match(left, /- step 5 /);
+  });
+
+  it('evaluates checkpoints from a chat, ranking step 20 first', async () => {
+    const ids = seededIds(platform);
+    await trainedModelListed(platform);
+    const input = { modelId: ids.trainedModelId, steps: [10, 20, 24], evalSet: 'agent/holdout.evalset.jsonl' };
+    const tool = platform.api.agent.tools.get('rlstudio_evaluate_checkpoints')!;
+    const prepared = await tool.prepareInvocation!({ input }, never);
+    const message = prepared!.confirmationMessages!.message;
+    assert.match(typeof message === 'string' ? message : message.value, /up to 300 chat completions/);
+    const board = textOf(await tool.invoke({ input, toolInvocationToken: undefined } as never, never));
+    outputs.push(board);
+    assert.match(board, /^1\. step 20: /m);
+  });
+
+  it('says what to do when signed out, and gives the reason when the platform is down', async () => {
+    const ids = seededIds(platform);
+    await platform.emulator.setReachable(false);
+    try {
+      const down = await refusal('rlstudio_job_status', { jobId: ids.failedJobId });
+      assert.match(down, /training API/i);
+      assert.ok(!down.includes(platform.emulator.apiKey));
+    } finally {
+      await platform.emulator.setReachable(true);
+    }
+    await platform.signOut();
+    try {
+      assert.match(await refusal('rlstudio_list_models', {}), /not signed in.*Sign In/s);
+      assert.match(await read('rlstudio_platform_status', {}), /Signed in: no/);
+    } finally {
+      await platform.signIn();
+    }
+  });
+});
