@@ -49,6 +49,10 @@ export interface PickerModel extends ModelLimits {
 
 export interface PickerPlan {
   models: PickerModel[];
+  /** Catalogue models offered in the picker, of how many usable ones; pinned checkpoints offered. */
+  offeredCatalogue: number;
+  catalogueModels: number;
+  pinnedCheckpoints: number;
   /** Catalogue models the setting matched beyond those the picker shows. */
   matchedBeyondCap: number;
   /** Entries not listed at all, beyond `maxListedModels`. */
@@ -212,18 +216,27 @@ export function planPickerModels(input: PickerInput): PickerPlan {
     });
   }
   const all = [...pinned, ...offered, ...listedOnly];
-  return { models: all.slice(0, maxListedModels), matchedBeyondCap, notListed: Math.max(0, all.length - maxListedModels) };
+  return {
+    models: all.slice(0, maxListedModels),
+    offeredCatalogue: offered.length,
+    catalogueModels: offered.length + listedOnly.length,
+    pinnedCheckpoints: pinned.length,
+    matchedBeyondCap,
+    notListed: Math.max(0, all.length - maxListedModels),
+  };
 }
 
-/** The log line for a plan that left models out, or undefined when it did not. */
-export function planNotice(plan: PickerPlan): string | undefined {
-  const parts: string[] = [];
+/** The log line for a plan: what the picker offers, and what it left out and why. */
+export function planSummary(plan: PickerPlan): string {
+  const parts = [
+    `the model picker offers ${plan.offeredCatalogue} of ${plan.catalogueModels} catalogue model${plan.catalogueModels === 1 ? '' : 's'} (${pickerModelsSetting}) and ${plan.pinnedCheckpoints} pinned checkpoint${plan.pinnedCheckpoints === 1 ? '' : 's'}`,
+  ];
   if (plan.matchedBeyondCap > 0)
     parts.push(
-      `${plan.matchedBeyondCap} more catalogue model${plan.matchedBeyondCap === 1 ? '' : 's'} matched ${pickerModelsSetting} than the ${maxPickerCatalogueModels} the model picker shows; list fewer ids or narrower patterns in the setting to choose which`,
+      `${plan.matchedBeyondCap} more catalogue model${plan.matchedBeyondCap === 1 ? '' : 's'} matched the setting than the ${maxPickerCatalogueModels} it shows: list fewer ids or narrower patterns in the setting to choose which`,
     );
   if (plan.notListed > 0) parts.push(`${plan.notListed} model${plan.notListed === 1 ? ' was' : 's were'} not listed to the editor at all (at most ${maxListedModels})`);
-  return parts.length === 0 ? undefined : `${parts.join('; ')}.`;
+  return `${parts.join('; ')}.`;
 }
 
 /** The editor's kinds of language model failure; 'other' is a plain Error. */

@@ -3,7 +3,7 @@ import { errorMessage } from '../../api/errorMessage';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
 import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
 import { apiForModel } from '../../chat/modelIds';
-import { languageModelFailure, planNotice, planPickerModels, pickerModelsSetting, type LanguageModelFailureKind } from '../../chat/pickerModels';
+import { languageModelFailure, planPickerModels, planSummary, pickerModelsSetting, type LanguageModelFailureKind } from '../../chat/pickerModels';
 import { runStream } from '../../chat/streamRun';
 import type { ChatCompletionChunk } from '../../api/types';
 import type { Services } from '../platform/services';
@@ -24,8 +24,8 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   private readonly subscription: vscode.Disposable;
-  /** The last word on models left out of the picker, so that it is logged once per change. */
-  private lastNotice: string | undefined;
+  /** What the picker offered last, so that it is logged once per change. */
+  private lastSummary: string | undefined;
 
   constructor(private readonly services: Services) {
     const changed = () => this.changed.fire();
@@ -56,10 +56,10 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
         trainingModels: this.services.remembered.models.list(),
         patterns: vscode.workspace.getConfiguration().get<unknown>(pickerModelsSetting),
       });
-      const notice = planNotice(plan);
-      // Said once per change, not on every time the editor asks.
-      if (notice && notice !== this.lastNotice) this.services.log.info(`model picker: ${notice}`);
-      this.lastNotice = notice;
+      const summary = planSummary(plan);
+      // Said once per change, not every time the editor asks.
+      if (summary !== this.lastSummary) this.services.log.info(summary);
+      this.lastSummary = summary;
       // The platform's streamed tool calls are not mapped yet, and it takes no images.
       return plan.models.map(({ contextTokens: _context, ...model }) => ({ ...model, capabilities: { imageInput: false, toolCalling: false } }));
     } catch (error) {

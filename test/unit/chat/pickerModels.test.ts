@@ -8,8 +8,8 @@ import {
   maxListedModels,
   maxPatterns,
   maxPickerCatalogueModels,
-  planNotice,
   planPickerModels,
+  planSummary,
   readPickerPatterns,
   type PickerInput,
 } from '../../../src/chat/pickerModels';
@@ -125,8 +125,14 @@ describe('model picker: which models and how they are offered', () => {
     );
     assert.equal(result.models.length, 40, 'the rest are listed, not offered');
     assert.equal(result.matchedBeyondCap, 24);
-    assert.match(planNotice(result)!, /^24 more catalogue models matched rlStudio\.languageModels\.pickerModels than the 16 the model picker shows; list fewer ids or narrower patterns/);
-    assert.equal(planNotice(plan({ catalogue: catalogueOf(16) })), undefined);
+    assert.equal(
+      planSummary(result),
+      'the model picker offers 16 of 40 catalogue models (rlStudio.languageModels.pickerModels) and 0 pinned checkpoints; 24 more catalogue models matched the setting than the 16 it shows: list fewer ids or narrower patterns in the setting to choose which.',
+    );
+    assert.equal(
+      planSummary(plan({ catalogue: catalogueOf(16), pinned: [{ id: checkpoint }] })),
+      'the model picker offers 16 of 16 catalogue models (rlStudio.languageModels.pickerModels) and 1 pinned checkpoint.',
+    );
     // Pinned checkpoints do not count against the 16.
     const pinned = Array.from({ length: 5 }, (_, step) => ({ id: `wandb-artifact:///t/p/m:step${step}`, pinnedAt: '' }));
     assert.equal(selectable({ catalogue, pinned }).length, 21);
@@ -143,7 +149,10 @@ describe('model picker: which models and how they are offered', () => {
     );
     assert.ok(result.models.slice(36).every((model) => !model.isUserSelectable));
     assert.equal(result.models[20]!.id, 'org/model-900', 'the matching catalogue models come right after the pins');
-    assert.match(planNotice(result)!, /9820 models were not listed to the editor at all \(at most 200\)\.$/);
+    assert.match(
+      planSummary(result),
+      /^the model picker offers 16 of 10000 catalogue models .* and 20 pinned checkpoints; 1084 more .*; 9820 models were not listed to the editor at all \(at most 200\)\.$/,
+    );
     // Even pins past the bound are not listed.
     const manyPins = Array.from({ length: 300 }, (_, step) => ({ id: `wandb-artifact:///t/p/m:step${step}`, pinnedAt: '' }));
     assert.equal(plan({ pinned: manyPins }).models.length, maxListedModels);
