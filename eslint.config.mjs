@@ -8,7 +8,7 @@ import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
 /** The folders of src/ that run in Node tests without VS Code: they import nothing from it. */
-const pureFolders = ['api', 'core', 'chat', 'payload', 'webhook'];
+const pureFolders = ['api', 'core', 'chat', 'payload', 'webhook', 'rollouts', 'evals', 'agent'];
 
 const vscodeModule = {
   name: 'vscode',

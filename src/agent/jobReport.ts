@@ -89,6 +89,21 @@ export function explainJobFacts(job: TrainingJob | undefined, events: readonly T
   return capFindings(findings, options.maxChars ?? defaultReportChars, options.secrets ?? []);
 }
 
+/**
+ * The metrics a job logged on its gradient steps, in numbers: a compact table by step and each
+ * metric's trend, largest drop and rise. `metrics` keeps those names only (loss and reward first).
+ */
+export function describeMetricsForAgent(events: readonly TrainingJobEvent[], options: { metrics?: readonly string[]; maxChars?: number; secrets?: readonly string[] } = {}): string {
+  const status = applyJobEvents(initialJobStatus, events);
+  const summary = summariseMetrics(events, { countedSteps: status.step });
+  const wanted = options.metrics ? new Set(options.metrics) : undefined;
+  const shown = wanted ? { ...summary, metrics: summary.metrics.filter((trend) => wanted.has(trend.key)) } : summary;
+  const lines = [eventsLine(events.length, summary)];
+  if (wanted && shown.metrics.length === 0) lines.push(`None of ${[...wanted].join(', ')} was reported; the job reported: ${summary.metrics.map((trend) => trend.key).join(', ') || 'no numeric metric'}.`);
+  else lines.push(...trendSection(shown));
+  return joinCapped(lines, options.maxChars ?? defaultReportChars, options.secrets);
+}
+
 function statusOf(job: TrainingJob | undefined, events: readonly TrainingJobEvent[], options: JobReportOptions): JobStatus {
   // The fold is linear and light (what the tracker does with every event it polls); only the trend analysis is bounded to the last events.
   return options.status ?? withJobRecord(applyJobEvents(initialJobStatus, events), job);

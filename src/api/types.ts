@@ -100,6 +100,8 @@ export interface ModelListEntry {
   created: number;
   owned_by: string;
   root?: string;
+  /** The model's context in tokens, as vLLM servers send it; a hint only, checked before use (src/chat/pickerModels.ts). */
+  max_model_len?: number;
 }
 
 export interface ModelList {

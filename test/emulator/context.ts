@@ -9,6 +9,8 @@ export interface InferenceModel {
   created: number;
   owned_by: string;
   root: string;
+  /** The context in tokens, sent as `max_model_len` as vLLM servers do; absent for a model that does not say. */
+  maxModelLen?: number;
 }
 
 export interface EmulatorSettings {

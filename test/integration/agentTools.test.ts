@@ -18,7 +18,8 @@ import { waitUntil } from './helpers/waitUntil';
 const fixtures = join(__dirname, '../../../test/fixtures');
 const never = new vscode.CancellationTokenSource().token;
 
-function textOf(result: vscode.LanguageModelToolResult): string {
+function textOf(result: vscode.LanguageModelToolResult | null | undefined): string {
+  assert.ok(result, 'the tool answered');
   return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
 }
 

@@ -2,29 +2,45 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../api/errorMessage';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
 import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
-import { apiForModel, shortModelLabel } from '../../chat/modelIds';
+import { apiForModel } from '../../chat/modelIds';
+import { languageModelFailure, planPickerModels, planSummary, pickerModelsSetting, type LanguageModelFailureKind } from '../../chat/pickerModels';
 import { runStream } from '../../chat/streamRun';
-import { parseCheckpointModelId } from '../../core/checkpointIds';
+import type { ChatCompletionChunk } from '../../api/types';
 import type { Services } from '../platform/services';
 
-/** What the platform does not say about its models; conservative so the editor trims context early. */
-const assumedLimits = { maxInputTokens: 32_768, maxOutputTokens: 8_192 };
+/**
+ * The editor's model information with `isUserSelectable`, which the editor reads (whether the model
+ * is offered in its picker) although the typings of the oldest editor RL Studio supports lack it.
+ */
+type PickerModelInformation = vscode.LanguageModelChatInformation & { readonly isUserSelectable?: boolean };
 
 /**
- * Entry of dist/languageModels.js: the inference catalogue in VS Code's own chat model picker,
- * loaded when the editor first asks for the models (languageModelRegistration.ts registers it).
+ * Entry of dist/languageModels.js: the inference catalogue and the pinned checkpoints in VS Code's
+ * own chat model picker, loaded when the editor first asks for the models
+ * (languageModelRegistration.ts registers it). Which models the picker offers, their limits and
+ * the kinds of their failures are decided in src/chat/pickerModels.ts.
  */
 export class PlatformLanguageModels implements vscode.LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
   private readonly subscription: vscode.Disposable;
+  /** What the picker offered last, so that it is logged once per change. */
+  private lastSummary: string | undefined;
 
   constructor(private readonly services: Services) {
     const changed = () => this.changed.fire();
-    this.subscription = vscode.Disposable.from(services.onDidChangeConnection(changed), services.remembered.pinned.onDidChange(changed));
+    this.subscription = vscode.Disposable.from(
+      services.onDidChangeConnection(changed),
+      services.remembered.pinned.onDidChange(changed),
+      // A pinned checkpoint's limits come from its training model's base model.
+      services.remembered.models.onDidChange(changed),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('rlStudio.languageModels')) changed();
+      }),
+    );
   }
 
-  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<vscode.LanguageModelChatInformation[]> {
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<PickerModelInformation[]> {
     if (!this.services.settings.current.inferenceApiUrl) return [];
     if (!(await this.services.credentials.isSignedIn())) {
       if (!options.silent) await vscode.commands.executeCommand('rlStudio.signIn');
@@ -34,30 +50,18 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
     try {
       const client = await this.services.client();
       const list = await client.inference.listModels({ signal: abort.signal });
-      // Checkpoints pinned after an evaluation come first: the training API serves them.
-      const pinned = this.services.remembered.pinned.list().map((pin) => ({
-        id: pin.id,
-        name: shortModelLabel(pin.id),
-        family: parseCheckpointModelId(pin.id)?.name ?? pin.id,
-        version: pin.pinnedAt,
-        detail: 'RL Studio, pinned',
-        tooltip: `${pin.id}, pinned in RL Studio and served by the training API`,
-        ...assumedLimits,
-        capabilities: { imageInput: false, toolCalling: false },
-      }));
-      return [
-        ...pinned,
-        ...list.data.map((model) => ({
-          id: model.id,
-          name: model.id.split('/').at(-1) ?? model.id,
-          family: model.root ?? model.id,
-          version: String(model.created ?? ''),
-          detail: 'RL Studio',
-          tooltip: `${model.id}, served by the RL Studio inference API`,
-          ...assumedLimits,
-          capabilities: { imageInput: false, toolCalling: false },
-        })),
-      ];
+      const plan = planPickerModels({
+        catalogue: list.data,
+        pinned: this.services.remembered.pinned.list(),
+        trainingModels: this.services.remembered.models.list(),
+        patterns: vscode.workspace.getConfiguration().get<unknown>(pickerModelsSetting),
+      });
+      const summary = planSummary(plan);
+      // Said once per change, not every time the editor asks.
+      if (summary !== this.lastSummary) this.services.log.info(summary);
+      this.lastSummary = summary;
+      // The platform's streamed tool calls are not mapped yet, and it takes no images.
+      return plan.models.map(({ contextTokens: _context, ...model }) => ({ ...model, capabilities: { imageInput: false, toolCalling: false } }));
     } catch (error) {
       this.services.log.warn(`listing models for the editor's chat failed: ${errorMessage(error)}`);
       return [];
@@ -74,6 +78,17 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
     token: vscode.CancellationToken,
   ): Promise<void> {
     const abort = abortOn(token);
+    // The client's own error, which runStream turns into words: the editor needs its kind.
+    let thrown: unknown;
+    let failure: unknown;
+    async function* remembering(stream: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ChatCompletionChunk> {
+      try {
+        yield* stream;
+      } catch (error) {
+        thrown = error;
+        throw error;
+      }
+    }
     try {
       const client = await this.services.client();
       const side = apiForModel(model.id) === 'training' ? client.training : client.inference;
@@ -81,7 +96,7 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
         { model: model.id, messages: toChatMessages(messages), ...requestOptionsFrom(options.modelOptions), stream: true, stream_options: { include_usage: true } },
         { signal: abort.signal },
       );
-      const outcome = await runStream(stream, {
+      const outcome = await runStream(remembering(stream), {
         signal: abort.signal,
         onDelta: (content) => {
           if (content) progress.report(new vscode.LanguageModelTextPart(content));
@@ -91,10 +106,22 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
         onLimit: () => abort.abort(),
       });
       if (outcome.cut) progress.report(new vscode.LanguageModelTextPart(`\n\n[${cutNotice(outcome.cut)}]`));
-      if (outcome.status === 'error') throw new Error(outcome.error?.message ?? 'the request failed');
+      // Only an answer that ended in error fails: one stopped by the editor, even by a late abort error, does not.
+      if (outcome.status === 'error') failure = thrown ?? new Error(outcome.error?.message ?? 'the request failed');
+    } catch (error) {
+      // The client could not start (signed out, no address): the same words as a failed request.
+      failure = error;
     } finally {
       abort.dispose();
     }
+    if (failure !== undefined) throw this.editorError(failure, model.id);
+  }
+
+  /** The editor's kind of failure for a platform error, its message leading with what happened and what to do. */
+  private editorError(error: unknown, modelId: string): Error {
+    const failure = languageModelFailure(error, { describe: (cause) => this.services.describeFailure(cause), redact: (text) => this.services.log.redact(text) });
+    this.services.log.warn(`a request to ${modelId} from the editor's chat failed: ${failure.message}`);
+    return editorErrors[failure.kind](failure.message);
   }
 
   async provideTokenCount(_model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
@@ -112,6 +139,13 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
     this.changed.dispose();
   }
 }
+
+const editorErrors: Readonly<Record<LanguageModelFailureKind, (message: string) => Error>> = {
+  noPermissions: (message) => vscode.LanguageModelError.NoPermissions(message),
+  notFound: (message) => vscode.LanguageModelError.NotFound(message),
+  blocked: (message) => vscode.LanguageModelError.Blocked(message),
+  other: (message) => new Error(message),
+};
 
 function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; abort(): void; dispose(): void } {
   const controller = new AbortController();

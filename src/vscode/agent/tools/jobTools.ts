@@ -1,5 +1,4 @@
-import { describeJobForAgent } from '../../../agent/jobReport';
-import { describeMetricsForAgent } from '../../../agent/jobTrend';
+import { describeJobForAgent, describeMetricsForAgent } from '../../../agent/jobReport';
 import { optionalTextList } from '../../../agent/toolInput';
 import type { Services } from '../../platform/services';
 import type { AgentTool } from './agentTool';
