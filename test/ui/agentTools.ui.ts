@@ -85,7 +85,7 @@ export async function asksBeforeAToolDeletesAndCancelDeletesNothing(context: UiT
   assert.deepEqual(await checkpointSteps(emulator, modelId), [0, 1, 2, 3, 4, 5, 6, 7]);
 }
 
-export async function theDialogsPrimaryButtonDeletesExactlyThoseCheckpoints({ page, emulator }: UiTestContext): Promise<void> {
+export async function confirmingInTheDialogDeletesExactlyThoseCheckpoints({ page, emulator }: UiTestContext): Promise<void> {
   assert.ok(modelId, 'the model of the first step');
   await invokeThroughAnotherExtension(page, deleteTool, { modelId, steps: [2, 4] });
   await confirmationDialog(page);
@@ -96,7 +96,7 @@ export async function theDialogsPrimaryButtonDeletesExactlyThoseCheckpoints({ pa
   assert.deepEqual(await checkpointSteps(emulator, modelId), [0, 1, 3, 5, 6, 7]);
 }
 
-export async function aCallRlStudioRefusesFailsWithoutAskingFirst({ page, emulator }: UiTestContext): Promise<void> {
+export async function refusesAMalformedModelIdWithoutAskingFirst({ page, emulator }: UiTestContext): Promise<void> {
   // Any confirmation dialog drawn from here on is remembered, however briefly it shows.
   await page.evaluate(() => {
     const flags = window as unknown as { confirmationShown?: boolean };

@@ -12,9 +12,14 @@ import { workspaceFile } from './workspaceFiles';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Text from the server or the model, shown bold in a confirmation and never read as Markdown. */
+/**
+ * Text from the server or the model, never read as Markdown: bold when it needs no escape, plain
+ * escaped text otherwise. Outside a chat the workbench shows a confirmation in a dialog as plain
+ * text, and its plain text keeps the escapes inside bold ("prune\-candidate"), not outside it.
+ */
 export function strong(text: string): string {
-  return `**${escapeMarkdown(text)}**`;
+  const escaped = escapeMarkdown(text);
+  return escaped === text ? `**${text}**` : escaped;
 }
 
 export function modelLabel(model: TrainingModel): string {
