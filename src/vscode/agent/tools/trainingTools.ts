@@ -85,7 +85,9 @@ export function startTrainingTool(services: Services): AgentTool<TrainingInput> 
     const parsed = await checkedTrajectories(file);
     if (!parsed.ok) {
       const first = parsed.problems.find((problem) => problem.severity === 'error');
-      throw new ToolRefusal(`${file.label} has problems, so no job was started. Line ${(first?.line ?? 0) + 1}: ${first?.message ?? 'see the validate tool'}. Validate it with the validate-trajectories tool.`);
+      throw new ToolRefusal(
+        `${file.label} has problems, so no job was started. Line ${(first?.line ?? 0) + 1}: ${first?.message ?? 'see the validate tool'}. Validate it with the validate-trajectories tool.`,
+      );
     }
     if (parsed.groups.length === 0) throw new ToolRefusal(`${file.label} holds no trajectory group, so no job was started.`);
     return { model, file, groups: parsed.groups };
@@ -160,7 +162,8 @@ export function deleteCheckpointsTool(services: Services): AgentTool<DeleteInput
     const model = knownModel(services, input.modelId);
     const client = await services.client();
     const latest = (await client.training.listCheckpoints(model.id, { order: 'desc', limit: 1 }, { signal })).data[0]?.step;
-    if (latest !== undefined && input.steps.includes(latest)) throw new ToolRefusal(`Step ${latest} is the latest checkpoint of ${modelLabel(model)}: training goes on from it, so RL Studio does not delete it from a chat. Nothing was deleted.`);
+    if (latest !== undefined && input.steps.includes(latest))
+      throw new ToolRefusal(`Step ${latest} is the latest checkpoint of ${modelLabel(model)}: training goes on from it, so RL Studio does not delete it from a chat. Nothing was deleted.`);
     return { model, latest };
   };
   return {
@@ -201,4 +204,3 @@ export function checkpointId(model: TrainingModel, step: number): string {
   if (!id) throw new ToolRefusal(`The checkpoints of ${modelLabel(model)} cannot be named: its entity or project is unknown.`);
   return id;
 }
-
