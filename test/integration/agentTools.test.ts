@@ -168,6 +168,29 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     assert.match(left, /- step 5 /);
   });
 
+  it('creates a model and starts a fine-tuning job once confirmed, and refuses a webhook test with no webhook', async () => {
+    const tools = platform.api.agent.tools;
+    const run = async (name: string, input: Record<string, unknown>) => {
+      const tool = tools.get(name as never)!;
+      const prepared = await tool.prepareInvocation!({ input }, never);
+      const message = prepared!.confirmationMessages!;
+      const text = textOf(await tool.invoke({ input, toolInvocationToken: undefined } as never, never));
+      outputs.push(text);
+      // As the dialog shows it: the Markdown without its escapes.
+      const confirmation = `${message.title} ${typeof message.message === 'string' ? message.message : message.message.value}`.replace(/\\(.)/g, '$1');
+      return { confirmation, text };
+    };
+    const created = await run('rlstudio_create_model', { name: 'agent-made', project: 'agents', baseModel: seededIds(platform).baseModels[0]! });
+    assert.match(created.confirmation, /Create a training model\? Create the training model \*\*agent-made\*\* in project \*\*agents\*\*, from base model/);
+    const modelId = /id (\S+),/.exec(created.text)?.[1];
+    assert.ok(modelId, created.text);
+    const sft = await run('rlstudio_start_sft', { modelId, trainingDataUrl: 'https://data.example/sft.jsonl', batchSize: 8 });
+    assert.match(sft.confirmation, /Fine-tune \*\*agent-made\*\* .* on the data at \*\*https:\/\/data\.example\/sft\.jsonl\*\* \(batch size 8, learning rate default\)/);
+    assert.match(sft.text, /Started supervised fine-tuning job \S+ on model agent-made/);
+    assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json' }), /not written for a webhook/);
+    assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json', webhook: 'nope' }), /No webhook named "nope"/);
+  });
+
   it('evaluates checkpoints from a chat, ranking step 20 first', async () => {
     const ids = seededIds(platform);
     await trainedModelListed(platform);
