@@ -145,12 +145,15 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const confirmation = await prepare('rlstudio_start_training', train);
     assert.match(confirmation, /Start an RL training job\?/);
     assert.match(confirmation, /4 trajectory groups/);
-    assert.match(confirmation, /batch\\?-7\\?\.jsonl/);
+    assert.match(confirmation, /Train “agent-001” \(\S+\) on “agent\/batch-7\.jsonl”: 4 trajectory groups, \d+ trajectories/);
     assert.ok(confirmation.includes(origin.replace(/:\d+$/, '')), `names the endpoint: ${confirmation}`);
     const created = textOf(await tools.get('rlstudio_start_training')!.invoke({ input: train, toolInvocationToken: undefined } as never, never));
     const jobId = /Started RL training job (\S+) /.exec(created)?.[1];
     assert.ok(jobId, created);
-    assert.ok(platform.emulator.requests.some((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs')), 'the job was created');
+    assert.ok(
+      platform.emulator.requests.some((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs')),
+      'the job was created',
+    );
     assert.match(await read('rlstudio_list_jobs', {}), new RegExp(`- job ${jobId} · RL · `), 'and is followed');
 
     const modelId = await platform.emulator.createModelWithCheckpoints('prune-me', 6);
@@ -158,7 +161,7 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const deletion = await prepare('rlstudio_delete_checkpoints', { modelId, steps: [1, 3] });
     assert.match(deletion, /Delete 2 checkpoints\?/);
     assert.match(deletion, /1 and 3/);
-    assert.match(deletion, /prune\\?-me/);
+    assert.match(deletion, /of “prune-me” \(\S+\) at /);
     assert.match(deletion, /cannot be undone/);
     assert.match(await refusal('rlstudio_delete_checkpoints', { modelId, steps: [5] }), /latest checkpoint/);
     const deleted = textOf(await tools.get('rlstudio_delete_checkpoints')!.invoke({ input: { modelId, steps: [1, 3] }, toolInvocationToken: undefined } as never, never));
@@ -181,11 +184,11 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
       return { confirmation, text };
     };
     const created = await run('rlstudio_create_model', { name: 'agent-made', project: 'agents', baseModel: seededIds(platform).baseModels[0]! });
-    assert.match(created.confirmation, /Create a training model\? Create the training model \*\*agent-made\*\* in project \*\*agents\*\*, from base model/);
+    assert.match(created.confirmation, /Create a training model\? Create the training model “agent-made” in project “agents”, from base model/);
     const modelId = /id (\S+),/.exec(created.text)?.[1];
     assert.ok(modelId, created.text);
     const sft = await run('rlstudio_start_sft', { modelId, trainingDataUrl: 'https://data.example/sft.jsonl', batchSize: 8 });
-    assert.match(sft.confirmation, /Fine-tune \*\*agent-made\*\* .* on the data at \*\*https:\/\/data\.example\/sft\.jsonl\*\* \(batch size 8, learning rate default\)/);
+    assert.match(sft.confirmation, /Fine-tune “agent-made” \(\S+\) on the data at “https:\/\/data\.example\/sft\.jsonl” \(batch size 8, learning rate default\)/);
     assert.match(sft.text, /Started supervised fine-tuning job \S+ on model agent-made/);
     assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json' }), /not written for a webhook/);
     assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json', webhook: 'nope' }), /No webhook named "nope"/);

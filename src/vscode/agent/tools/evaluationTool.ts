@@ -1,7 +1,6 @@
 import type { Checkpoint } from '../../../api/types';
 import { describeLeaderboard } from '../../../agent/leaderboardText';
 import { optionalBoolean, optionalChoice, optionalText, optionalTextList, requiredId, stepList, ToolInputError, ToolRefusal, workspacePath } from '../../../agent/toolInput';
-import { codeText } from '../../../core/markdownText';
 import type { EvalModelRef, NamedScorer } from '../../../evals/evalModel';
 import { primaryScorer } from '../../../evals/evalRun';
 import { leaderboard } from '../../../evals/statistics';
@@ -12,7 +11,7 @@ import { startEvaluation } from '../../evals/startEvaluation';
 import type { Services } from '../../platform/services';
 import * as vscode from 'vscode';
 import type { AgentTool } from './agentTool';
-import { checkpointId, describeSteps, knownModel, modelLabel, strong, trainingOrigin } from './trainingTools';
+import { checkpointId, describeSteps, knownModel, modelLabel, quoted, trainingOrigin } from './trainingTools';
 import { workspaceFile } from './workspaceFiles';
 
 /** Checkpoints compared in one evaluation from a chat: each multiplies the requests. */
@@ -88,8 +87,8 @@ export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFe
       return {
         title: 'Evaluate checkpoints?',
         message:
-          `Evaluate ${strong(compared)} of ${strong(modelLabel(model))} (${codeText(model.id)}) on ${strong(file.label)}: ${set.samples.length} samples × ${choice.models.length} models × ${choice.parameters.n} answers = ` +
-          `up to ${requests} chat completions at ${trainingOrigin(services)} (answers already in ${strong(vscode.workspace.asRelativePath(choice.resultsUri))} are reused), scored by ${choice.scorers.map((scorer) => scorer.name).join(', ')}. The report opens as it runs.`,
+          `Evaluate ${quoted(compared)} of ${quoted(modelLabel(model))} (${model.id}) on ${quoted(file.label)}: ${set.samples.length} samples × ${choice.models.length} models × ${choice.parameters.n} answers = ` +
+          `up to ${requests} chat completions at ${trainingOrigin(services)} (answers already in ${quoted(vscode.workspace.asRelativePath(choice.resultsUri))} are reused), scored by ${choice.scorers.map((scorer) => scorer.name).join(', ')}. The report opens as it runs.`,
       };
     },
     progress: (input) => `Evaluating steps ${describeSteps(input.steps)} on ${input.evalSet}`,

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CreateModelRequest, CreateSftJobRequest, TrainingModel } from '../../../api/types';
 import { checkpointModelId } from '../../../core/checkpointIds';
 import { dataUrl, optionalBoolean, optionalNumber, optionalText, requiredId, requiredText, stepList, ToolInputError, ToolRefusal, workspacePath } from '../../../agent/toolInput';
-import { codeText, escapeMarkdown } from '../../../core/markdownText';
+import { oneLine } from '../../../core/format';
 import { checkApiAddress, shownOrigin } from '../../trust/addresses';
 import type { Services } from '../../platform/services';
 import type { AgentTool, Confirmation } from './agentTool';
@@ -12,9 +12,9 @@ import { workspaceFile } from './workspaceFiles';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Text from the server or the model, shown bold in a confirmation and never read as Markdown. */
-export function strong(text: string): string {
-  return `**${escapeMarkdown(text)}**`;
+/** A name from the server, the model or the workspace, quoted in a confirmation's plain text, on one line. */
+export function quoted(text: string): string {
+  return `“${oneLine(text, 200)}”`;
 }
 
 export function modelLabel(model: TrainingModel): string {
@@ -59,7 +59,7 @@ export function createModelTool(services: Services): AgentTool<CreateModelReques
     },
     confirm: async (request) => ({
       title: 'Create a training model?',
-      message: `Create the training model ${strong(request.name)} in project ${strong(`${request.entity ? `${request.entity}/` : ''}${request.project}`)}, from base model ${strong(request.base_model)}, at ${trainingOrigin(services)}.${request.return_existing ? ' If the name is taken, the existing model is used.' : ''}`,
+      message: `Create the training model ${quoted(request.name)} in project ${quoted(`${request.entity ? `${request.entity}/` : ''}${request.project}`)}, from base model ${quoted(request.base_model)}, at ${trainingOrigin(services)}.${request.return_existing ? ' If the name is taken, the existing model is used.' : ''}`,
     }),
     progress: (request) => `Creating model ${request.name}`,
     run: async (request, signal) => {
@@ -101,7 +101,7 @@ export function startTrainingTool(services: Services): AgentTool<TrainingInput> 
       const trajectories = groups.reduce((sum, group) => sum + group.trajectories.length, 0);
       return {
         title: 'Start an RL training job?',
-        message: `Train ${strong(modelLabel(model))} (${codeText(model.id)}) on ${strong(file.label)}: ${groups.length} trajectory groups, ${trajectories} trajectories${input.learningRate !== undefined ? `, learning rate ${input.learningRate}` : ''}. The groups are sent to ${trainingOrigin(services)} and the training uses the platform's GPUs.`,
+        message: `Train ${quoted(modelLabel(model))} (${model.id}) on ${quoted(file.label)}: ${groups.length} trajectory groups, ${trajectories} trajectories${input.learningRate !== undefined ? `, learning rate ${input.learningRate}` : ''}. The groups are sent to ${trainingOrigin(services)} and the training uses the platform's GPUs.`,
       };
     },
     progress: (input) => `Starting a training job from ${input.path}`,
@@ -136,7 +136,7 @@ export function startSftTool(services: Services): AgentTool<CreateSftJobRequest>
       const settings = request.config ? ` (batch size ${String(request.config.batch_size ?? 'auto')}, learning rate ${String(request.config.learning_rate ?? 'default')})` : '';
       return {
         title: 'Start a supervised fine-tuning job?',
-        message: `Fine-tune ${strong(modelLabel(model))} (${codeText(model.id)}) on the data at ${strong(request.training_data_url)}${settings}. The request goes to ${trainingOrigin(services)}, which reads the data from that URL and trains on the platform's GPUs.`,
+        message: `Fine-tune ${quoted(modelLabel(model))} (${model.id}) on the data at ${quoted(request.training_data_url)}${settings}. The request goes to ${trainingOrigin(services)}, which reads the data from that URL and trains on the platform's GPUs.`,
       };
     },
     progress: (request) => `Starting a fine-tuning job on ${request.model_id}`,
@@ -174,7 +174,7 @@ export function deleteCheckpointsTool(services: Services): AgentTool<DeleteInput
       const { model } = await prepare(input, signal);
       return {
         title: `Delete ${input.steps.length} checkpoint${input.steps.length === 1 ? '' : 's'}?`,
-        message: `Delete checkpoint${input.steps.length === 1 ? '' : 's'} ${strong(describeSteps(input.steps))} of ${strong(modelLabel(model))} (${codeText(model.id)}) at ${trainingOrigin(services)}. Their weights are gone for good: this cannot be undone.`,
+        message: `Delete checkpoint${input.steps.length === 1 ? '' : 's'} ${quoted(describeSteps(input.steps))} of ${quoted(modelLabel(model))} (${model.id}) at ${trainingOrigin(services)}. Their weights are gone for good: this cannot be undone.`,
       };
     },
     progress: (input) => `Deleting ${input.steps.length} checkpoints of ${input.modelId}`,

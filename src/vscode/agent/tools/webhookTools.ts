@@ -11,7 +11,7 @@ import { sendTest } from '../../webhooks/sendTestCommand';
 import type { WebhooksFeature } from '../../webhooks/webhooksFeature';
 import type { WebhookStore } from '../../webhooks/webhookStore';
 import type { AgentTool } from './agentTool';
-import { strong } from './trainingTools';
+import { quoted } from './trainingTools';
 import { workspaceFile } from './workspaceFiles';
 
 /** Characters of the rendered body a result shows. */
@@ -130,7 +130,7 @@ export function sendWebhookTestTool(services: Services, parts: PayloadParts): Ag
       const { label, webhook, bytes } = await prepare(input);
       return {
         title: 'Send a webhook test?',
-        message: `Send ${strong(label)}, rendered with the sample event (about ${bytes} bytes), as a POST to webhook ${strong(webhook.name)} at ${strong(webhook.endpoint)}${webhook.hasAccessToken ? ', with its access token' : ''}${webhook.secretName ? `, signed with its secret ${strong(webhook.secretName)}` : ''}. The endpoint receives it as a real event would arrive.`,
+        message: `Send ${quoted(label)}, rendered with the sample event (about ${bytes} bytes), as a POST to webhook ${quoted(webhook.name)} at ${quoted(webhook.endpoint)}${webhook.hasAccessToken ? ', with its access token' : ''}${webhook.secretName ? `, signed with its secret ${quoted(webhook.secretName)}` : ''}. The endpoint receives it as a real event would arrive.`,
       };
     },
     progress: (input) => `Sending ${input.path} as a webhook test`,
