@@ -7,7 +7,12 @@ const maxPromptChars = 10_000;
 
 /** The first followed job whose id (or an 8-character prefix of it, as the views show ids) the prompt names. */
 export function jobNamedIn(prompt: string, jobIds: readonly string[]): string | undefined {
-  const words = new Set(prompt.slice(0, maxPromptChars).split(/[^A-Za-z0-9_-]+/).filter((word) => word.length >= 6));
+  const words = new Set(
+    prompt
+      .slice(0, maxPromptChars)
+      .split(/[^A-Za-z0-9_-]+/)
+      .filter((word) => word.length >= 6),
+  );
   for (const id of jobIds) {
     if (words.has(id)) return id;
   }

@@ -99,7 +99,8 @@ export function describeMetricsForAgent(events: readonly TrainingJobEvent[], opt
   const wanted = options.metrics ? new Set(options.metrics) : undefined;
   const shown = wanted ? { ...summary, metrics: summary.metrics.filter((trend) => wanted.has(trend.key)) } : summary;
   const lines = [eventsLine(events.length, summary)];
-  if (wanted && shown.metrics.length === 0) lines.push(`None of ${[...wanted].join(', ')} was reported; the job reported: ${summary.metrics.map((trend) => trend.key).join(', ') || 'no numeric metric'}.`);
+  if (wanted && shown.metrics.length === 0)
+    lines.push(`None of ${[...wanted].join(', ')} was reported; the job reported: ${summary.metrics.map((trend) => trend.key).join(', ') || 'no numeric metric'}.`);
   else lines.push(...trendSection(shown));
   return joinCapped(lines, options.maxChars ?? defaultReportChars, options.secrets);
 }

@@ -3,7 +3,8 @@
  * the next call needs first, numbers as the views show them. No `vscode` import: tested in Node.
  */
 import type { Checkpoint, TrainingJob, TrainingModel } from '../api/types';
-import { formatMetric, oneLine } from '../core/format';
+import { oneLine } from '../core/format';
+import { formatFigure } from './textTable';
 
 /** Metrics shown per checkpoint at most, in the checkpoint's own order. */
 const metricsPerCheckpoint = 6;
@@ -40,7 +41,7 @@ function metricText(metrics: Record<string, unknown>): string {
   const entries = Object.entries(metrics ?? {})
     .filter((entry): entry is [string, number] => entry[0] !== 'step' && typeof entry[1] === 'number' && Number.isFinite(entry[1]))
     .slice(0, metricsPerCheckpoint);
-  return entries.length === 0 ? '' : ` · ${entries.map(([name, value]) => `${oneLine(name, 40)} ${formatMetric(value)}`).join(', ')}`;
+  return entries.length === 0 ? '' : ` · ${entries.map(([name, value]) => `${oneLine(name, 40)} ${formatFigure(value)}`).join(', ')}`;
 }
 
 export interface JobListing {
@@ -73,7 +74,11 @@ export function describeJobs(listings: readonly JobListing[], notListed: number)
 export type ApiCheck = { ok: true; ms: number; detail?: string } | { ok: false; problem: string };
 
 export function describePlatformStatus(status: { trainingUrl: string; inferenceUrl: string; signedIn: boolean; training?: ApiCheck; inference?: ApiCheck }): string {
-  const lines = [`Training API: ${status.trainingUrl || 'not set'}`, `Inference API: ${status.inferenceUrl || 'not set'}`, `Signed in: ${status.signedIn ? 'yes (the key is stored in VS Code\'s secret storage)' : 'no'}`];
+  const lines = [
+    `Training API: ${status.trainingUrl || 'not set'}`,
+    `Inference API: ${status.inferenceUrl || 'not set'}`,
+    `Signed in: ${status.signedIn ? "yes (the key is stored in VS Code's secret storage)" : 'no'}`,
+  ];
   const check = (name: string, result: ApiCheck | undefined) => {
     if (!result) return;
     lines.push(result.ok ? `${name}: answers (${Math.round(result.ms)} ms)${result.detail ? `; ${result.detail}` : ''}` : `${name}: ${oneLine(result.problem, 400)}`);

@@ -10,4 +10,3 @@ export function capText(text: string, maxChars: number): string {
   const omittedLines = text.slice(cut).split('\n').length;
   return `${text.slice(0, cut)}\n… cut: ${text.length - cut} more characters (${omittedLines} lines) not shown.`;
 }
-

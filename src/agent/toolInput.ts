@@ -99,7 +99,8 @@ export function stepList(input: Input, field: string): number[] {
   if (value.length > maxStepsPerCall) throw new ToolInputError(`"${field}" names ${value.length} steps; at most ${maxStepsPerCall} fit in one call.`);
   const steps = new Set<number>();
   for (const step of value) {
-    if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) throw new ToolInputError(`"${field}" must hold whole numbers of 0 or more; ${JSON.stringify(step)?.slice(0, 40)} is not one.`);
+    if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0)
+      throw new ToolInputError(`"${field}" must hold whole numbers of 0 or more; ${JSON.stringify(step)?.slice(0, 40)} is not one.`);
     steps.add(step);
   }
   return [...steps].sort((a, b) => a - b);

@@ -10,7 +10,10 @@ const listedProblems = 20;
 
 export function describeTrajectoryCheck(label: string, parsed: ParsedTrajectoryFile): string {
   const trajectories = parsed.groups.reduce((sum, group) => sum + (Array.isArray(group.trajectories) ? group.trajectories.length : 0), 0);
-  const rewards = parsed.groups.flatMap((group) => (Array.isArray(group.trajectories) ? group.trajectories : [])).map((trajectory) => trajectory.reward).filter((reward): reward is number => typeof reward === 'number' && Number.isFinite(reward));
+  const rewards = parsed.groups
+    .flatMap((group) => (Array.isArray(group.trajectories) ? group.trajectories : []))
+    .map((trajectory) => trajectory.reward)
+    .filter((reward): reward is number => typeof reward === 'number' && Number.isFinite(reward));
   const errors = parsed.problems.filter((problem) => problem.severity === 'error');
   const count = (severity: 'error' | 'warning') => parsed.problems.filter((problem) => problem.severity === severity).reduce((sum, problem) => sum + (problem.notListed ?? 1), 0);
   const lines = [
@@ -30,7 +33,9 @@ export function describeTrajectoryCheck(label: string, parsed: ParsedTrajectoryF
   const warnings = count('warning');
   if (errors.length > 0 || warnings > 0) lines.push(`Problems (${count('error')} errors, ${warnings} warnings):`);
   for (const problem of parsed.problems.slice(0, listedProblems)) {
-    lines.push(problem.notListed ? `- … ${problem.notListed} more ${problem.severity}s` : `- line ${problem.line + 1}, column ${problem.column + 1}: ${problem.severity}: ${oneLine(problem.message, 300)}`);
+    lines.push(
+      problem.notListed ? `- … ${problem.notListed} more ${problem.severity}s` : `- line ${problem.line + 1}, column ${problem.column + 1}: ${problem.severity}: ${oneLine(problem.message, 300)}`,
+    );
   }
   if (parsed.problems.length > listedProblems) lines.push(`- … ${parsed.problems.length - listedProblems} more problems listed in the editor's Problems panel once the file is opened.`);
   return lines.join('\n');

@@ -26,8 +26,9 @@ class RecordedStream {
   button(command: vscode.Command): void {
     this.buttons.push(command);
   }
+  /** The text a person reads: the Markdown without its escapes. */
   get text(): string {
-    return this.markdownParts.join('');
+    return this.markdownParts.join('').replace(/\\(.)/g, '$1');
   }
 }
 
@@ -63,7 +64,7 @@ function scriptedModel(endless = false): { model: vscode.LanguageModelChat; requ
   return { model: model as unknown as vscode.LanguageModelChat, requests };
 }
 
-describe('@rlstudio: the chat participant', function () {
+describe('Agent mode: the @rlstudio chat participant', function () {
   this.timeout(120_000);
   let platform: ConnectedPlatform;
   let catalogueModel: vscode.LanguageModelChat;
@@ -102,7 +103,7 @@ describe('@rlstudio: the chat participant', function () {
     );
   });
 
-  it('/explain: the facts of the failed job in numbers, then the chosen model\'s explanation', async () => {
+  it("/explain: the facts of the failed job in numbers, then the chosen model's explanation", async () => {
     const ids = seededIds(platform);
     const { stream, result } = await ask(`why did ${ids.failedJobId} fail`, 'explain');
     assert.match(stream.text, /CUDA out of memory/);
@@ -110,13 +111,13 @@ describe('@rlstudio: the chat participant', function () {
     assert.equal((result.metadata as { job?: string }).job, ids.failedJobId);
   });
 
-  it('/rollouts: a file\'s statistics and flags, with a button to the inspector', async () => {
+  it("/rollouts: a file's statistics and flags, with a button to the inspector", async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
     const target = vscode.Uri.joinPath(folder, 'agent-chat', 'flags.trajectories.jsonl');
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder, 'agent-chat'));
     await vscode.workspace.fs.writeFile(target, await vscode.workspace.fs.readFile(vscode.Uri.file(join(__dirname, '../../../test/fixtures/rollouts/flags.trajectories.jsonl'))));
     const { stream } = await ask('agent-chat/flags.trajectories.jsonl', 'rollouts');
-    assert.match(stream.text, /7 groups/);
+    assert.match(stream.text, /Groups: 7 · trajectories: 13/);
     assert.ok(stream.buttons.some((button) => button.command === 'rlStudio.openRolloutInspector'));
   });
 

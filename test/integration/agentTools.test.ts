@@ -36,7 +36,7 @@ async function refusal(name: string, input: object): Promise<string> {
   throw new Error(`${name} accepted ${JSON.stringify(input)}`);
 }
 
-describe('Agent tools: RL Studio through vscode.lm.invokeTool', function () {
+describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function () {
   this.timeout(120_000);
   let platform: ConnectedPlatform;
   let folder: vscode.Uri;
@@ -54,6 +54,7 @@ describe('Agent tools: RL Studio through vscode.lm.invokeTool', function () {
     await copy('jobs/invalid.jsonl', 'broken.jsonl');
     await copy('rollouts/flags.trajectories.jsonl', 'flags.trajectories.jsonl');
     await copy('evals/arith.evalset.jsonl', 'holdout.evalset.jsonl');
+    await copy('../vscode/demo-workspace/payloads/generic.payload.json', 'generic.payload.json');
   });
 
   after(async () => {
@@ -80,7 +81,7 @@ describe('Agent tools: RL Studio through vscode.lm.invokeTool', function () {
     for (const tool of listed) assert.ok(tool.description.length > 80, `${tool.name} has a precise description`);
   });
 
-  it('answers the read-only tools with the platform\'s facts and the ids the next call needs', async () => {
+  it("answers the read-only tools with the platform's facts and the ids the next call needs", async () => {
     const ids = seededIds(platform);
     await trainedModelListed(platform);
     await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
@@ -100,11 +101,15 @@ describe('Agent tools: RL Studio through vscode.lm.invokeTool', function () {
 
   it('summarises and validates workspace files, and renders a payload with its secrets masked', async () => {
     const rollouts = await read('rlstudio_summarise_rollouts', { path: 'agent/flags.trajectories.jsonl' });
-    assert.match(rollouts, /7 groups/);
+    assert.match(rollouts, /Groups: 7 · trajectories: 13/);
+    assert.match(rollouts, /- no signal: 2 of 7/);
     assert.match(await read('rlstudio_validate_trajectories', { path: 'agent/batch-7.jsonl' }), /can be sent: 4 trajectory groups/);
     const broken = await read('rlstudio_validate_trajectories', { path: 'agent/broken.jsonl' });
     assert.match(broken, /cannot be sent/);
     assert.match(broken, /- line \d+, column \d+: error: /);
+    const payload = await read('rlstudio_render_payload', { path: 'agent/generic.payload.json' });
+    assert.match(payload, /rendered with the \w+ sample event/);
+    assert.match(payload, /Rendered body \(secrets masked\):\n\{/);
   });
 
   it('refuses bad input before anything is read or sent, and before any confirmation', async () => {
@@ -140,19 +145,23 @@ describe('Agent tools: RL Studio through vscode.lm.invokeTool', function () {
     const confirmation = await prepare('rlstudio_start_training', train);
     assert.match(confirmation, /Start an RL training job\?/);
     assert.match(confirmation, /4 trajectory groups/);
-    assert.match(confirmation, /batch\\?-7\\?\.jsonl/);
+    assert.match(confirmation, /Train “agent-001” \(\S+\) on “agent\/batch-7\.jsonl”: 4 trajectory groups, \d+ trajectories/);
     assert.ok(confirmation.includes(origin.replace(/:\d+$/, '')), `names the endpoint: ${confirmation}`);
     const created = textOf(await tools.get('rlstudio_start_training')!.invoke({ input: train, toolInvocationToken: undefined } as never, never));
     const jobId = /Started RL training job (\S+) /.exec(created)?.[1];
     assert.ok(jobId, created);
-    assert.ok(platform.api.storedState()['global:rlStudio.jobs']?.toString() !== undefined);
+    assert.ok(
+      platform.emulator.requests.some((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs')),
+      'the job was created',
+    );
+    assert.match(await read('rlstudio_list_jobs', {}), new RegExp(`- job ${jobId} · RL · `), 'and is followed');
 
     const modelId = await platform.emulator.createModelWithCheckpoints('prune-me', 6);
     await vscode.commands.executeCommand('rlStudio.addModel', modelId, `${DEFAULT_ENTITY}/${GENERATED_PROJECT}/prune-me`);
     const deletion = await prepare('rlstudio_delete_checkpoints', { modelId, steps: [1, 3] });
     assert.match(deletion, /Delete 2 checkpoints\?/);
     assert.match(deletion, /1 and 3/);
-    assert.match(deletion, /prune\\?-me/);
+    assert.match(deletion, /of “prune-me” \(\S+\) at /);
     assert.match(deletion, /cannot be undone/);
     assert.match(await refusal('rlstudio_delete_checkpoints', { modelId, steps: [5] }), /latest checkpoint/);
     const deleted = textOf(await tools.get('rlstudio_delete_checkpoints')!.invoke({ input: { modelId, steps: [1, 3] }, toolInvocationToken: undefined } as never, never));
@@ -162,14 +171,37 @@ describe('Agent tools: RL Studio through vscode.lm.invokeTool', function () {
     assert.match(left, /- step 5 /);
   });
 
+  it('creates a model and starts a fine-tuning job once confirmed, and refuses a webhook test with no webhook', async () => {
+    const tools = platform.api.agent.tools;
+    const run = async (name: string, input: Record<string, unknown>) => {
+      const tool = tools.get(name as never)!;
+      const prepared = await tool.prepareInvocation!({ input }, never);
+      const message = prepared!.confirmationMessages!;
+      const text = textOf(await tool.invoke({ input, toolInvocationToken: undefined } as never, never));
+      outputs.push(text);
+      // As the dialog shows it: the Markdown without its escapes.
+      const confirmation = `${message.title} ${typeof message.message === 'string' ? message.message : message.message.value}`.replace(/\\(.)/g, '$1');
+      return { confirmation, text };
+    };
+    const created = await run('rlstudio_create_model', { name: 'agent-made', project: 'agents', baseModel: seededIds(platform).baseModels[0]! });
+    assert.match(created.confirmation, /Create a training model\? Create the training model “agent-made” in project “agents”, from base model/);
+    const modelId = /id (\S+),/.exec(created.text)?.[1];
+    assert.ok(modelId, created.text);
+    const sft = await run('rlstudio_start_sft', { modelId, trainingDataUrl: 'https://data.example/sft.jsonl', batchSize: 8 });
+    assert.match(sft.confirmation, /Fine-tune “agent-made” \(\S+\) on the data at “https:\/\/data\.example\/sft\.jsonl” \(batch size 8, learning rate default\)/);
+    assert.match(sft.text, /Started supervised fine-tuning job \S+ on model agent-made/);
+    assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json' }), /not written for a webhook/);
+    assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json', webhook: 'nope' }), /No webhook named "nope"/);
+  });
+
   it('evaluates checkpoints from a chat, ranking step 20 first', async () => {
     const ids = seededIds(platform);
     await trainedModelListed(platform);
-    const input = { modelId: ids.trainedModelId, steps: [10, 20, 24], evalSet: 'agent/holdout.evalset.jsonl' };
+    const input = { modelId: ids.trainedModelId, steps: [10, 20, 24], evalSet: 'agent/holdout.evalset.jsonl', compareWithBase: true };
     const tool = platform.api.agent.tools.get('rlstudio_evaluate_checkpoints')!;
     const prepared = await tool.prepareInvocation!({ input }, never);
     const message = prepared!.confirmationMessages!.message;
-    assert.match(typeof message === 'string' ? message : message.value, /up to 300 chat completions/);
+    assert.match(typeof message === 'string' ? message : message.value, /40 samples × 4 models × 1 answers = up to 160 chat completions/);
     const board = textOf(await tool.invoke({ input, toolInvocationToken: undefined } as never, never));
     outputs.push(board);
     assert.match(board, /^1\. step 20: /m);

@@ -99,7 +99,10 @@ export class AgentParticipant {
       stream.markdown('RL Studio follows no training job yet. Create one, or add one by id in the Training Jobs view, then ask again.');
       return { metadata: { command: 'explain' } };
     }
-    const named = jobNamedIn(request.prompt, jobs.map((job) => job.id));
+    const named = jobNamedIn(
+      request.prompt,
+      jobs.map((job) => job.id),
+    );
     stream.progress(named ? `Reading job ${named}…` : 'Looking for a failed job…');
     const signal = abortSignalOf(token);
     // Without a job named: the newest failed one, else the newest.

@@ -19,7 +19,10 @@ describe('agent text', () => {
   it('lists models with their newest checkpoints and metrics, and the catalogue', () => {
     const model = { id: 'm-1', entity: 'team', project: 'p', name: 'agent-001', base_model: 'Qwen/Qwen3-8B' };
     const text = describeModels(
-      [{ model, checkpoints: [{ id: 'c', step: 40, metrics: { reward: 0.61234, loss: 1.5, step: 40 } }], moreCheckpoints: true }, { model: { ...model, id: 'm-2', name: '' }, problem: 'the training API answered 404' }],
+      [
+        { model, checkpoints: [{ id: 'c', step: 40, metrics: { reward: 0.61234, loss: 1.5, step: 40 } }], moreCheckpoints: true },
+        { model: { ...model, id: 'm-2', name: '' }, problem: 'the training API answered 404' },
+      ],
       { ids: ['a', 'b'], more: 3 },
     );
     assert.equal(
@@ -37,21 +40,51 @@ describe('agent text', () => {
   });
 
   it('lists followed jobs with their state, error and what was not listed', () => {
-    const text = describeJobs([{ id: 'j1', kind: 'rl', addedAt: '2026-01-01', label: 'batch.jsonl → agent', record: { id: 'j1', status: 'failed', error_message: 'CUDA out of memory\nat step 3' } }, { id: 'j2', addedAt: 'x', problem: 'no answer' }], 4);
-    assert.equal(text, ['Followed training jobs (6, newest first):', '- job j1 · RL · failed · batch.jsonl → agent · error: CUDA out of memory at step 3', '- job j2 · RL · status unknown: no answer', '… and 4 older jobs not listed.'].join('\n'));
+    const text = describeJobs(
+      [
+        { id: 'j1', kind: 'rl', addedAt: '2026-01-01', label: 'batch.jsonl → agent', record: { id: 'j1', status: 'failed', error_message: 'CUDA out of memory\nat step 3' } },
+        { id: 'j2', addedAt: 'x', problem: 'no answer' },
+      ],
+      4,
+    );
+    assert.equal(
+      text,
+      [
+        'Followed training jobs (6, newest first):',
+        '- job j1 · RL · failed · batch.jsonl → agent · error: CUDA out of memory at step 3',
+        '- job j2 · RL · status unknown: no answer',
+        '… and 4 older jobs not listed.',
+      ].join('\n'),
+    );
     assert.match(describeJobs([], 0), /none/);
   });
 
   it('says whether each API answers, and never more than that the key is stored', () => {
-    const text = describePlatformStatus({ trainingUrl: 'https://t', inferenceUrl: 'https://i', signedIn: true, training: { ok: true, ms: 12.4, detail: 'system check passed' }, inference: { ok: false, problem: 'the inference API refused the connection' } });
+    const text = describePlatformStatus({
+      trainingUrl: 'https://t',
+      inferenceUrl: 'https://i',
+      signedIn: true,
+      training: { ok: true, ms: 12.4, detail: 'system check passed' },
+      inference: { ok: false, problem: 'the inference API refused the connection' },
+    });
     assert.match(text, /Training API check: answers \(12 ms\); system check passed/);
     assert.match(text, /Inference API check: the inference API refused the connection/);
     assert.match(text, /Signed in: yes/);
   });
 
   it("words a trajectory file's check with one-based lines", () => {
-    const groups = [{ trajectories: [{ messages_and_choices: [], reward: 1 }, { messages_and_choices: [], reward: 0 }] }];
-    assert.equal(describeTrajectoryCheck('a.jsonl', { ok: true, groups, problems: [] } as never), 'a.jsonl can be sent: 1 trajectory groups, 2 trajectories.\nRewards: mean 0.5, min 0, max 1 over 2 trajectories.');
+    const groups = [
+      {
+        trajectories: [
+          { messages_and_choices: [], reward: 1 },
+          { messages_and_choices: [], reward: 0 },
+        ],
+      },
+    ];
+    assert.equal(
+      describeTrajectoryCheck('a.jsonl', { ok: true, groups, problems: [] } as never),
+      'a.jsonl can be sent: 1 trajectory groups, 2 trajectories.\nRewards: mean 0.5, min 0, max 1 over 2 trajectories.',
+    );
     const broken = describeTrajectoryCheck('b.jsonl', {
       ok: false,
       groups: [],
@@ -88,7 +121,7 @@ describe('agent text', () => {
 
   it('shows tool text as Markdown that cannot add links or formatting, lists kept', () => {
     const markdown = toolTextAsMarkdown('Jobs:\n- job [x](https://evil) · failed\n  - step 4 · **bold**', escapeMarkdown);
-    assert.equal(markdown, 'Jobs:  \n- job \\[x\\]\\(https\\:\\/\\/evil\\) · failed\n  - step 4 · \\*\\*bold\\*\\*');
+    assert.equal(markdown, 'Jobs\\:  \n- job \\[x\\]\\(https\\:\\/\\/evil\\) · failed\n  - step 4 · \\*\\*bold\\*\\*');
     assert.match(agentInstructions, /Never ask for or repeat API keys/);
   });
 });

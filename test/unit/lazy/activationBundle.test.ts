@@ -54,6 +54,7 @@ describe('activation bundle', () => {
       );
     }
     assert.deepEqual([...new Set(required.get('extension.js'))].sort(), [
+      'agent.js',
       'chat.js',
       'developmentSeed.js',
       'errors.js',

@@ -47,7 +47,9 @@ export function languageModelTool<Input>(services: Services, tool: AgentTool<Inp
       const prepared: vscode.PreparedToolInvocation = { invocationMessage: services.log.redact(tool.progress(input)) };
       if (tool.confirm) {
         const confirmation = await guarded(services, tool.confirm(input, signal.signal)).finally(() => signal.dispose());
-        prepared.confirmationMessages = { title: services.log.redact(confirmation.title), message: new vscode.MarkdownString(services.log.redact(confirmation.message)) };
+        // Plain text, not Markdown: names from the server or the model are shown as they are, and the
+        // workbench's dialog (outside a chat) shows the same words.
+        prepared.confirmationMessages = { title: services.log.redact(confirmation.title), message: services.log.redact(confirmation.message) };
       } else signal.dispose();
       return prepared;
     },

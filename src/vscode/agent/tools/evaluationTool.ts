@@ -1,7 +1,6 @@
 import type { Checkpoint } from '../../../api/types';
 import { describeLeaderboard } from '../../../agent/leaderboardText';
 import { optionalBoolean, optionalChoice, optionalText, optionalTextList, requiredId, stepList, ToolInputError, ToolRefusal, workspacePath } from '../../../agent/toolInput';
-import { codeText } from '../../../core/markdownText';
 import type { EvalModelRef, NamedScorer } from '../../../evals/evalModel';
 import { primaryScorer } from '../../../evals/evalRun';
 import { leaderboard } from '../../../evals/statistics';
@@ -12,7 +11,7 @@ import { startEvaluation } from '../../evals/startEvaluation';
 import type { Services } from '../../platform/services';
 import * as vscode from 'vscode';
 import type { AgentTool } from './agentTool';
-import { checkpointId, describeSteps, knownModel, modelLabel, strong, trainingOrigin } from './trainingTools';
+import { checkpointId, describeSteps, knownModel, modelLabel, quoted, trainingOrigin } from './trainingTools';
 import { workspaceFile } from './workspaceFiles';
 
 /** Checkpoints compared in one evaluation from a chat: each multiplies the requests. */
@@ -20,7 +19,11 @@ const maxEvaluatedSteps = 10;
 /** Checkpoint pages read to find the steps asked for (100 a page). */
 const maxCheckpointPages = 10;
 
-const scorerChoices = { exact: { name: 'exact match', spec: { kind: 'exactMatch' } }, contains: { name: 'contains', spec: { kind: 'contains' } }, json: { name: 'valid JSON', spec: { kind: 'validJson' } } } as const;
+const scorerChoices = {
+  exact: { name: 'exact match', spec: { kind: 'exactMatch' } },
+  contains: { name: 'contains', spec: { kind: 'contains' } },
+  json: { name: 'valid JSON', spec: { kind: 'validJson' } },
+} as const;
 
 interface EvaluationInput {
   modelId: string;
@@ -37,11 +40,20 @@ export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFe
     const model = knownModel(services, input.modelId);
     const file = await workspaceFile(input.evalSet);
     const set = await readEvalSet(file.uri);
-    if (set.samples.length === 0) throw new ToolRefusal(`${file.label} has no sample to evaluate${set.problems[0] ? `: line ${set.problems[0].line + 1}: ${set.problems[0].message}` : ''}. Nothing was sent.`);
+    if (set.samples.length === 0)
+      throw new ToolRefusal(`${file.label} has no sample to evaluate${set.problems[0] ? `: line ${set.problems[0].line + 1}: ${set.problems[0].message}` : ''}. Nothing was sent.`);
     const found = await findCheckpoints(services, model.id, input.steps, signal);
     const missing = input.steps.filter((step) => !found.has(step));
     if (missing.length > 0) throw new ToolRefusal(`${modelLabel(model)} has no checkpoint at step ${describeSteps(missing)}. List its checkpoints with the list-models tool.`);
-    const models: EvalModelRef[] = input.steps.map((step) => ({ id: checkpointId(model, step), label: `step ${step}`, kind: 'checkpoint', api: 'training', step, trainingModelId: model.id, metrics: { ...found.get(step)!.metrics } }));
+    const models: EvalModelRef[] = input.steps.map((step) => ({
+      id: checkpointId(model, step),
+      label: `step ${step}`,
+      kind: 'checkpoint',
+      api: 'training',
+      step,
+      trainingModelId: model.id,
+      metrics: { ...found.get(step)!.metrics },
+    }));
     if (input.compareWithBase && !input.steps.includes(0)) models.push({ id: checkpointId(model, 0), label: 'base', kind: 'base', api: 'training', step: 0, trainingModelId: model.id });
     const parameters = samplingPresets[input.sampling].parameters;
     const choice: EvaluationChoice = { setUri: file.uri, models, scorers: input.scorers, parameters, resultsUri: resultsUriFor(file.uri) };
@@ -75,8 +87,8 @@ export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFe
       return {
         title: 'Evaluate checkpoints?',
         message:
-          `Evaluate ${strong(compared)} of ${strong(modelLabel(model))} (${codeText(model.id)}) on ${strong(file.label)}: ${set.samples.length} samples × ${choice.models.length} models × ${choice.parameters.n} answers = ` +
-          `up to ${requests} chat completions at ${trainingOrigin(services)} (answers already in ${strong(vscode.workspace.asRelativePath(choice.resultsUri))} are reused), scored by ${choice.scorers.map((scorer) => scorer.name).join(', ')}. The report opens as it runs.`,
+          `Evaluate ${quoted(compared)} of ${quoted(modelLabel(model))} (${model.id}) on ${quoted(file.label)}: ${set.samples.length} samples × ${choice.models.length} models × ${choice.parameters.n} answers = ` +
+          `up to ${requests} chat completions at ${trainingOrigin(services)} (answers already in ${quoted(vscode.workspace.asRelativePath(choice.resultsUri))} are reused), scored by ${choice.scorers.map((scorer) => scorer.name).join(', ')}. The report opens as it runs.`,
       };
     },
     progress: (input) => `Evaluating steps ${describeSteps(input.steps)} on ${input.evalSet}`,

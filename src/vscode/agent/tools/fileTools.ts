@@ -42,7 +42,8 @@ export function validateTrajectoriesTool(): AgentTool<{ path: string }> {
 
 /** A trajectory file read and checked as "Create Training Job" checks it; a file over the size sent in one request is not read. */
 export async function checkedTrajectories(file: WorkspaceFile): Promise<ParsedTrajectoryFile> {
-  if (file.size > maxTrajectoryFileSize) throw new ToolRefusal(`${file.label} is ${describeSize(file.size)}; RL Studio sends at most ${describeSize(maxTrajectoryFileSize)} of trajectory groups in one job. Split the file.`);
+  if (file.size > maxTrajectoryFileSize)
+    throw new ToolRefusal(`${file.label} is ${describeSize(file.size)}; RL Studio sends at most ${describeSize(maxTrajectoryFileSize)} of trajectory groups in one job. Split the file.`);
   return checkTrajectoryFile(await readFile(file.uri.fsPath, 'utf8'), formatForFileName(file.uri.fsPath));
 }
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CreateModelRequest, CreateSftJobRequest, TrainingModel } from '../../../api/types';
 import { checkpointModelId } from '../../../core/checkpointIds';
 import { dataUrl, optionalBoolean, optionalNumber, optionalText, requiredId, requiredText, stepList, ToolInputError, ToolRefusal, workspacePath } from '../../../agent/toolInput';
-import { codeText, escapeMarkdown } from '../../../core/markdownText';
+import { oneLine } from '../../../core/format';
 import { checkApiAddress, shownOrigin } from '../../trust/addresses';
 import type { Services } from '../../platform/services';
 import type { AgentTool, Confirmation } from './agentTool';
@@ -12,14 +12,9 @@ import { workspaceFile } from './workspaceFiles';
 
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/**
- * Text from the server or the model, never read as Markdown: bold when it needs no escape, plain
- * escaped text otherwise. Outside a chat the workbench shows a confirmation in a dialog as plain
- * text, and its plain text keeps the escapes inside bold ("prune\-candidate"), not outside it.
- */
-export function strong(text: string): string {
-  const escaped = escapeMarkdown(text);
-  return escaped === text ? `**${text}**` : escaped;
+/** A name from the server, the model or the workspace, quoted in a confirmation's plain text, on one line. */
+export function quoted(text: string): string {
+  return `“${oneLine(text, 200)}”`;
 }
 
 export function modelLabel(model: TrainingModel): string {
@@ -64,7 +59,7 @@ export function createModelTool(services: Services): AgentTool<CreateModelReques
     },
     confirm: async (request) => ({
       title: 'Create a training model?',
-      message: `Create the training model ${strong(request.name)} in project ${strong(`${request.entity ? `${request.entity}/` : ''}${request.project}`)}, from base model ${strong(request.base_model)}, at ${trainingOrigin(services)}.${request.return_existing ? ' If the name is taken, the existing model is used.' : ''}`,
+      message: `Create the training model ${quoted(request.name)} in project ${quoted(`${request.entity ? `${request.entity}/` : ''}${request.project}`)}, from base model ${quoted(request.base_model)}, at ${trainingOrigin(services)}.${request.return_existing ? ' If the name is taken, the existing model is used.' : ''}`,
     }),
     progress: (request) => `Creating model ${request.name}`,
     run: async (request, signal) => {
@@ -90,7 +85,9 @@ export function startTrainingTool(services: Services): AgentTool<TrainingInput> 
     const parsed = await checkedTrajectories(file);
     if (!parsed.ok) {
       const first = parsed.problems.find((problem) => problem.severity === 'error');
-      throw new ToolRefusal(`${file.label} has problems, so no job was started. Line ${(first?.line ?? 0) + 1}: ${first?.message ?? 'see the validate tool'}. Validate it with the validate-trajectories tool.`);
+      throw new ToolRefusal(
+        `${file.label} has problems, so no job was started. Line ${(first?.line ?? 0) + 1}: ${first?.message ?? 'see the validate tool'}. Validate it with the validate-trajectories tool.`,
+      );
     }
     if (parsed.groups.length === 0) throw new ToolRefusal(`${file.label} holds no trajectory group, so no job was started.`);
     return { model, file, groups: parsed.groups };
@@ -104,7 +101,7 @@ export function startTrainingTool(services: Services): AgentTool<TrainingInput> 
       const trajectories = groups.reduce((sum, group) => sum + group.trajectories.length, 0);
       return {
         title: 'Start an RL training job?',
-        message: `Train ${strong(modelLabel(model))} (${codeText(model.id)}) on ${strong(file.label)}: ${groups.length} trajectory groups, ${trajectories} trajectories${input.learningRate !== undefined ? `, learning rate ${input.learningRate}` : ''}. The groups are sent to ${trainingOrigin(services)} and the training uses the platform's GPUs.`,
+        message: `Train ${quoted(modelLabel(model))} (${model.id}) on ${quoted(file.label)}: ${groups.length} trajectory groups, ${trajectories} trajectories${input.learningRate !== undefined ? `, learning rate ${input.learningRate}` : ''}. The groups are sent to ${trainingOrigin(services)} and the training uses the platform's GPUs.`,
       };
     },
     progress: (input) => `Starting a training job from ${input.path}`,
@@ -139,7 +136,7 @@ export function startSftTool(services: Services): AgentTool<CreateSftJobRequest>
       const settings = request.config ? ` (batch size ${String(request.config.batch_size ?? 'auto')}, learning rate ${String(request.config.learning_rate ?? 'default')})` : '';
       return {
         title: 'Start a supervised fine-tuning job?',
-        message: `Fine-tune ${strong(modelLabel(model))} (${codeText(model.id)}) on the data at ${strong(request.training_data_url)}${settings}. The request goes to ${trainingOrigin(services)}, which reads the data from that URL and trains on the platform's GPUs.`,
+        message: `Fine-tune ${quoted(modelLabel(model))} (${model.id}) on the data at ${quoted(request.training_data_url)}${settings}. The request goes to ${trainingOrigin(services)}, which reads the data from that URL and trains on the platform's GPUs.`,
       };
     },
     progress: (request) => `Starting a fine-tuning job on ${request.model_id}`,
@@ -165,7 +162,8 @@ export function deleteCheckpointsTool(services: Services): AgentTool<DeleteInput
     const model = knownModel(services, input.modelId);
     const client = await services.client();
     const latest = (await client.training.listCheckpoints(model.id, { order: 'desc', limit: 1 }, { signal })).data[0]?.step;
-    if (latest !== undefined && input.steps.includes(latest)) throw new ToolRefusal(`Step ${latest} is the latest checkpoint of ${modelLabel(model)}: training goes on from it, so RL Studio does not delete it from a chat. Nothing was deleted.`);
+    if (latest !== undefined && input.steps.includes(latest))
+      throw new ToolRefusal(`Step ${latest} is the latest checkpoint of ${modelLabel(model)}: training goes on from it, so RL Studio does not delete it from a chat. Nothing was deleted.`);
     return { model, latest };
   };
   return {
@@ -176,7 +174,7 @@ export function deleteCheckpointsTool(services: Services): AgentTool<DeleteInput
       const { model } = await prepare(input, signal);
       return {
         title: `Delete ${input.steps.length} checkpoint${input.steps.length === 1 ? '' : 's'}?`,
-        message: `Delete checkpoint${input.steps.length === 1 ? '' : 's'} ${strong(describeSteps(input.steps))} of ${strong(modelLabel(model))} (${codeText(model.id)}) at ${trainingOrigin(services)}. Their weights are gone for good: this cannot be undone.`,
+        message: `Delete checkpoint${input.steps.length === 1 ? '' : 's'} ${quoted(describeSteps(input.steps))} of ${quoted(modelLabel(model))} (${model.id}) at ${trainingOrigin(services)}. Their weights are gone for good: this cannot be undone.`,
       };
     },
     progress: (input) => `Deleting ${input.steps.length} checkpoints of ${input.modelId}`,
@@ -206,4 +204,3 @@ export function checkpointId(model: TrainingModel, step: number): string {
   if (!id) throw new ToolRefusal(`The checkpoints of ${modelLabel(model)} cannot be named: its entity or project is unknown.`);
   return id;
 }
-

@@ -11,7 +11,7 @@ import { sendTest } from '../../webhooks/sendTestCommand';
 import type { WebhooksFeature } from '../../webhooks/webhooksFeature';
 import type { WebhookStore } from '../../webhooks/webhookStore';
 import type { AgentTool } from './agentTool';
-import { strong } from './trainingTools';
+import { quoted } from './trainingTools';
 import { workspaceFile } from './workspaceFiles';
 
 /** Characters of the rendered body a result shows. */
@@ -47,7 +47,15 @@ function payloadInput(input: Record<string, unknown>): PayloadInput {
 function webhookOf(parts: PayloadParts, name: string | undefined, document: vscode.TextDocument, analysis: PayloadAnalysis): Webhook | undefined {
   if (name === undefined) return parts.payloadLanguage().documents.webhooks.webhookFor(document, analysis);
   const webhook = parts.store.list().find((candidate) => candidate.name === name || candidate.id === name);
-  if (!webhook) throw new ToolRefusal(`No webhook named "${name}" is set up in RL Studio. Set up: ${parts.store.list().map((candidate) => `"${candidate.name}"`).join(', ') || 'none'}.`);
+  if (!webhook)
+    throw new ToolRefusal(
+      `No webhook named "${name}" is set up in RL Studio. Set up: ${
+        parts.store
+          .list()
+          .map((candidate) => `"${candidate.name}"`)
+          .join(', ') || 'none'
+      }.`,
+    );
   return webhook;
 }
 
@@ -75,7 +83,9 @@ export function renderPayloadTool(parts: PayloadParts): AgentTool<PayloadInput> 
       const names = webhook ? { name: webhook.name, hasAccessToken: webhook.hasAccessToken, ...(webhook.secretName ? { secretName: webhook.secretName } : {}) } : undefined;
       // Secrets render as a mask: the result goes to a language model.
       const rendered = core.renderPayload(analysis, { sample, ...(names ? { webhook: names } : {}), maskSecrets: true });
-      const lines = [`${label}: ${problems.length === 0 ? 'no problems' : `${problems.length} problems`}; rendered with the ${sample.type} sample event${webhook ? ` for webhook "${webhook.name}"` : ' (no webhook chosen: its secret names are unknown)'}.`];
+      const lines = [
+        `${label}: ${problems.length === 0 ? 'no problems' : `${problems.length} problems`}; rendered with the ${sample.type} sample event${webhook ? ` for webhook "${webhook.name}"` : ' (no webhook chosen: its secret names are unknown)'}.`,
+      ];
       for (const problem of problems.slice(0, listedProblems)) {
         const position = document.positionAt(problem.start);
         lines.push(`- line ${position.line + 1}, column ${position.character + 1}: ${problem.severity}: ${oneLine(problem.message, 300)}`);
@@ -95,10 +105,21 @@ export function renderPayloadTool(parts: PayloadParts): AgentTool<PayloadInput> 
 export function sendWebhookTestTool(services: Services, parts: PayloadParts): AgentTool<PayloadInput> {
   const prepare = async (input: PayloadInput) => {
     const rendering = await renderingOf(parts, input);
-    if (!rendering.webhook) throw new ToolRefusal(`${rendering.label} is not written for a webhook: name one with "webhook" (set up: ${parts.store.list().map((candidate) => `"${candidate.name}"`).join(', ') || 'none'}).`);
+    if (!rendering.webhook)
+      throw new ToolRefusal(
+        `${rendering.label} is not written for a webhook: name one with "webhook" (set up: ${
+          parts.store
+            .list()
+            .map((candidate) => `"${candidate.name}"`)
+            .join(', ') || 'none'
+        }).`,
+      );
     // Checked with masked secrets: a body that is not JSON is refused here instead of asking "Send Anyway" in the middle of a chat.
     const rendered = payloadCore().renderPayload(rendering.analysis, { sample: parts.payloadLanguage().documents.samples.sampleFor(rendering.document, rendering.analysis), maskSecrets: true });
-    if (rendered.notRendered || rendered.invalid) throw new ToolRefusal(`${rendering.label} does not render to valid JSON (${rendered.invalid?.message ?? 'past a limit'}), so nothing was sent. Render it with the render-payload tool to see why.`);
+    if (rendered.notRendered || rendered.invalid)
+      throw new ToolRefusal(
+        `${rendering.label} does not render to valid JSON (${rendered.invalid?.message ?? 'past a limit'}), so nothing was sent. Render it with the render-payload tool to see why.`,
+      );
     return { ...rendering, webhook: rendering.webhook, bytes: Buffer.byteLength(rendered.text) };
   };
   return {
@@ -109,7 +130,7 @@ export function sendWebhookTestTool(services: Services, parts: PayloadParts): Ag
       const { label, webhook, bytes } = await prepare(input);
       return {
         title: 'Send a webhook test?',
-        message: `Send ${strong(label)}, rendered with the sample event (about ${bytes} bytes), as a POST to webhook ${strong(webhook.name)} at ${strong(webhook.endpoint)}${webhook.hasAccessToken ? ', with its access token' : ''}${webhook.secretName ? `, signed with its secret ${strong(webhook.secretName)}` : ''}. The endpoint receives it as a real event would arrive.`,
+        message: `Send ${quoted(label)}, rendered with the sample event (about ${bytes} bytes), as a POST to webhook ${quoted(webhook.name)} at ${quoted(webhook.endpoint)}${webhook.hasAccessToken ? ', with its access token' : ''}${webhook.secretName ? `, signed with its secret ${quoted(webhook.secretName)}` : ''}. The endpoint receives it as a real event would arrive.`,
       };
     },
     progress: (input) => `Sending ${input.path} as a webhook test`,
@@ -117,7 +138,11 @@ export function sendWebhookTestTool(services: Services, parts: PayloadParts): Ag
       const { label, document, analysis, webhook } = await prepare(input);
       const summary = await sendTest(services, parts.store, parts.payloadLanguage().documents, parts.webhooks().reports, webhook, { document, analysis, label });
       if (!summary) return 'Nothing was sent.';
-      const outcome = summary.ok ? `the endpoint answered ${summary.status}` : summary.status !== undefined ? `the endpoint answered ${summary.status}` : `it failed: ${summary.failure ?? 'no answer'}`;
+      const outcome = summary.ok
+        ? `the endpoint answered ${summary.status}`
+        : summary.status !== undefined
+          ? `the endpoint answered ${summary.status}`
+          : `it failed: ${summary.failure ?? 'no answer'}`;
       return `Sent ${label} to webhook "${webhook.name}": ${outcome}${summary.ok ? ' (success)' : ''}. The full report (request and answer, secrets masked) is open in the editor.`;
     },
   };
