@@ -1,15 +1,7 @@
 /** How the report prints scores, counts and models, and which colour class a score takes. */
 import type { EvalModelRef } from '../../evals/evalModel';
 
-const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
-
-export function formatCount(value: number): string {
-  return Number.isFinite(value) ? countFormat.format(value) : String(value);
-}
-
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
+export { formatCount, plural } from '../common/text';
 
 /** A score in [0, 1] with `digits` decimals; a dash when there is none. */
 export function formatScore(value: number | undefined, digits = 2): string {

@@ -7,6 +7,7 @@
 import type { DiffSpan } from '../../rollouts/inspectorModel';
 import { wordDiff } from '../../rollouts/wordDiff';
 import { button, h } from '../common/dom';
+import { diffText, foldedText } from '../common/text';
 import { failureReason, type ReportIndex, type ShownAnswer } from './reportIndex';
 import { formatCount, formatLatency, formatScore, modelLabel, scoreClass } from './labels';
 
@@ -172,32 +173,11 @@ export class SideBySide {
   }
 }
 
-function diff(spans: DiffSpan[]): HTMLElement {
-  const body = h('div', { class: 'answer-text diff', title: "Against the best model's answer: highlighted only here, struck through only in the best" });
-  for (const span of spans) {
-    if (span.kind === 'added') body.append(h('ins', { class: 'diff-added' }, span.text));
-    else if (span.kind === 'removed') body.append(h('del', { class: 'diff-removed' }, span.text));
-    else body.append(span.text);
-  }
-  return body;
-}
-
 /** A long text shows its start and a button for the rest. */
 function folded(content: string): HTMLElement {
-  const body = h('div', { class: 'answer-text' });
-  if (content.length <= foldChars) {
-    body.textContent = content;
-    return body;
-  }
-  const text = document.createTextNode(content.slice(0, foldChars));
-  const more = button(
-    `Show all ${formatCount(content.length)} characters`,
-    () => {
-      text.data = content;
-      more.remove();
-    },
-    { title: 'Show the whole text', class: 'link-button' },
-  );
-  body.append(text, h('span', { class: 'muted' }, '… '), more);
-  return body;
+  return foldedText(content, { className: 'answer-text', foldChars, title: 'Show the whole text' });
+}
+
+function diff(spans: DiffSpan[]): HTMLElement {
+  return diffText(spans, { className: 'answer-text', title: "Against the best model's answer: highlighted only here, struck through only in the best" });
 }

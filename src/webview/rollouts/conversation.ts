@@ -5,7 +5,8 @@
  * as the group view's mode says. Every text from the file goes in as text, never as markup.
  */
 import type { DiffSpan, MessageView, TokenLogprob } from '../../rollouts/inspectorModel';
-import { button, h } from '../common/dom';
+import { h } from '../common/dom';
+import { diffText, foldedText } from '../common/text';
 import { formatCount, formatNumber } from './labels';
 
 export type TextMode = 'plain' | 'diff' | 'heat';
@@ -66,44 +67,23 @@ function messageBody(message: MessageView, mode: TextMode, budget: RenderBudget)
       budget.heatTokens -= message.logprobs.length;
       return heat(message.logprobs);
     }
-    const body = foldedText(message.content);
+    const body = folded(message.content);
     body.append(h('div', { class: 'note' }, 'Log-probabilities not drawn here: this group already shows as many tokens as the page can hold.'));
     return body;
   }
   if (mode === 'diff' && message.trained && message.diff) return diff(message.diff);
-  const body = message.content ? foldedText(message.content) : message.toolCalls.length ? undefined : h('div', { class: 'message-body empty' }, '(empty)');
+  const body = message.content ? folded(message.content) : message.toolCalls.length ? undefined : h('div', { class: 'message-body empty' }, '(empty)');
   if (mode === 'diff' && message.trained && message.diffNote && body) body.append(h('div', { class: 'note' }, message.diffNote));
   return body;
 }
 
 /** Long text shows its start and a button for the rest. */
-function foldedText(content: string): HTMLElement {
-  const body = h('div', { class: 'message-body' });
-  if (content.length <= foldChars) {
-    body.textContent = content;
-    return body;
-  }
-  const text = document.createTextNode(content.slice(0, foldChars));
-  const more = button(
-    `Show all ${formatCount(content.length)} characters`,
-    () => {
-      text.data = content;
-      more.remove();
-    },
-    { title: 'Show the whole text of this message', class: 'link-button' },
-  );
-  body.append(text, h('span', { class: 'muted' }, '… '), more);
-  return body;
+function folded(content: string): HTMLElement {
+  return foldedText(content, { className: 'message-body', foldChars, title: 'Show the whole text of this message' });
 }
 
 function diff(spans: DiffSpan[]): HTMLElement {
-  const body = h('div', { class: 'message-body diff', title: 'Compared with the best sibling: added here, struck through = only in the best' });
-  for (const span of spans) {
-    if (span.kind === 'added') body.append(h('ins', { class: 'diff-added' }, span.text));
-    else if (span.kind === 'removed') body.append(h('del', { class: 'diff-removed' }, span.text));
-    else body.append(span.text);
-  }
-  return body;
+  return diffText(spans, { className: 'message-body', title: 'Compared with the best sibling: added here, struck through = only in the best' });
 }
 
 /** Each token a span tinted by how unlikely the model found it: the more surprising, the stronger. */

@@ -25,13 +25,7 @@ export function seriesLabel(series: SeriesName): string {
   return series.slice('metric:'.length);
 }
 
-/** One formatter for every count: `toLocaleString` builds a new one per call, which a scrolling list cannot afford. */
-const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
-
-/** 12,345 */
-export function formatCount(value: number): string {
-  return Number.isFinite(value) ? countFormat.format(value) : String(value);
-}
+export { formatCount, plural } from '../common/text';
 
 /** A number as the list and the group view print it: about four significant digits. */
 export function formatNumber(value: number): string {
@@ -47,8 +41,4 @@ export function formatSigned(value: number): string {
 /** "positive", "negative" or "zero": the class an advantage is coloured by. */
 export function signClass(value: number): string {
   return value > 0 ? 'positive' : value < 0 ? 'negative' : 'zero';
-}
-
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
