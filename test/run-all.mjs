@@ -77,9 +77,14 @@ const stages = [
     steps: [[bin('eslint'), '--max-warnings', '0', '.'], [bin('prettier'), '--check', '.'], [bin('knip')]],
     counts: lintCounts,
   },
+  // What the browser suites of the unit stage and every real-VS Code stage need: chromium, Node 24
+  // and code-server, installed on first use by the same script `npm start` runs (quick when present).
+  // It comes before the unit stage, whose page suites drive chromium, so that a machine that never
+  // had chromium passes as one that had.
+  { name: 'tools', command: ['bash', join('test', 'vscode', 'install.sh')], counts: wholeStage },
   {
     name: 'unit',
-    needs: ['build'],
+    needs: ['build', 'tools'],
     command: [bin('mocha'), '--config', 'test/unit/.mocharc.json', '--reporter', 'spec', '--no-color'],
     counts: mochaCounts,
   },
@@ -92,14 +97,14 @@ const stages = [
   },
   {
     name: 'integration',
-    needs: ['build'],
+    needs: ['build', 'tools'],
     command: ['node', 'out/test/vscode/integration.js', ...(desktop ? ['--desktop'] : [])],
     counts: runnerCounts('integration'),
   },
   // The UI tests run by default against the packaged extension (ui-vsix), as users get it; `--only ui`
   // runs them against the repository's build for a quicker edit-and-look loop. Integration tests
   // already load the extension from the repository, so the default run covers both ways of loading.
-  { name: 'ui', optional: true, needs: ['build'], command: ['node', 'out/test/ui/runner.js', '--stage', 'ui'], counts: runnerCounts('ui') },
+  { name: 'ui', optional: true, needs: ['build', 'tools'], command: ['node', 'out/test/ui/runner.js', '--stage', 'ui'], counts: runnerCounts('ui') },
   {
     name: 'package',
     needs: ['build'],
@@ -108,7 +113,7 @@ const stages = [
   },
   {
     name: 'ui-vsix',
-    needs: ['build', 'package'],
+    needs: ['build', 'tools', 'package'],
     command: ['node', 'out/test/ui/runner.js', '--stage', 'ui-vsix', '--vsix', vsix],
     counts: runnerCounts('ui-vsix'),
   },
