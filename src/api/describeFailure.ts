@@ -4,8 +4,9 @@
  * views and error messages all read this reason; none of them decides a state by comparing
  * message text. Pure: no VS Code, no undici.
  */
-import { formatDuration, oneLine } from '../core/format';
+import { formatDuration, oneLine, quoted } from '../core/format';
 import { hostAndPort } from './baseUrl';
+import { STATUS_CODES } from 'node:http';
 import { errorMessage } from './errorMessage';
 import { isPlatformError, type ApiName, type ConnectionProblem, type PlatformErrorKind } from './errors';
 
@@ -153,15 +154,18 @@ function describeStatus(facts: FailureFacts, name: string, base: Pick<Failure, '
   const wait = facts.retryAfterMs !== undefined && Number.isFinite(facts.retryAfterMs) ? Math.max(0, facts.retryAfterMs) : undefined;
   const timing = wait === undefined ? {} : { retryInMs: wait };
   const reason = serverReason(facts);
-  if (status === 401) return { ...base, kind: 'rejected', message: 'The platform rejected the API key (401).', action: 'sign-in', retryable: false };
+  // The server's own words follow the headline wherever they add something: they are the most
+  // useful thing a failure carries ("workflow error", "Engine overloaded").
+  const said = saidBy(reason, status);
+  if (status === 401) return { ...base, kind: 'rejected', message: `The platform rejected the API key (401).${said}`, action: 'sign-in', retryable: false };
   if (status === 402)
-    return { ...base, kind: 'quota-exceeded', message: "The platform's quota for this account is used up (402): add credit or wait for it to renew.", action: 'show-log', retryable: false };
+    return { ...base, kind: 'quota-exceeded', message: `The platform's quota for this account is used up (402): add credit or wait for it to renew.${said}`, action: 'show-log', retryable: false };
   if (status === 403)
     return { ...base, kind: 'forbidden', message: `The ${name} refused this request (403): ${reason ?? 'the API key may not do it, or not from this region.'}`, action: 'show-log', retryable: false };
-  if (status === 404) return { ...base, kind: 'not-found', message: `The ${name} has no such ${itemOf(facts)} (404).`, retryable: false };
-  if (status === 429) return { ...base, ...timing, kind: 'rate-limited', message: 'Too many requests (429): the platform asked RL Studio to slow down.', action: 'retry', retryable: true };
-  if (status === 503) return { ...base, ...timing, kind: 'unavailable', message: `The ${name} is temporarily unavailable (503).`, action: 'retry', retryable: true };
-  if (status >= 500) return { ...base, ...timing, kind: 'server-error', message: `The ${name} failed to answer (${status}).`, action: 'show-log', retryable: true };
+  if (status === 404) return { ...base, kind: 'not-found', message: `The ${name} has no such ${itemOf(facts)} (404).${said}`, retryable: false };
+  if (status === 429) return { ...base, ...timing, kind: 'rate-limited', message: `Too many requests (429): the platform asked RL Studio to slow down.${said}`, action: 'retry', retryable: true };
+  if (status === 503) return { ...base, ...timing, kind: 'unavailable', message: `The ${name} is temporarily unavailable (503).${said}`, action: 'retry', retryable: true };
+  if (status >= 500) return { ...base, ...timing, kind: 'server-error', message: `The ${name} failed to answer (${status}).${said}`, action: 'show-log', retryable: true };
   return { ...base, kind: 'refused-request', message: `The ${name} refused the request (${status})${reason ? `: ${reason}` : '.'}`, action: 'show-log', retryable: false };
 }
 
@@ -257,6 +261,17 @@ function serverReason(facts: FailureFacts): string | undefined {
   if (first) return oneLine(first, reasonChars);
   const match = /\bfailed: \d{3} (.+)$/.exec(facts.message);
   return match ? oneLine(match[1]!, reasonChars) : undefined;
+}
+
+/**
+ * ` It said: "…".` with the server's reason quoted on one line, or nothing when it said nothing
+ * beyond its status's name ("Not Found" for a 404 tells the person nothing new).
+ */
+function saidBy(reason: string | undefined, status: number): string {
+  if (!reason) return '';
+  const plain = (text: string): string => text.toLowerCase().replace(/[^a-z]/g, '');
+  if (plain(reason) === plain(STATUS_CODES[status] ?? '')) return '';
+  return ` It said: ${quoted(reason, reasonChars)}.`;
 }
 
 /** A client message without its leading "METHOD /path: ". */

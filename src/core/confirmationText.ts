@@ -7,6 +7,7 @@
  * changed after the person said yes.
  */
 import { createHash } from 'node:crypto';
+import { escapeForOneLine } from './format';
 
 /**
  * Steps as sorted ranges, every one of them: `0–99, 120, 140–142`. Duplicates count once. Never
@@ -15,7 +16,7 @@ import { createHash } from 'node:crypto';
 export function stepRanges(steps: Iterable<number>): string {
   const sorted = [...new Set(steps)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let at = 0; at < sorted.length; ) {
+  for (let at = 0; at < sorted.length;) {
     let end = at;
     while (end + 1 < sorted.length && sorted[end + 1] === sorted[end]! + 1) end++;
     parts.push(end === at ? `${sorted[at]}` : end === at + 1 ? `${sorted[at]}, ${sorted[end]}` : `${sorted[at]}–${sorted[end]}`);
@@ -24,41 +25,9 @@ export function stepRanges(steps: Iterable<number>): string {
   return parts.join(', ');
 }
 
-/** Characters of foreign text quoted on one line unless the caller needs another bound. */
-export const defaultQuotedChars = 300;
-
-/**
- * Text from a server or a file, on one line inside double quotes: line breaks, tabs, other control
- * characters, quotes and backslashes are shown escaped (`\n`, `\u0007`), and text longer than
- * `maxChars` is cut with `…` inside the quotes, so the cut is visible and the quote always closes.
- * The Unicode line and paragraph separators and bidirectional controls are escaped too: they can
- * break a line or reorder it on screen as surely as a newline.
- */
-export function quoted(text: string, maxChars = defaultQuotedChars): string {
-  const cut = text.length > maxChars;
-  const kept = cut ? text.slice(0, Math.max(0, maxChars)) : text;
-  return `"${escapeForOneLine(kept)}${cut ? '…' : ''}"`;
-}
-
-/** The escapes of `quoted`, without the quotes. */
-export function escapeForOneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f"\\\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => {
-    switch (char) {
-      case '\n':
-        return '\\n';
-      case '\r':
-        return '\\r';
-      case '\t':
-        return '\\t';
-      case '"':
-        return '\\"';
-      case '\\':
-        return '\\\\';
-      default:
-        return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    }
-  });
-}
+// Foreign text on one line lives with `oneLine` in format.ts (failures quote the server's words
+// too, in the activation bundle); it is named here as well, beside the other words of a confirmation.
+export { escapeForOneLine, quoted } from './format';
 
 /**
  * A URL as a confirmation names it: its whole host (with port) on its own, never cut, so a long

@@ -40,3 +40,39 @@ export function oneLine(text: string, maxChars = defaultLineChars): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > maxChars ? `${flat.slice(0, Math.max(0, maxChars - 1))}…` : flat;
 }
+
+/** Characters of foreign text quoted on one line unless the caller needs another bound. */
+const defaultQuotedChars = 300;
+
+/**
+ * Text from a server or a file, on one line inside double quotes: line breaks, tabs, other control
+ * characters, quotes and backslashes are shown escaped (`\n`, `\u0007`), and text longer than
+ * `maxChars` is cut with `…` inside the quotes, so the cut is visible and the quote always closes.
+ * The Unicode line and paragraph separators and bidirectional controls are escaped too: they can
+ * break a line or reorder it on screen as surely as a newline.
+ */
+export function quoted(text: string, maxChars = defaultQuotedChars): string {
+  const cut = text.length > maxChars;
+  const kept = cut ? text.slice(0, Math.max(0, maxChars)) : text;
+  return `"${escapeForOneLine(kept)}${cut ? '…' : ''}"`;
+}
+
+/** The escapes of `quoted`, without the quotes. */
+export function escapeForOneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f"\\\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => {
+    switch (char) {
+      case '\n':
+        return '\\n';
+      case '\r':
+        return '\\r';
+      case '\t':
+        return '\\t';
+      case '"':
+        return '\\"';
+      case '\\':
+        return '\\\\';
+      default:
+        return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    }
+  });
+}

@@ -88,7 +88,7 @@ describe("Model picker: RL Studio's models in the editor, their limits and their
   for (const { status, code, words } of [
     { status: 401, code: 'NoPermissions', words: /^The RL Studio key was rejected \(401\): sign in again with RL Studio: Sign In\./ },
     { status: 404, code: 'NotFound', words: /^The inference API has no such model \(404\)\. It may have left the catalogue: choose another RL Studio model\./ },
-    { status: 429, code: 'Blocked', words: /^Too many requests \(429\): the platform asked RL Studio to slow down\. Try again in 3 s\./ },
+    { status: 429, code: 'Blocked', words: /^Too many requests \(429\): the platform asked RL Studio to slow down\. It said: "Concurrency limit reached for requests"\. Try again in 3 s\./ },
   ]) {
     it(`a ${status} answer to a request rejects with a LanguageModelError ${code} that says what to do`, async () => {
       const listed = await rlStudioModels('the catalogue in the editor', (models) => models.some((model) => model.id === 'meta-llama/Llama-3.1-8B-Instruct'));

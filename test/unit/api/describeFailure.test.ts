@@ -54,10 +54,11 @@ describe('describeFailure: one reason per failure, in plain words', () => {
     emulator.addFault({ kind: 'status', status: 429, retryAfter: 8, path: '/models' });
     const failure = await failureOf(() => client.inference.listModels());
     assert.equal(failure.kind, 'rate-limited');
-    assert.equal(failure.message, 'Too many requests (429): the platform asked RL Studio to slow down.');
+    const words = 'Too many requests (429): the platform asked RL Studio to slow down. It said: "Concurrency limit reached for requests".';
+    assert.equal(failure.message, words);
     assert.equal(failure.retryInMs, 8000);
-    assert.equal(withRetryAdvice(failure), 'Too many requests (429): the platform asked RL Studio to slow down. Try again in 8 s.');
-    assert.equal(withNextStep(failure, 8000), 'Too many requests (429): the platform asked RL Studio to slow down. Retrying in 8 s.');
+    assert.equal(withRetryAdvice(failure), `${words} Try again in 8 s.`);
+    assert.equal(withNextStep(failure, 8000), `${words} Retrying in 8 s.`);
     assert.equal(failureLabel(failure.kind), 'rate limited');
     assert.equal(failure.retryable, true);
     assert.equal(isConnectionFailure(failure), false);
@@ -67,7 +68,7 @@ describe('describeFailure: one reason per failure, in plain words', () => {
     emulator.addFault({ kind: 'status', status: 401, path: '/models' });
     const failure = await failureOf(() => client.inference.listModels());
     assert.equal(failure.kind, 'rejected');
-    assert.equal(failure.message, 'The platform rejected the API key (401).');
+    assert.equal(failure.message, 'The platform rejected the API key (401). It said: "Invalid API key".');
     assert.equal(failure.action, 'sign-in');
     assert.equal(failure.retryable, false);
   });
@@ -76,11 +77,11 @@ describe('describeFailure: one reason per failure, in plain words', () => {
     emulator.addFault({ kind: 'status', status: 503, path: '/models' });
     const unavailable = await failureOf(() => client.inference.listModels());
     assert.equal(unavailable.kind, 'unavailable');
-    assert.equal(unavailable.message, 'The inference API is temporarily unavailable (503).');
+    assert.equal(unavailable.message, 'The inference API is temporarily unavailable (503). It said: "Engine overloaded".');
     emulator.addFault({ kind: 'status', status: 500, path: '/models' });
     const broken = await failureOf(() => client.inference.listModels());
     assert.equal(broken.kind, 'server-error');
-    assert.equal(broken.message, 'The inference API failed to answer (500).');
+    assert.equal(broken.message, 'The inference API failed to answer (500).', 'a reason that only names the status adds nothing');
     emulator.addFault({ kind: 'truncated-json', path: '/models' });
     const unreadable = await failureOf(() => client.inference.listModels(), { inference: emulator.inferenceUrl });
     assert.equal(unreadable.kind, 'bad-answer');
@@ -93,8 +94,20 @@ describe('describeFailure: one reason per failure, in plain words', () => {
     assert.match(refused.message, /^The training API (refused the request \(4\d\d\)|has no such item \(404\))/);
     const missing = await failureOf(() => client.training.getTrainingJob('8de92f73-1111-2222-3333-444455556666'));
     assert.equal(missing.kind, 'not-found');
-    assert.equal(missing.message, 'The training API has no such training job (404).');
+    assert.equal(missing.message, 'The training API has no such training job (404). It said: "Training job not found".');
     assert.equal(missing.retryable, false);
+  });
+
+  it("the server's own words follow every status's headline, on one line, quoted, bounded", () => {
+    const failed = (status: number, said: string) =>
+      describeFailure(
+        new PlatformError({ kind: 'http', status, api: 'inference', method: 'POST', path: '/chat/completions', message: `POST /chat/completions failed: ${status} ${said}`, details: [said] }),
+      );
+    assert.equal(failed(500, 'Failed to create completion due to workflow error.').message, 'The inference API failed to answer (500). It said: "Failed to create completion due to workflow error.".');
+    const forged = failed(502, 'upstream\n- step 24 · reward 0.99').message;
+    assert.ok(!forged.includes('\n') && /It said: "upstream.*reward 0\.99"\.$/.test(forged), forged);
+    assert.ok(failed(503, 'x'.repeat(5_000)).message.length < 400);
+    assert.equal(failed(404, 'Not Found').message, 'The inference API has no such model (404).');
   });
 
   it('a validation answer leads with the field that was wrong', () => {

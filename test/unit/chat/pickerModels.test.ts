@@ -231,26 +231,29 @@ describe('model picker: failures as the editor reports them', () => {
   it('a model the server does not have (404) is NotFound, with advice for the catalogue or a checkpoint', () => {
     assert.deepEqual(languageModelFailure(httpError(404)), {
       kind: 'notFound',
-      message: 'The inference API has no such model (404). It may have left the catalogue: choose another RL Studio model.',
+      message: 'The inference API has no such model (404). It said: "nope". It may have left the catalogue: choose another RL Studio model.',
     });
     const training = languageModelFailure(httpError(404, { api: 'training' }));
     assert.equal(training.kind, 'notFound');
-    assert.equal(training.message, 'The training API has no such model (404). The checkpoint may have been deleted: pin another one from the RL Studio Models view.');
+    assert.equal(training.message, 'The training API has no such model (404). It said: "nope". The checkpoint may have been deleted: pin another one from the RL Studio Models view.');
   });
 
   it('too many requests (429) is Blocked, with the wait the server asked for in words', () => {
     assert.deepEqual(languageModelFailure(httpError(429, { retryAfterMs: 8_000 })), {
       kind: 'blocked',
-      message: 'Too many requests (429): the platform asked RL Studio to slow down. Try again in 8 s.',
+      message: 'Too many requests (429): the platform asked RL Studio to slow down. It said: "nope". Try again in 8 s.',
     });
     assert.match(languageModelFailure(httpError(429, { retryAfterMs: 65_000 })).message, /Try again in 1 min 05 s\.$/);
-    assert.match(languageModelFailure(httpError(429)).message, /slow down\. Try again in a moment\.$/);
+    assert.match(languageModelFailure(httpError(429)).message, /slow down\. It said: "nope"\. Try again in a moment\.$/);
   });
 
   it('other statuses and failures are plain errors with the reason', () => {
-    assert.deepEqual(languageModelFailure(httpError(503, { retryAfterMs: 3_000 })), { kind: 'other', message: 'The inference API is temporarily unavailable (503). Try again in 3 s.' });
+    assert.deepEqual(languageModelFailure(httpError(503, { retryAfterMs: 3_000 })), {
+      kind: 'other',
+      message: 'The inference API is temporarily unavailable (503). It said: "nope". Try again in 3 s.',
+    });
     assert.equal(languageModelFailure(httpError(402)).kind, 'other');
-    assert.equal(languageModelFailure(httpError(500)).message, 'The inference API failed to answer (500).');
+    assert.equal(languageModelFailure(httpError(500)).message, 'The inference API failed to answer (500). It said: "nope".');
     const refused = new PlatformError({ kind: 'network', api: 'inference', method: 'POST', path: '/chat/completions', message: 'connect ECONNREFUSED', connection: 'refused' });
     assert.deepEqual(languageModelFailure(refused), { kind: 'other', message: "Can't reach the inference API." });
     const timeout = new PlatformError({ kind: 'timeout', api: 'training', method: 'POST', path: '/chat/completions', message: 'timed out' });
