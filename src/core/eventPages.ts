@@ -105,3 +105,44 @@ export async function readNewEvents(
     cursor = next;
   }
 }
+
+export interface EventReread extends EventRead {
+  /** The id of the last event the server listed, known or not: where the next poll goes on from. */
+  readonly lastListedId?: string;
+}
+
+/**
+ * Reads a job's events from the beginning again, for a server that refused the saved place (a 4xx
+ * on `after`, as after a restart of the server or once old events expired). Events already known
+ * are skipped by id, not taken as a fault; the rest are taken once each. Bounded like a poll: at
+ * most `maxPages` pages, never a cursor twice.
+ */
+export async function rereadEvents(fetchPage: FetchEventPage, isKnown: (id: string) => boolean, limits: EventReadLimits, signal: AbortSignal): Promise<EventReread> {
+  const events: TrainingJobEvent[] = [];
+  const taken = new Set<string>();
+  const followed = new Set<string>();
+  let cursor: string | undefined;
+  let lastListedId: string | undefined;
+  let requests = 0;
+  const maxPages = Math.max(1, Math.floor(limits.maxPages) || 1);
+  for (;;) {
+    requests++;
+    const page = await fetchPage(cursor, signal);
+    const data = Array.isArray(page.data) ? page.data : [];
+    for (const event of data) {
+      if (!event || typeof event.id !== 'string') continue;
+      lastListedId = event.id;
+      if (taken.has(event.id) || isKnown(event.id)) continue;
+      taken.add(event.id);
+      events.push(event);
+    }
+    const last = { events, requests, more: false, ...(lastListedId !== undefined ? { lastListedId } : {}) };
+    if (page.has_more !== true) return last;
+    const next = page.last_id || data[data.length - 1]?.id;
+    if (typeof next !== 'string' || next === '' || data.length === 0) return { ...last, fault: 'no-cursor' };
+    if (followed.has(next)) return { ...last, fault: 'repeated-cursor' };
+    followed.add(next);
+    if (requests >= maxPages) return { ...last, more: true };
+    cursor = next;
+  }
+}

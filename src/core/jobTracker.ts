@@ -5,7 +5,8 @@ import { PollScheduler, type PollOutcome } from './pollScheduler';
 import { systemClock, type Clock } from './clock';
 import type { PollPolicy } from './pollPolicy';
 import { EventWindow } from './eventWindow';
-import { readNewEvents, RecentCursors, type PagingFault } from './eventPages';
+import { isPlatformError } from '../api/errors';
+import { readNewEvents, RecentCursors, rereadEvents, type EventRead, type FetchEventPage, type PagingFault } from './eventPages';
 
 /** Events kept per job at most, when few jobs are followed. */
 export const defaultMaxEventsPerJob = 5_000;
@@ -74,6 +75,11 @@ export interface JobTrackerOptions {
   firstPollStaggerMs?: number;
   /** Told when a job's server broke the paging rules; its polls slow down until it keeps them again. */
   onPagingFault?(id: string, fault: PagingFault | 'endless-pages'): void;
+  /**
+   * Told when the server refused the saved place in a job's events (a 4xx on `after`) and the job
+   * was read from its beginning again, with the refusal; `found` is how many events that reread found that were new.
+   */
+  onCursorRefused?(id: string, error: unknown, found: number): void;
   /** Errors after which polling stops until a refresh (for example a 404 for the job, or a 401). */
   isPermanent?(error: unknown): boolean;
   /** Words for a failed poll; `retryInMs` is the wait before the next one (absent when polling stops). */
@@ -212,22 +218,33 @@ export class JobTracker {
     if (!record || !memory) return 'done';
     const fresh = !record.loaded && record.events.length === 0 && !record.job;
     const pageSize = this.options.pageSize ?? 100;
-    const read = await readNewEvents(
-      (after, pageSignal) => {
-        this.requests++;
-        return this.options.source.events(id, { after, limit: pageSize }, pageSignal);
-      },
-      record.status.lastEventId,
-      (eventId) => memory.window.has(eventId),
-      memory.cursors,
-      { maxPages: this.options.maxPagesPerPoll ?? defaultMaxPagesPerPoll },
-      signal,
-    );
+    const fetchPage: FetchEventPage = (after, pageSignal) => {
+      this.requests++;
+      return this.options.source.events(id, { after, limit: pageSize }, pageSignal);
+    };
+    const isKnown = (eventId: string): boolean => memory.window.has(eventId);
+    const limits = { maxPages: this.options.maxPagesPerPoll ?? defaultMaxPagesPerPoll };
+    const saved = record.status.lastEventId;
+    let read: EventRead;
+    let restartedAt: string | undefined;
+    try {
+      read = await readNewEvents(fetchPage, saved, isKnown, memory.cursors, limits, signal);
+    } catch (error) {
+      // A server that no longer knows the saved place (restarted, or its old events expired)
+      // refuses it: read the job from its beginning again, taking only events not seen.
+      if (saved === undefined || !refusesCursor(error)) throw error;
+      const reread = await rereadEvents(fetchPage, isKnown, limits, signal);
+      read = reread;
+      restartedAt = reread.lastListedId;
+      if (!signal.aborted) this.options.onCursorRefused?.(id, error, reread.events.length);
+    }
     if (signal.aborted || this.records.get(id) !== record) return 'done';
     const newEvents = read.events;
 
     // Events read on the first poll may be old: only later polls know roughly when events happened.
     let status = applyJobEvents(record.status, newEvents, fresh ? undefined : this.clock.now());
+    // Past a reread, the next poll goes on from the last event the server listed, even a known one.
+    if (restartedAt !== undefined && restartedAt !== status.lastEventId) status = { ...status, lastEventId: restartedAt };
     let job = record.job;
     // The job record adds times and the error message; read it first, and again once it ends.
     if (fresh || (isTerminal(status) && !isTerminal(record.status))) {
@@ -237,7 +254,8 @@ export class JobTracker {
     }
     status = withJobRecord(status, job);
 
-    const changed = !record.loaded || newEvents.length > 0 || job !== record.job || record.connectionError !== undefined || status.phase !== record.status.phase;
+    const changed =
+      !record.loaded || newEvents.length > 0 || status.lastEventId !== record.status.lastEventId || job !== record.job || record.connectionError !== undefined || status.phase !== record.status.phase;
     if (changed) {
       memory.window.append(newEvents);
       record = { id, status, events: memory.window.events, droppedEvents: memory.window.dropped || undefined, job, loaded: true, connectionError: undefined, retryAt: undefined };
@@ -302,4 +320,13 @@ export class JobTracker {
       }
     }
   }
+}
+
+/**
+ * Whether a failed events request refused the cursor itself: a 4xx other than those that say
+ * something about the key, the job or the pace (401, 402, 403, 404, 429), which a reread would not mend.
+ */
+function refusesCursor(error: unknown): boolean {
+  if (!isPlatformError(error) || error.kind !== 'http' || error.status === undefined) return false;
+  return error.status >= 400 && error.status < 500 && ![401, 402, 403, 404, 429].includes(error.status);
 }

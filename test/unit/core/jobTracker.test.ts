@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { PlatformError } from '../../../src/api/errors';
 import type { Page, PageQuery, TrainingJob, TrainingJobEvent } from '../../../src/api/types';
 import { JobTracker, type JobChange, type JobSource } from '../../../src/core/jobTracker';
 import { describePhase, progressOf } from '../../../src/core/jobStatus';
@@ -11,6 +12,10 @@ class FakeJobSource implements JobSource {
   readonly queries: { id: string; query: PageQuery }[] = [];
   failNext = 0;
   missing = new Set<string>();
+  /** Jobs whose server refuses `after` with a 400 when it names an event it no longer has. */
+  forgotten = new Set<string>();
+  /** The status of that refusal. */
+  forgottenStatus = 400;
   /** Jobs whose server answers every request with the first page, whatever `after` says. */
   ignoreAfter = new Set<string>();
   /** Jobs whose server invents a page of new events with has_more and the cursors A, B, A, B… */
@@ -33,6 +38,17 @@ class FakeJobSource implements JobSource {
       this.failNext--;
       return Promise.reject(new Error('could not connect to 127.0.0.1:9 (connection refused)'));
     }
+    if (query.after !== undefined && this.forgotten.has(query.after))
+      return Promise.reject(
+        new PlatformError({
+          kind: 'http',
+          status: this.forgottenStatus,
+          api: 'training',
+          method: 'GET',
+          path: `/preview/training-jobs/${id}/events`,
+          message: `GET … failed: ${this.forgottenStatus} unknown event ${query.after}`,
+        }),
+      );
     if (this.alternating.has(id) || this.endless.has(id)) return Promise.resolve(this.inventedPage(id, query));
     return Promise.resolve(this.eventsPage(id, this.ignoreAfter.has(id) ? { ...query, after: undefined } : query));
   }
@@ -319,5 +335,55 @@ describe('job tracker', () => {
     await settle();
     assert.equal(tracker.get('j'), undefined);
     assert.equal(changes.filter((change) => change.id === 'j').length, 0);
+  });
+  it('starts over from the beginning when the server refuses the saved place, taking each event once, and says so', async () => {
+    const refusals: { id: string; found: number }[] = [];
+    const restarting = new JobTracker({ source, clock, policy: defaultPollPolicy(1000), random: () => 0, pageSize: 2, onCursorRefused: (id, _error, found) => refusals.push({ id, found }) });
+    try {
+      source.add('r', 'training_started', { num_sequences: 4 });
+      source.add('r', 'gradient_step', { loss: 4 });
+      source.add('r', 'gradient_step', { loss: 3 });
+      restarting.track('r');
+      await settle();
+      const saved = restarting.get('r')!.status.lastEventId!;
+      assert.equal(restarting.get('r')!.events.length, 3);
+      // The server restarts: it no longer knows the saved event, and two more steps came meanwhile.
+      source.forgotten.add(saved);
+      source.add('r', 'gradient_step', { loss: 2 });
+      source.add('r', 'gradient_step', { loss: 1 });
+      await clock.advance(1000);
+      const record = restarting.get('r')!;
+      assert.equal(record.connectionError, undefined, 'no raw error stays on the job');
+      assert.deepEqual(
+        record.events.map((event) => event.data?.loss),
+        [undefined, 4, 3, 2, 1],
+        'every event once, in order',
+      );
+      assert.equal(record.status.step, 4);
+      assert.deepEqual(refusals, [{ id: 'r', found: 2 }]);
+      // The next poll goes on from the last event listed, by cursor again.
+      const before = source.queries.length;
+      source.add('r', 'training_ended');
+      await clock.advance(1000);
+      assert.equal(restarting.get('r')!.status.phase, 'succeeded');
+      assert.ok(source.queries.slice(before).every((entry) => entry.query.after !== undefined && !source.forgotten.has(entry.query.after)));
+    } finally {
+      restarting.dispose();
+    }
+  });
+
+  it('keeps the error of a 404 or 401 on the saved place, without reading the job again: a reread would not mend those', async () => {
+    for (const status of [401, 404]) {
+      const id = `g${status}`;
+      source.add(id, 'training_started', { num_sequences: 4 });
+      tracker.track(id);
+      await settle();
+      source.forgotten.add(tracker.get(id)!.status.lastEventId!);
+      source.forgottenStatus = status;
+      source.add(id, 'gradient_step', { loss: 1 });
+      await clock.advance(1000);
+      assert.match(tracker.get(id)!.connectionError ?? '', new RegExp(`${status} unknown event`));
+      assert.equal(source.queries.filter((entry) => entry.id === id && entry.query.after === undefined).length, 1, 'only the first read started at the beginning');
+    }
   });
 });

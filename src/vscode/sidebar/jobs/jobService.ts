@@ -133,6 +133,10 @@ export class JobService implements vscode.Disposable {
       },
       // The server broke the paging rules: polls of this job slow down; the log says why.
       onPagingFault: (jobId, fault) => services.log.warn(`Training job ${jobId}: ${pagingFaultWords[fault]}; polling it less often until the server answers normally.`),
+      onCursorRefused: (jobId, error, found) =>
+        services.log.warn(
+          `Training job ${jobId}: the server refused the saved place in its events (${services.describeFailure(error).message}); read it again from the beginning and found ${found} new event${found === 1 ? '' : 's'}, skipping those already shown.`,
+        ),
     });
     tracker.onDidChange((change) => {
       if (change.record.connectionError === undefined) this.failures.delete(change.id);
