@@ -8,7 +8,7 @@
  * needs and does bounded work, and the detail as a whole holds at most `maxDetailChars` characters
  * of text (the per-field caps alone would allow 64 siblings × 200 messages × 20,000 characters).
  */
-import { defaultThresholds, type GroupSummary } from './groupSummary';
+import { advantageOf, defaultThresholds, wordCharacter, type GroupSummary } from './groupSummary';
 import { detailLimits, type DiffSpan, type GroupDetail, type MessageView, type TokenLogprob, type ToolCallView, type TrajectoryView } from './inspectorModel';
 import { cutText, isRecord, own, setOwn, shortText } from './plainValues';
 import { repetitionRatio } from './repetition';
@@ -88,6 +88,7 @@ export function buildGroupDetail(value: unknown, summary: GroupSummary, shapePro
     .map((problem) => budget.take(cutText(String(problem), detailLimits.maxLogChars), detailLimits.maxLogChars).text);
 
   const compared = { chars: 0 };
+  const siblingsCallTools = trajectories.some((trajectory) => isRecord(trajectory) && callsTools(own(trajectory, 'messages_and_choices')));
   const views: TrajectoryView[] = [];
   for (let rank = 0; rank < order.length; rank++) {
     const position = order[rank]!;
@@ -95,8 +96,8 @@ export function buildGroupDetail(value: unknown, summary: GroupSummary, shapePro
     // huge sibling cannot crowd out the others.
     const share = new TextBudget(Math.floor(budget.remaining / (order.length - rank)));
     const reward = Number.isFinite(rewards[position]!) ? rewards[position]! : 0;
-    const advantage = reward - mean;
-    views.push(trajectoryView(trajectories[position], position, reward, advantage, std > 0 ? advantage / std : 0, rank === 0 ? undefined : bestTurns, share, compared));
+    const advantage = advantageOf(reward, mean);
+    views.push(trajectoryView(trajectories[position], position, reward, advantage, std > 0 ? advantage / std : 0, rank === 0 ? undefined : bestTurns, share, compared, siblingsCallTools));
     budget.remaining -= Math.floor(budget.remaining / (order.length - rank)) - share.remaining;
   }
 
@@ -147,6 +148,16 @@ function trainedTexts(items: unknown): (string | undefined)[] {
   return texts;
 }
 
+/** Whether a trained choice of these items calls a tool. */
+function callsTools(items: unknown): boolean {
+  if (!Array.isArray(items)) return false;
+  return items.some((item) => {
+    const message = choiceMessage(item);
+    const calls = message ? own(message, 'tool_calls') : undefined;
+    return Array.isArray(calls) && calls.length > 0;
+  });
+}
+
 /** A choice's message: a choice has a finish reason and a message (the model's own turn). */
 function choiceMessage(item: unknown): Record<string, unknown> | undefined {
   if (!isRecord(item) || !Object.prototype.hasOwnProperty.call(item, 'finish_reason')) return undefined;
@@ -163,6 +174,7 @@ function trajectoryView(
   bestTurns: (string | undefined)[] | undefined,
   budget: TextBudget,
   compared: { chars: number },
+  siblingsCallTools: boolean,
 ): TrajectoryView {
   const trajectory = isRecord(value) ? value : {};
   const list = own(trajectory, 'messages_and_choices');
@@ -173,6 +185,7 @@ function trajectoryView(
   let repetition = 0;
   let toolCalls = false;
   let trimmedChars = 0;
+  let hasWord = false;
   for (const item of items) {
     const message = choiceMessage(item);
     if (!message) continue;
@@ -182,7 +195,10 @@ function trajectoryView(
     const content = own(message, 'content');
     const text = typeof content === 'string' ? content : readContent(content, detailLimits.maxMessageChars).text;
     if (text.length > 0) repetition = Math.max(repetition, repetitionRatio(text));
-    if (trimmedChars < defaultThresholds.trivialChars) trimmedChars += text.trim().length;
+    if (trimmedChars < defaultThresholds.trivialChars) {
+      if (!hasWord) hasWord = wordCharacter.test(text);
+      trimmedChars += text.trim().length;
+    }
   }
 
   const messages: MessageView[] = [];
@@ -225,7 +241,8 @@ function trajectoryView(
     logs: logLines(own(trajectory, 'logs'), budget),
     truncated,
     repetition,
-    doesNothing: !toolCalls && trimmedChars < defaultThresholds.trivialChars,
+    // The summary's rule (groupSummary.ts): short and wordless, or short among siblings that call tools.
+    doesNothing: !toolCalls && trimmedChars < defaultThresholds.trivialChars && (!hasWord || siblingsCallTools),
   };
 }
 

@@ -20,7 +20,10 @@ export interface SummaryThresholds {
   repetitionRatio: number;
   /**
    * A trajectory whose trained turns hold fewer characters than this in all (after trimming white
-   * space) and no tool call is "doing nothing"; with a positive advantage it is `doNothingSibling`.
+   * space) and no tool call is "doing nothing" when its siblings call tools (the task is work, and it
+   * did none), or whatever its siblings do when its text holds no letter or digit at all (empty,
+   * "..."). A short answer such as `42` to a question is an answer, not nothing. With a positive
+   * advantage it is `doNothingSibling`.
    */
   trivialChars: number;
 }
@@ -244,7 +247,9 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
   let entries = 0;
   const facts = work.facts;
   let anyEmptyOrRepetitive = false;
-  // Trajectories that do nothing: a flag only once their advantage is known.
+  // Trajectories that do nothing: a flag only once their advantage is known, and whether any
+  // sibling called a tool (then a short text-only answer did none of the work).
+  let groupCallsTools = false;
   let sum = 0;
   let min = Infinity;
   let max = -Infinity;
@@ -265,7 +270,8 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
     }
     if (!facts.wellFormed) wellFormed = false;
     work.ends[position] = entries;
-    work.trivial[position] = facts.trivial ? 1 : 0;
+    work.trivial[position] = facts.trivial ? (facts.wordless ? Trivial.Wordless : Trivial.Short) : Trivial.No;
+    if (facts.callsTools) groupCallsTools = true;
     if (facts.empty || columns[at + Column.Repetition]! > thresholds.repetitionRatio) anyEmptyOrRepetitive = true;
     sum += reward;
     if (reward < min) min = reward;
@@ -280,10 +286,11 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
   let doNothingSibling = false;
   for (let position = 0; position < count; position++) {
     const at = position * columnCount;
-    const advantage = columns[at + Column.Reward]! - mean;
+    const advantage = advantageOf(columns[at + Column.Reward]!, mean);
     columns[at + Column.Advantage] = advantage;
     columns[at + Column.NormalizedAdvantage] = std > 0 ? advantage / std : 0;
-    if (advantage > 0 && work.trivial[position] === 1) doNothingSibling = true;
+    const trivial = work.trivial[position]! as Trivial;
+    if (advantage > 0 && (trivial === Trivial.Wordless || (trivial === Trivial.Short && groupCallsTools))) doNothingSibling = true;
   }
   const keyCount = metricKeys.length;
   const metricValues = store ? store.take(count * keyCount) : new Float64Array(count * keyCount);
@@ -336,11 +343,36 @@ function isReadable(value: unknown): value is Record<string, unknown> & { reward
 // imported function goes through a getter, which the walk would pay per choice.
 const ratioOf = repetitionRatio;
 
+/** How little a trajectory's trained turns hold, for the do-nothing flag. */
+const enum Trivial {
+  No = 0,
+  /** Under `trivialChars` of text and no tool call. */
+  Short = 1,
+  /** No tool call and no letter or digit at all. */
+  Wordless = 2,
+}
+
+/** Relative size of a difference from the group's mean that is floating-point rounding, not an advantage. */
+const advantageNoise = 1e-9;
+
+/** A reward's difference from its group's mean, with rounding (`−3.5e-18` for rewards 0.1, 0.2, 0.3) taken as none. */
+export function advantageOf(reward: number, mean: number): number {
+  const raw = reward - mean;
+  return Math.abs(raw) <= advantageNoise * Math.max(1, Math.abs(mean)) ? 0 : raw;
+}
+
+/** A letter or a digit in any script: text with none says nothing. */
+export const wordCharacter = /[\p{L}\p{N}]/u;
+
 interface TrajectoryFacts {
   /** A choice with no text and no tool call. */
   empty: boolean;
   /** No trained choice, or trained choices with no tool call and under `trivialChars` of text in all. */
   trivial: boolean;
+  /** Trivial, and no letter or digit in its trained text. */
+  wordless: boolean;
+  /** A trained choice called a tool. */
+  callsTools: boolean;
   /** Every value of the trajectory the shape check looks at passed it (metrics aside). */
   wellFormed: boolean;
 }
@@ -360,6 +392,7 @@ function summarizeTrajectory(trajectory: Record<string, unknown>, columns: Float
   let empty = false;
   let toolCalls = false;
   let trimmedChars = 0;
+  let hasWord = false;
   let wellFormed = true;
   const items = trajectory.messages_and_choices;
   if (Array.isArray(items) && items.length > 0) {
@@ -391,6 +424,8 @@ function summarizeTrajectory(trajectory: Record<string, unknown>, columns: Float
       if (callCount > 0) toolCalls = true;
       const textChars = trimmedLength(content);
       if (textChars === 0 && callCount === 0) empty = true;
+      // Only a text still short enough to be trivial is searched for a word: the rest cost nothing.
+      if (!hasWord && textChars > 0 && trimmedChars < thresholds.trivialChars) hasWord = wordCharacter.test(content);
       trimmedChars += textChars;
       const ratio = content.length === 0 ? 0 : ratioOf(content);
       if (ratio > repetition) repetition = ratio;
@@ -406,6 +441,8 @@ function summarizeTrajectory(trajectory: Record<string, unknown>, columns: Float
   columns[at + Column.Repetition] = repetition;
   facts.empty = empty;
   facts.trivial = !toolCalls && trimmedChars < thresholds.trivialChars;
+  facts.wordless = facts.trivial && !hasWord;
+  facts.callsTools = toolCalls;
   facts.wellFormed = wellFormed;
 }
 
@@ -529,7 +566,7 @@ const work = {
   trivial: new Uint8Array(64),
   reasons: [] as string[],
   keys: [] as string[],
-  facts: { empty: false, trivial: false, wellFormed: true } as TrajectoryFacts,
+  facts: { empty: false, trivial: false, wordless: false, callsTools: false, wellFormed: true } as TrajectoryFacts,
 };
 
 /**

@@ -34,7 +34,10 @@ export function trajectoryColumn(trajectory: TrajectoryView, rank: number, mode:
   if (trajectory.truncated) flags.append(h('span', { class: 'badge warn', title: 'A trained turn stopped at its length limit' }, 'truncated'));
   if (trajectory.repetition > repetitiveAbove)
     flags.append(h('span', { class: 'badge warn', title: 'The share of repeated 4-word runs in its most repetitive trained turn' }, `repetition ${formatNumber(trajectory.repetition)}`));
-  if (trajectory.doesNothing) flags.append(h('span', { class: 'badge warn', title: 'Its trained turns hold almost no text and no tool call' }, 'does nothing'));
+  if (trajectory.doesNothing)
+    flags.append(
+      h('span', { class: 'badge warn', title: 'Its trained turns call no tool and hold almost no text: nothing but punctuation, or a few characters where its siblings call tools' }, 'does nothing'),
+    );
   const head = h('header', { class: 'traj-head' }, title, numbers);
   if (flags.childElementCount) head.append(flags);
   column.append(head);

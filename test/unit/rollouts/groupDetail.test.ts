@@ -172,13 +172,14 @@ describe('group detail', () => {
 
   it('says which sibling was cut off, repeats itself, or does nothing', () => {
     const loop = 'the answer is the answer is '.repeat(30);
-    const value = group([trajectory(1, choice('A full and proper answer.')), trajectory(0, choice('cut', 'length')), trajectory(0, choice(loop)), trajectory(0.5, choice('  ok  '))]);
+    const value = group([trajectory(1, choice('A full and proper answer.')), trajectory(0, choice('cut', 'length')), trajectory(0, choice(loop)), trajectory(0.5, choice('  …  '))]);
     const byPosition = new Map(detailOf(value).trajectories.map((view) => [view.position, view]));
     assert.deepEqual(
       [0, 1, 2, 3].map((position) => [byPosition.get(position)!.truncated, byPosition.get(position)!.doesNothing]),
       [
         [false, false],
-        [true, true],
+        // A short text is an answer where no sibling calls a tool; only the wordless one does nothing.
+        [true, false],
         [false, false],
         [false, true],
       ],

@@ -91,12 +91,27 @@ describe('group summary', () => {
   });
 
   it('flags doNothingSibling for a trivial answer with a positive advantage only', () => {
-    const rewarded = summaryOf(group([trajectory(1, choice('ok')), trajectory(0, choice('Four, since two plus two is four.'))]));
+    const rewarded = summaryOf(group([trajectory(1, choice(' ... ')), trajectory(0, choice('Four, since two plus two is four.'))]));
     assert.deepEqual(rewarded.flags, ['highVariance', 'doNothingSibling']);
-    const penalised = summaryOf(group([trajectory(0, choice('ok')), trajectory(0.5, choice('Four, since two plus two is four.'))]));
+    const penalised = summaryOf(group([trajectory(0, choice('...')), trajectory(0.5, choice('Four, since two plus two is four.'))]));
     assert.deepEqual(penalised.flags, []);
     const noChoice = summaryOf(group([trajectory(0.3), trajectory(0.2, choice('Four, since two plus two is four.'))]));
     assert.deepEqual(noChoice.flags, ['doNothingSibling']);
+  });
+
+  it('takes a short answer such as 42 as an answer, and a short text among siblings that call tools as doing nothing', () => {
+    const answered = summaryOf(group([trajectory(1, choice('42')), trajectory(0, choice('It is probably 41, since the question is about something else.'))]));
+    assert.ok(!answered.flags.includes('doNothingSibling'), answered.flags.join(', '));
+    const toolCall = [{ id: 'c1', type: 'function', function: { name: 'search', arguments: '{"q":"weather"}' } }];
+    const idle = summaryOf(group([trajectory(1, choice('ok')), trajectory(0, choice(null, 'tool_calls', toolCall))]));
+    assert.ok(idle.flags.includes('doNothingSibling'), idle.flags.join(', '));
+  });
+
+  it('takes a difference from the mean that is only rounding as no advantage', () => {
+    const summary = summaryOf(group([trajectory(0.1, choice('a')), trajectory(0.2, choice('b')), trajectory(0.3, choice('c'))]));
+    const advantages = trajectoriesOf(summary).map((entry) => entry.advantage);
+    assert.equal(advantages[1], 0, `not ${advantages[1]}`);
+    assert.ok(advantages[0]! < 0 && advantages[2]! > 0);
   });
 
   it('counts the characters of trained choices only, not plain assistant messages', () => {
