@@ -1,0 +1,57 @@
+import '../redaction/support/fakeVscode';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ContextKeys } from '../../../src/vscode/platform/contextKeys';
+import { repositoryRoot } from '../api/support/harness';
+
+interface Step {
+  id: string;
+  title: string;
+  description: string;
+  media: { markdown?: string };
+  completionEvents: string[];
+}
+
+const manifest = JSON.parse(readFileSync(join(repositoryRoot(), 'package.json'), 'utf8')) as {
+  contributes: { commands: { command: string }[]; walkthroughs: { id: string; steps: Step[] }[] };
+};
+
+describe('Get Started walkthrough', () => {
+  const [walkthrough] = manifest.contributes.walkthroughs;
+  const commands = new Set(manifest.contributes.commands.map((entry) => entry.command));
+  const keys = new Set<string>(Object.values(ContextKeys));
+
+  it('has one step per capability, in the order a newcomer meets them', () => {
+    assert.deepEqual(
+      walkthrough!.steps.map((step) => step.id),
+      ['connect', 'signIn', 'followJob', 'chat', 'rollouts', 'evaluate', 'payload'],
+    );
+  });
+
+  it("completes each step on a command RL Studio contributes or a context key it sets, and links only RL Studio's commands", () => {
+    for (const step of walkthrough!.steps) {
+      assert.ok(step.completionEvents.length > 0, `${step.id} completes on something`);
+      for (const event of step.completionEvents) {
+        const [kind, subject] = event.split(/:(.*)/s) as [string, string];
+        if (kind === 'onCommand') assert.ok(commands.has(subject), `${step.id}: ${subject} is a command of RL Studio`);
+        else if (kind === 'onContext') assert.ok(keys.has(subject), `${step.id}: ${subject} is a context key RL Studio sets`);
+        else assert.fail(`${step.id}: unexpected completion event ${event}`);
+      }
+      for (const link of step.description.matchAll(/\(command:([\w.]+)\)/g)) {
+        const command = link[1]!;
+        assert.ok(commands.has(command) || command === 'rlStudio.jobs.focus', `${step.id} links ${command}`);
+      }
+    }
+  });
+
+  it('ships the Markdown of every step', () => {
+    const ignore = readFileSync(join(repositoryRoot(), '.vscodeignore'), 'utf8');
+    assert.match(ignore, /^!media\/walkthrough\/\*\.md$/m);
+    for (const step of walkthrough!.steps) {
+      const file = join(repositoryRoot(), step.media.markdown ?? '');
+      assert.ok(step.media.markdown?.startsWith('media/walkthrough/') && existsSync(file), `${step.id}: ${step.media.markdown}`);
+      assert.match(readFileSync(file, 'utf8'), /^# /, `${step.id}'s page starts with its title`);
+    }
+  });
+});
