@@ -106,8 +106,13 @@ async function main(): Promise<number> {
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   try {
-    const modules = uiModules(uiTestsDir);
-    if (modules.length === 0) throw new Error(`no UI test modules (*.ui.js) under ${uiTestsDir}`);
+    // RL_STUDIO_UI_MODULES=walkthrough,chat runs only those modules, for a quicker look at one part.
+    const wanted = (process.env.RL_STUDIO_UI_MODULES ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    const modules = uiModules(uiTestsDir).filter((file) => wanted.length === 0 || wanted.includes(relative(uiTestsDir, file).replace(/\.ui\.js$/, '')));
+    if (modules.length === 0) throw new Error(`no UI test modules (*.ui.js) under ${uiTestsDir}${wanted.length ? ` named ${wanted.join(', ')}` : ''}`);
     ensureCodeServerInstalled();
     emulator = await startEmulator();
     // The Tool Caller stands for any other extension or agent that calls RL Studio's tools.

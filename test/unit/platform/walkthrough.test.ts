@@ -14,13 +14,15 @@ interface Step {
 }
 
 const manifest = JSON.parse(readFileSync(join(repositoryRoot(), 'package.json'), 'utf8')) as {
-  contributes: { commands: { command: string }[]; walkthroughs: { id: string; steps: Step[] }[] };
+  contributes: { commands: { command: string }[]; configuration: { properties: Record<string, unknown> } | { properties: Record<string, unknown> }[]; walkthroughs: { id: string; steps: Step[] }[] };
 };
 
 describe('Get Started walkthrough', () => {
   const [walkthrough] = manifest.contributes.walkthroughs;
   const commands = new Set(manifest.contributes.commands.map((entry) => entry.command));
   const keys = new Set<string>(Object.values(ContextKeys));
+  const configuration = manifest.contributes.configuration;
+  const settings = Object.assign({}, ...(Array.isArray(configuration) ? configuration : [configuration]).map((section) => section.properties)) as Record<string, unknown>;
 
   it('has one step per capability, in the order a newcomer meets them', () => {
     assert.deepEqual(
@@ -36,6 +38,7 @@ describe('Get Started walkthrough', () => {
         const [kind, subject] = event.split(/:(.*)/s) as [string, string];
         if (kind === 'onCommand') assert.ok(commands.has(subject), `${step.id}: ${subject} is a command of RL Studio`);
         else if (kind === 'onContext') assert.ok(keys.has(subject), `${step.id}: ${subject} is a context key RL Studio sets`);
+        else if (kind === 'onSettingChanged') assert.ok(subject in settings, `${step.id}: ${subject} is a setting of RL Studio`);
         else assert.fail(`${step.id}: unexpected completion event ${event}`);
       }
       for (const link of step.description.matchAll(/\(command:([\w.]+)\)/g)) {
