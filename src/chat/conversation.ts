@@ -48,6 +48,14 @@ function newAnswer(env: ConversationEnv, replyTo: string, column: AnswerColumn, 
   return { id: env.newId(), role: 'assistant', replyTo, column, model, content: '', reasoning: '', status: 'streaming', createdAt: env.now() };
 }
 
+/** Notes on each new answer whose history borrows the first column's answers, so the panel says so. */
+function noteBorrowedHistory(conversation: Conversation, answers: readonly AnswerEntry[]): void {
+  for (const answer of answers) {
+    const { borrowedFrom } = historyOf(conversation, answer);
+    if (borrowedFrom.length > 0) answer.historyFrom = borrowedFrom;
+  }
+}
+
 /**
  * Adds the user's message and one streaming answer per active column. The title follows the first
  * message until the user renames the conversation.
@@ -57,6 +65,7 @@ export function appendUserTurn(conversation: Conversation, text: string, env: Co
   conversation.messages.push(user);
   const answers = activeColumns(conversation.settings).map(({ column, model }) => newAnswer(env, user.id, column, model));
   conversation.messages.push(...answers);
+  noteBorrowedHistory(conversation, answers);
   if (!conversation.titleFromUser && conversation.messages.filter(isUser).length === 1) conversation.title = titleFrom(text);
   conversation.draft = '';
   conversation.updatedAt = env.now();
@@ -75,6 +84,7 @@ export function editLastUserMessage(conversation: Conversation, text: string, en
   user.content = text;
   const answers = activeColumns(conversation.settings).map(({ column, model }) => newAnswer(env, user.id, column, model));
   conversation.messages.push(...answers);
+  noteBorrowedHistory(conversation, answers);
   if (!conversation.titleFromUser && conversation.messages.filter(isUser).length === 1) conversation.title = titleFrom(text);
   conversation.updatedAt = env.now();
   return { user, answers };
@@ -87,6 +97,7 @@ export function regenerateLastTurn(conversation: Conversation, env: Conversation
   conversation.messages.splice(conversation.messages.indexOf(user) + 1);
   const answers = activeColumns(conversation.settings).map(({ column, model }) => newAnswer(env, user.id, column, model));
   conversation.messages.push(...answers);
+  noteBorrowedHistory(conversation, answers);
   conversation.updatedAt = env.now();
   return answers;
 }
@@ -100,6 +111,7 @@ export function retryAnswer(conversation: Conversation, messageId: string, env: 
   if (!old || old.status === 'streaming') return undefined;
   const fresh = newAnswer(env, old.replyTo, old.column, old.model);
   conversation.messages.splice(conversation.messages.indexOf(old), 1, fresh);
+  noteBorrowedHistory(conversation, [fresh]);
   conversation.updatedAt = env.now();
   return fresh;
 }
@@ -110,16 +122,43 @@ export function retryAnswer(conversation: Conversation, messageId: string, env: 
  * out: their partial text was never a real reply.
  */
 export function historyFor(conversation: Conversation, answer: AnswerEntry): ChatEntry[] {
-  const history: ChatEntry[] = [];
+  return historyOf(conversation, answer).entries;
+}
+
+/**
+ * The history an answer is asked with, and whose answers filled it: each earlier user message with
+ * the answer of the same column, or, where that column has none (Compare turned on mid-conversation,
+ * a failed answer), the first column's answer to the same message. So both columns of a comparison
+ * answer the same conversation, like for like; `borrowedFrom` names the models whose answers stood in.
+ */
+export function historyOf(conversation: Conversation, answer: AnswerEntry): { entries: ChatEntry[]; borrowedFrom: string[] } {
+  const usable = (entry: ChatEntry): entry is AnswerEntry => isAnswer(entry) && (entry.status === 'done' || entry.status === 'stopped') && entry.content !== '';
+  const entries: ChatEntry[] = [];
+  const borrowed = new Set<string>();
+  let turn: { user: UserEntry; own?: AnswerEntry; first?: AnswerEntry } | undefined;
+  const closeTurn = (): void => {
+    if (!turn) return;
+    entries.push(turn.user);
+    const reply = turn.own ?? turn.first;
+    if (reply) entries.push(reply);
+    if (!turn.own && turn.first && answer.column !== 0) borrowed.add(turn.first.model);
+  };
   for (const entry of conversation.messages) {
     if (isUser(entry)) {
-      history.push(entry);
-      if (entry.id === answer.replyTo) break;
-    } else if (entry.column === answer.column && (entry.status === 'done' || entry.status === 'stopped') && entry.content !== '') {
-      history.push(entry);
+      closeTurn();
+      if (entry.id === answer.replyTo) {
+        entries.push(entry);
+        return { entries, borrowedFrom: [...borrowed] };
+      }
+      turn = { user: entry };
+    } else if (turn && entry.replyTo === turn.user.id && usable(entry)) {
+      if (entry.column === answer.column) turn.own = entry;
+      else if (entry.column === 0) turn.first = entry;
     }
   }
-  return history;
+  // The message answered is gone (never for answers made here): the history as it stands.
+  closeTurn();
+  return { entries, borrowedFrom: [...borrowed] };
 }
 
 export function titleFrom(text: string): string {

@@ -89,6 +89,11 @@ export interface AnswerEntry {
   /** Set when the text was cut at its limit; the footer says so. */
   cut?: AnswerCut;
   stats?: AnswerStats;
+  /**
+   * The models whose answers stood in for this column's own in the history it was asked with (Compare
+   * turned on mid-conversation): both columns answer the same conversation, and the panel says so.
+   */
+  historyFrom?: string[];
   createdAt: number;
 }
 

@@ -113,6 +113,13 @@ function parseEntry(raw: unknown): ChatEntry[] {
   if (stats) answer.stats = stats;
   const cut = parseCut(raw.cut);
   if (cut) answer.cut = cut;
+  const historyFrom = Array.isArray(raw.historyFrom)
+    ? raw.historyFrom
+        .filter((model): model is string => typeof model === 'string')
+        .slice(0, 4)
+        .map((model) => model.slice(0, 300))
+    : [];
+  if (historyFrom.length > 0) answer.historyFrom = historyFrom;
   return [answer];
 }
 

@@ -49,6 +49,20 @@ export class AnswerView implements Redrawable {
     this.answer = { ...answer };
     this.status = h('span', { class: 'message-status' });
     const header = h('div', { class: 'message-header' }, h('span', { class: 'message-role', title: answer.model }, shortModelLabel(answer.model)), this.status);
+    if (answer.historyFrom?.length) {
+      // Compare turned on mid-conversation: this column answered the first column's history.
+      const names = answer.historyFrom.map(shortModelLabel).join(', ');
+      header.append(
+        h(
+          'span',
+          {
+            class: 'message-note',
+            title: `Earlier turns had no answer of ${shortModelLabel(answer.model)}: it was asked with the answers of ${answer.historyFrom.join(', ')} instead, so both columns answer the same conversation.`,
+          },
+          `history: ${names}'s answers`,
+        ),
+      );
+    }
     this.reasoning = h('details', { class: 'reasoning', hidden: true }, h('summary', {}, 'Reasoning'), h('div', { class: 'reasoning-text' }, this.reasoningText));
     const bodyElement = h('div', { class: 'message-body' });
     this.body = new StreamingMarkdownView(bodyElement, context.renderer);

@@ -52,6 +52,32 @@ describe('chat conversations', () => {
     assert.equal(forB.model, 'b');
   });
 
+  it("turned on mid-conversation, Compare asks the second model with the first column's answers, and says so", () => {
+    const env = testEnv();
+    const conversation = createConversation(env, defaultSettings('org/model-a'));
+    finish(appendUserTurn(conversation, 'one', env).answers[0]!, 'A1');
+    finish(appendUserTurn(conversation, 'two', env).answers[0]!, 'A2');
+    conversation.settings = { ...conversation.settings, compare: true, compareModel: 'org/model-b' };
+    const third = appendUserTurn(conversation, 'three', env);
+    const [forA, forB] = third.answers.map((answer) => buildChatRequest(conversation, answer).messages);
+    assert.deepEqual(forB, forA, 'both columns answer the same conversation');
+    assert.deepEqual(
+      forB!.map((message) => message.content),
+      ['one', 'A1', 'two', 'A2', 'three'],
+    );
+    assert.equal(third.answers[0]!.historyFrom, undefined);
+    assert.deepEqual(third.answers[1]!.historyFrom, ['org/model-a']);
+    // Once the second column has answers of its own, they are its history, and nothing is borrowed
+    // beyond the turns it missed.
+    finish(third.answers[0]!, 'A3');
+    finish(third.answers[1]!, 'B3');
+    const fourth = appendUserTurn(conversation, 'four', env);
+    assert.deepEqual(
+      buildChatRequest(conversation, fourth.answers[1]!).messages.map((message) => message.content),
+      ['one', 'A1', 'two', 'A2', 'three', 'B3', 'four'],
+    );
+  });
+
   it('leaves failed answers out of the history but keeps stopped ones', () => {
     const env = testEnv();
     const conversation = createConversation(env, defaultSettings('a'));
