@@ -37,6 +37,23 @@ export async function signsInWithTheKeyTypedIntoThePasswordBox(context: UiTestCo
   await waitForText(() => viewWelcomeText(page, 'Training Jobs'), signedOutPrompt, 30_000, false);
 }
 
+export async function saysARefusedKeyUnderWhatWasTypedAndKeepsTheBoxOpen(context: UiTestContext): Promise<void> {
+  const { page, emulator, screenshot } = context;
+  await ensureSignedOut(page, inferenceModelsOf(context));
+  await runCommand(page, 'RL Studio: Sign In (Set API Key)');
+  const input = await inputBox(page, 'RL Studio: Sign In');
+  await input.pressSequentially('not-the-key');
+  await input.press('Enter');
+  const message = page.locator('.quick-input-widget .quick-input-message');
+  await waitForText(async () => (await message.innerText()).trim(), /rejected this key \(401\)/);
+  assert.ok(await input.isVisible(), 'the box stays open, with what was typed');
+  await screenshot('refused-key-in-the-box');
+  await input.fill('');
+  await input.pressSequentially(emulator.apiKey);
+  await submitInputBox(input);
+  await waitForText(() => viewWelcomeText(page, 'Training Jobs'), signedOutPrompt, 30_000, false);
+}
+
 export async function showsTheInferenceModelsInTheModelsView(context: UiTestContext): Promise<void> {
   const { page, emulator, screenshot } = context;
   const models = inferenceModelsOf(context);

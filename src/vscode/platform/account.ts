@@ -19,17 +19,27 @@ export function registerAccountCommands(services: Services): void {
  * against the inference API in use when there is one, and keeps it in SecretStorage only.
  */
 async function signIn(services: Services, given: string | undefined): Promise<boolean> {
-  const key = (given ?? (await askForKey(services)))?.trim();
-  if (!key) return false;
-  services.log.addSecret(key);
-
-  const verdict = await verifyKey(services, key);
-  if (verdict === 'rejected') {
-    const retry = 'Enter Another Key';
-    const picked = await services.dialogs.choose('The platform rejected this API key (401). It was not saved.', { modal: false, severity: 'error' }, retry);
-    if (picked === retry) return signIn(services, undefined);
-    return false;
+  // The key is checked while the box is open: a refused key is said under what was typed, and the
+  // person tries again there, rather than reading it in a notification once the box has gone.
+  let verdict = 'unverified' as Verdict;
+  const check = async (candidate: string): Promise<string | undefined> => {
+    const key = candidate.trim();
+    services.log.addSecret(key);
+    verdict = await verifyKey(services, key);
+    return verdict === 'rejected' ? 'The platform rejected this key (401). Check it and paste it again, or press Escape to cancel.' : undefined;
+  };
+  let key: string | undefined;
+  if (given !== undefined) {
+    key = given.trim();
+    const refused = key ? await check(key) : undefined;
+    if (refused) {
+      services.dialogs.error('The platform rejected this API key (401). It was not saved.');
+      return false;
+    }
+  } else {
+    key = (await askForKey(services, check))?.trim();
   }
+  if (!key) return false;
   await services.credentials.setApiKey(key);
   services.log.info(verdict === 'verified' ? 'signed in; the key was accepted by the inference API' : 'signed in; the key could not be checked now');
   if (verdict === 'unverified' && given === undefined) {
@@ -38,14 +48,15 @@ async function signIn(services: Services, given: string | undefined): Promise<bo
   return true;
 }
 
-async function askForKey(services: Services): Promise<string | undefined> {
+async function askForKey(services: Services, accept: (value: string) => Promise<string | undefined>): Promise<string | undefined> {
   return services.dialogs.input({
     title: 'RL Studio: Sign In',
-    prompt: "Your platform API key. It is kept in VS Code's secret storage and never written to settings or logs.",
+    prompt: "Your platform API key. It is checked, then kept in VS Code's secret storage and never written to settings or logs.",
     placeHolder: 'API key',
     password: true,
     ignoreFocusOut: true,
     validateInput: (value) => (value.trim() === '' ? 'Enter the API key' : /\s/.test(value.trim()) ? 'An API key has no spaces' : undefined),
+    accept,
   });
 }
 
@@ -56,7 +67,7 @@ async function verifyKey(services: Services, key: string): Promise<Verdict> {
   if (!services.settings.current.inferenceApiUrl) return 'unverified';
   const probe = await services.probeClient(key);
   try {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'RL Studio: checking the API key…' }, () => probe.inference.listModels());
+    await probe.inference.listModels();
     return 'verified';
   } catch (error) {
     const failure = services.describeFailure(error);

@@ -72,7 +72,13 @@ export class Dialogs {
     return vscode.window.showQuickPick(items, { ignoreFocusOut: true, ...options });
   }
 
-  async input(options: vscode.InputBoxOptions & { title: string }): Promise<string | undefined> {
+  /**
+   * An input box. With `accept`, the box stays open while the answer is checked (busy, not
+   * editable) and shows what `accept` says is wrong under the text, so the person fixes it where
+   * they typed it; it closes with the answer once `accept` finds nothing wrong.
+   */
+  async input(options: vscode.InputBoxOptions & { title: string; accept?: (value: string) => Promise<string | undefined> }): Promise<string | undefined> {
+    const { accept, ...boxOptions } = options;
     const scripted = this.scripted({ kind: 'input', message: options.title, detail: options.prompt });
     if (scripted.answered) {
       if (typeof scripted.value !== 'string') return undefined;
@@ -80,9 +86,67 @@ export class Dialogs {
       // As in VS Code's input box, an information or a warning does not stop the answer; an error does.
       const blocking = typeof problem === 'string' ? problem : problem?.severity === vscode.InputBoxValidationSeverity.Error ? problem.message : undefined;
       if (blocking) throw new Error(`scripted input "${scripted.value}" rejected: ${blocking}`);
+      const refused = await accept?.(scripted.value);
+      if (refused !== undefined) {
+        // A scripted person cannot type again: what the box would show is recorded, and nothing is answered.
+        this.record(refused);
+        return undefined;
+      }
       return scripted.value;
     }
-    return vscode.window.showInputBox({ ignoreFocusOut: true, ...options });
+    if (!accept) return vscode.window.showInputBox({ ignoreFocusOut: true, ...boxOptions });
+    return this.checkedInput(boxOptions, accept);
+  }
+
+  private checkedInput(options: vscode.InputBoxOptions & { title: string }, accept: (value: string) => Promise<string | undefined>): Promise<string | undefined> {
+    const box = vscode.window.createInputBox();
+    box.title = options.title;
+    box.prompt = options.prompt;
+    box.placeholder = options.placeHolder;
+    box.password = options.password ?? false;
+    box.ignoreFocusOut = options.ignoreFocusOut ?? true;
+    box.value = options.value ?? '';
+    return new Promise<string | undefined>((resolve) => {
+      let done = false;
+      const finish = (value: string | undefined): void => {
+        if (done) return;
+        done = true;
+        resolve(value);
+        box.hide();
+        for (const subscription of subscriptions) subscription.dispose();
+        box.dispose();
+      };
+      const validate = async (value: string): Promise<string | undefined> => {
+        const problem = await options.validateInput?.(value);
+        return typeof problem === 'string' ? problem : problem?.severity === vscode.InputBoxValidationSeverity.Error ? problem.message : undefined;
+      };
+      const subscriptions = [
+        box.onDidChangeValue(async (value) => {
+          box.validationMessage = await validate(value);
+        }),
+        box.onDidAccept(async () => {
+          if (box.busy) return;
+          const value = box.value;
+          const invalid = await validate(value);
+          if (invalid) {
+            box.validationMessage = invalid;
+            return;
+          }
+          box.busy = true;
+          box.enabled = false;
+          try {
+            const refused = await accept(value);
+            if (refused === undefined) return finish(value);
+            box.validationMessage = { message: refused, severity: vscode.InputBoxValidationSeverity.Error };
+          } finally {
+            box.busy = false;
+            box.enabled = true;
+          }
+        }),
+        box.onDidHide(() => finish(undefined)),
+      ];
+      box.show();
+    });
   }
 
   async openFile(options: vscode.OpenDialogOptions & { title: string }): Promise<vscode.Uri | undefined> {
