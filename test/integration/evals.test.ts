@@ -54,4 +54,28 @@ describe('Evaluate Checkpoints: an eval set against checkpoints, with a results 
     const after = platform.emulator.requests.filter((request) => request.path.endsWith('/chat/completions')).length;
     assert.equal(after - before, 0, 'every answer came from the results file');
   });
+
+  it('a command scorer chosen in the dialog runs in the workspace folder: the person chose it in this window', async function () {
+    if (process.platform === 'win32') this.skip();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const marker = vscode.Uri.joinPath(folder, 'scored-by-dialog-command');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'score.sh'), new TextEncoder().encode('cat > /dev/null\ntouch scored-by-dialog-command\necho 1\n'));
+    const ids = seededIds(platform);
+    await trainedModelListed(platform);
+    const node = await checkpointNode(platform.api.views.models, ids.trainedModelId, 20);
+    platform.api.dialogs.answerNext(vscode.workspace.asRelativePath(setUri), 'Command…', '/bin/sh score.sh', 'Base model (step 0)', 'Deterministic');
+    const run = (await vscode.commands.executeCommand('rlStudio.evaluateCheckpoints', node, [node])) as EvalRunFile | undefined;
+    assert.ok(run, 'the evaluation ran');
+    assert.deepEqual(
+      run.scorers.map((scorer) => scorer.spec),
+      [{ kind: 'command', command: '/bin/sh', args: ['score.sh'] }],
+    );
+    assert.ok(
+      run.answers.every((answer) => answer.error !== undefined || answer.scores['command /bin/sh'] === 1),
+      JSON.stringify(run.answers.map((answer) => answer.scores)),
+    );
+    await vscode.workspace.fs.stat(marker);
+    await vscode.workspace.fs.delete(marker);
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'score.sh'));
+  });
 });
