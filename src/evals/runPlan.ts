@@ -43,7 +43,7 @@ export interface PlanInput {
   existing?: EvalRunFile;
   /** Ask failed answers again: all of them, or those with these keys. */
   retryFailed?: boolean | readonly string[];
-  /** Ask only the failed answers of `retryFailed`: answers missing from the file stay missing, answers kept are not scored again. */
+  /** Ask only the failed answers of `retryFailed`: answers missing from the file stay missing, every other answer is kept as it is and not scored again. */
   onlyRetry?: boolean;
 }
 
@@ -83,11 +83,12 @@ export function checkRunSize(input: Pick<PlanInput, 'samples' | 'models' | 'para
 export function planRun(input: PlanInput): RunPlan {
   const problem = checkRunSize(input);
   if (problem) throw new Error(`The evaluation cannot start: ${problem}.`);
-  const { samples, models, parameters, scorers, existing, retryFailed, onlyRetry } = input;
-  const previous = new Map<string, AnswerRecord>();
-  for (const answer of existing?.answers ?? []) if (!previous.has(answer.key)) previous.set(answer.key, answer);
+  const { samples, models, parameters, scorers, existing, retryFailed } = input;
   const retryKeys = Array.isArray(retryFailed) ? new Set<string>(retryFailed) : undefined;
   const retry = (answer: AnswerRecord): boolean => answer.error !== undefined && (retryFailed === true || retryKeys?.has(answer.key) === true);
+  if (input.onlyRetry) return planRetry(input, retry);
+  const previous = new Map<string, AnswerRecord>();
+  for (const answer of existing?.answers ?? []) if (!previous.has(answer.key)) previous.set(answer.key, answer);
   const scorerNames = scorers.map((scorer) => scorer.name);
 
   const plan: RunPlan = { items: [], reused: [], toScore: [], dropped: 0, total: 0 };
@@ -98,18 +99,43 @@ export function planRun(input: PlanInput): RunPlan {
         const key = cacheKey(model.id, sample, parameters, draw);
         const answer = previous.get(key);
         if (answer) kept++;
-        if (!answer && onlyRetry) continue;
         if (!answer || retry(answer)) {
           plan.items.push({ key, model, sample, draw, seed: drawSeed(parameters, draw) });
           continue;
         }
         plan.reused.push(answer);
-        const missing = answer.error === undefined && !onlyRetry ? scorerNames.filter((name) => !Object.prototype.hasOwnProperty.call(answer.scores, name)) : [];
+        const missing = answer.error === undefined ? scorerNames.filter((name) => !Object.prototype.hasOwnProperty.call(answer.scores, name)) : [];
         if (missing.length > 0) plan.toScore.push({ answer, scorers: missing });
       }
     }
   }
   plan.dropped = previous.size - kept;
+  plan.total = plan.items.length + plan.reused.length;
+  return plan;
+}
+
+/**
+ * A retry's plan, from the file's answers alone: each failed answer to retry whose key is still the
+ * key of its model, sample and draw is asked again (one hash each, however large the run the file
+ * describes); every other answer is kept as it is, and nothing is scored again.
+ */
+function planRetry(input: PlanInput, retry: (answer: AnswerRecord) => boolean): RunPlan {
+  const { samples, models, parameters, existing } = input;
+  const modelById = new Map(models.map((model) => [model.id, model]));
+  const sampleById = new Map(samples.map((sample) => [sample.id, sample]));
+  const plan: RunPlan = { items: [], reused: [], toScore: [], dropped: 0, total: 0 };
+  const seen = new Set<string>();
+  for (const answer of existing?.answers ?? []) {
+    if (seen.has(answer.key)) continue;
+    seen.add(answer.key);
+    const model = modelById.get(answer.model);
+    const sample = sampleById.get(answer.sample);
+    if (retry(answer) && model && sample && answer.draw < parameters.n && cacheKey(model.id, sample, parameters, answer.draw) === answer.key) {
+      plan.items.push({ key: answer.key, model, sample, draw: answer.draw, seed: drawSeed(parameters, answer.draw) });
+    } else {
+      plan.reused.push(answer);
+    }
+  }
   plan.total = plan.items.length + plan.reused.length;
   return plan;
 }

@@ -57,7 +57,8 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
     const base = { samples: set.samples, models: run.models, parameters: run.parameters, scorers: run.scorers, existing: run };
     if ('failed' in request) {
       plan = planRun({ ...base, retryFailed: request.failed.length > 0 ? request.failed : true, onlyRetry: true });
-      missing = planRun({ ...base, retryFailed: false, onlyRetry: false }).items.length;
+      // What the file describes and does not hold.
+      missing = Math.max(0, set.samples.length * run.models.length * run.parameters.n - plan.total);
     } else {
       plan = planRun(base);
     }

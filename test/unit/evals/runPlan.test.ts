@@ -147,6 +147,27 @@ describe('run plan of a retry and the bounds of what a file may ask', () => {
     assert.equal(planRun({ samples, models, parameters, scorers, existing: fileWith(answers), retryFailed: [goodKey, 'no-such-key'], onlyRetry: true }).items.length, 0);
   });
 
+  it('a retry keeps every other answer as it is, and a failed answer whose key no longer matches is kept, not asked', () => {
+    const answers = answered([models[0]!], failedAt('b'));
+    const stale: AnswerRecord = { model: models[0]!.id, sample: 'a', draw: 1, key: 'stale-key', error: 'old failure', scores: {} };
+    const gone: AnswerRecord = { model: 'a-model-no-longer-listed', sample: 'a', draw: 0, key: 'gone', text: 'x', scores: {} };
+    const plan = planRun({ samples, models, parameters, scorers, existing: fileWith([...answers, stale, gone]), retryFailed: true, onlyRetry: true });
+    assert.equal(plan.items.length, 1);
+    assert.equal(plan.reused.length, answers.length - 1 + 2);
+    assert.equal(plan.dropped, 0);
+  });
+
+  it('plans a retry from the answers alone: a file describing a million answers with one failed plans in well under a second', () => {
+    const many = Array.from({ length: 10_000 }, (_, at) => sample(`s${at}`));
+    const wide = Array.from({ length: 25 }, (_, at) => checkpoint(at));
+    const asked = { ...parameters, n: 4 };
+    const failed: AnswerRecord = { model: wide[0]!.id, sample: 's0', draw: 0, key: cacheKey(wide[0]!.id, many[0]!, asked, 0), error: 'x', scores: {} };
+    const started = performance.now();
+    const plan = planRun({ samples: many, models: wide, parameters: asked, scorers, existing: { ...run(wide, [failed]), parameters: asked }, retryFailed: true, onlyRetry: true });
+    assert.equal(plan.items.length, 1);
+    assert.ok(performance.now() - started < 500, `took ${Math.round(performance.now() - started)} ms`);
+  });
+
   it('"retry all failed" asks the failed ones only', () => {
     const answers = answered(models, failedAt('c'));
     const plan = planRun({ samples, models, parameters, scorers, existing: fileWith(answers), retryFailed: true, onlyRetry: true });
