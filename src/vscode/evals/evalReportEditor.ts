@@ -132,8 +132,17 @@ class EvalReportPanel {
   private async samples(run: EvalRunFile): Promise<SampleView[]> {
     const folder = vscode.workspace.getWorkspaceFolder(this.uri)?.uri;
     if (!folder) return [];
+    let setUri: vscode.Uri;
     try {
-      const set = await readEvalSet(await resolveWorkspacePath(folder, run.set.path, 'eval set'));
+      setUri = await resolveWorkspacePath(folder, run.set.path, 'eval set');
+    } catch (error) {
+      // A path that leaves the workspace is the file's doing, not a set that went missing: say so.
+      if (/outside the workspace/.test(String(error))) this.services.dialogs.warn(this.services.log.redact(`${path.posix.basename(this.uri.path)}: ${(error as Error).message}`));
+      this.services.log.warn(`the eval set of ${this.uri.fsPath} was not read: ${this.services.describeFailure(error).message}`);
+      return [];
+    }
+    try {
+      const set = await readEvalSet(setUri);
       return set.samples.map((sample) => ({
         id: sample.id,
         line: sample.line,

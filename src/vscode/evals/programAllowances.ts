@@ -52,6 +52,13 @@ export function chosenPrograms(services: Services, uses: readonly ProgramUse[]):
   return allowed(new ProgramAllowances(services.context.workspaceState), uses);
 }
 
+/** Why a file's programs may not run here: Restricted Mode, where no question is even asked; undefined in a trusted workspace or when it names none. */
+export function refusedInRestrictedMode(uses: readonly ProgramUse[], file: NamingFile): string | undefined {
+  const first = uses[0];
+  if (!first || vscode.workspace.isTrusted) return undefined;
+  return `Nothing was sent: ${file.label} names the program ${quoted(first.command)} as the scorer ${quoted(first.scorer)}, and RL Studio never runs a program in Restricted Mode. Trust this workspace if you want it to run.`;
+}
+
 /**
  * Asks, for each program a workspace file names, whether it may run: never in Restricted Mode; in
  * a trusted workspace a modal naming the program, its arguments and its directory, unless the
@@ -60,22 +67,21 @@ export function chosenPrograms(services: Services, uses: readonly ProgramUse[]):
  */
 export async function allowNamedPrograms(services: Services, uses: readonly ProgramUse[], file: NamingFile): Promise<{ allowed: AllowedPrograms } | { refused: string }> {
   if (uses.length === 0) return { allowed: noPrograms };
-  const first = uses[0]!;
-  if (!vscode.workspace.isTrusted)
-    return {
-      refused: `Nothing was sent: ${file.label} names the program ${quoted(first.command)} as the scorer ${quoted(first.scorer)}, and RL Studio never runs a program in Restricted Mode. Trust this workspace if you want it to run.`,
-    };
+  const restricted = refusedInRestrictedMode(uses, file);
+  if (restricted) return { refused: restricted };
   const allowances = new ProgramAllowances(services.context.workspaceState);
   for (const use of uses) {
     const key = programAllowanceKey(use, file.digest);
     if (allowances.has(key)) continue;
     const yes = await services.dialogs.confirm(
       `Run a program named by ${file.label}?`,
-      [
-        `The results file ${file.label} names a program as the scorer ${quoted(use.scorer)}. It would run once per answer scored, with the answer on its input, with your permissions:`,
-        ...describeProgram(use),
-        'Allow it only if you know this program and trust this file.',
-      ].join('\n'),
+      services.log.redact(
+        [
+          `The results file ${file.label} names a program as the scorer ${quoted(use.scorer)}. It would run once per answer scored, with the answer on its input, with your permissions:`,
+          ...describeProgram(use),
+          'Allow it only if you know this program and trust this file.',
+        ].join('\n'),
+      ),
       'Allow and Run',
     );
     if (!yes) return { refused: `Nothing was sent: you did not allow the program ${quoted(use.command)} that ${file.label} names as the scorer ${quoted(use.scorer)}.` };

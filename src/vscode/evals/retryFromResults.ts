@@ -11,7 +11,7 @@ import { checkParameters, planRun, type RunPlan } from '../../evals/runPlan';
 import type { Services } from '../platform/services';
 import type { EvalRuns } from './evalRuns';
 import { readEvalSet } from './evalSetFiles';
-import { allowNamedPrograms } from './programAllowances';
+import { allowNamedPrograms, refusedInRestrictedMode } from './programAllowances';
 import { runFolder, startEvaluation } from './startEvaluation';
 import { resolveWorkspacePath } from './workspaceFilePaths';
 
@@ -72,10 +72,8 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
   }
 
   const uses = programsOf(run.scorers, runFolder(setUri));
-  if (uses.length > 0 && !vscode.workspace.isTrusted) {
-    const refused = await allowNamedPrograms(services, uses, { label: name, digest });
-    if ('refused' in refused) return refuse(refused.refused);
-  }
+  const restrictedPrograms = refusedInRestrictedMode(uses, { label: name, digest });
+  if (restrictedPrograms) return refuse(restrictedPrograms);
   const unknown = unknownModels(summary, await knownModels(services, summary));
   const restricted = !vscode.workspace.isTrusted;
   if ('missing' in request || restricted || unknown.length > 0) {
