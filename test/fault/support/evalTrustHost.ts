@@ -81,10 +81,57 @@ function memento() {
   };
 }
 
-/** The services the evaluation's retry uses, the dialogs real and scriptable (tests answer them and read what was asked). */
+/** A question asked, as the retry put it. */
+export interface AskedQuestion {
+  kind: 'confirm' | 'choose';
+  message: string;
+  detail?: string;
+  choices: string[];
+}
+
+/**
+ * The dialogs service as the retry uses it: every question recorded and answered from a queue (true
+ * or a label says yes; an empty queue says no, as a person closing the dialog), every message kept.
+ * (A fake rather than the real class: another suite of this stage loads the real one against its
+ * own stand-in of `vscode`.)
+ */
+export class RecordingDialogs {
+  readonly asked: AskedQuestion[] = [];
+  readonly shown: string[] = [];
+  private readonly queued: Array<boolean | string | undefined> = [];
+
+  answerNext(...answers: Array<boolean | string | undefined>): void {
+    this.queued.push(...answers);
+  }
+
+  async confirm(message: string, detail: string, action: string): Promise<boolean> {
+    this.asked.push({ kind: 'confirm', message, detail, choices: [action] });
+    const answer = this.queued.shift();
+    return answer === true || answer === action;
+  }
+
+  async choose<T extends string>(message: string, options: { detail?: string }, ...answers: T[]): Promise<T | undefined> {
+    this.asked.push({ kind: 'choose', message, ...(options.detail !== undefined ? { detail: options.detail } : {}), choices: answers });
+    const answer = this.queued.shift();
+    return answers.find((candidate) => candidate === answer);
+  }
+
+  info(message: string): void {
+    this.shown.push(message);
+  }
+
+  warn(message: string): void {
+    this.shown.push(message);
+  }
+
+  error(message: string): void {
+    this.shown.push(message);
+  }
+}
+
+/** The services the evaluation's retry uses: recording dialogs the test answers, the real client against the emulator. */
 export async function evalServices(emulator: Emulator, remembered: TrainingModel[]) {
-  const { Dialogs } = require('../../../src/vscode/platform/dialogs') as typeof import('../../../src/vscode/platform/dialogs');
-  const dialogs = new Dialogs(true);
+  const dialogs = new RecordingDialogs();
   const client = new PlatformClient({
     trainingUrl: emulator.trainingUrl,
     inferenceUrl: emulator.inferenceUrl,
