@@ -5,8 +5,8 @@
  * after adding a checkpoint, sends only what is missing. Answers reused whose scores lack a scorer
  * of the run are listed to be scored, without a request. Answers of the file that the run no longer
  * covers (a model removed, a sample changed, other parameters) are dropped. A retry (`onlyRetry`)
- * asks exactly the failed answers it names and nothing else: no missing answer, no scoring of
- * answers kept (a judge scorer would send requests of its own).
+ * asks exactly the failed answers it names and changes nothing else: no missing answer asked, no
+ * answer kept scored again (a judge would send requests of its own), none dropped.
  */
 import { cacheKey, drawSeed } from './cacheKey';
 import type { AnswerRecord, EvalModelRef, EvalParameters, EvalRunFile, EvalSample, NamedScorer } from './evalModel';

@@ -205,6 +205,8 @@ describe('trust: a hostile results file in a cloned repository, retried from its
       await again!.finished;
       assert.equal(tools.dialogs.asked.length, 1, 'no question for the file as RL Studio wrote it');
       assert.ok(existsSync(marker));
+      const kept = tools.services.context.workspaceState.get<string[]>('rlStudio.evals.allowedPrograms');
+      assert.equal(kept?.length, 1, 'one allowance, for the content the run wrote last');
 
       // Another hand changes the file: asked again.
       rmSync(marker);

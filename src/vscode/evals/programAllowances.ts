@@ -41,6 +41,11 @@ class ProgramAllowances {
     if (fresh.length > 0) await this.memento.update(storageKey, [...this.list(), ...fresh].slice(-keptAllowances));
   }
 
+  async remove(keys: readonly string[]): Promise<void> {
+    const kept = this.list().filter((key) => !keys.includes(key));
+    await this.memento.update(storageKey, kept);
+  }
+
   private list(): string[] {
     const stored = this.memento.get<unknown>(storageKey, []);
     return Array.isArray(stored) ? stored.filter((entry): entry is string => typeof entry === 'string') : [];
@@ -87,12 +92,25 @@ export async function allowNamedPrograms(services: Services, uses: readonly Prog
     if (!yes) return { refused: `Nothing was sent: you did not allow the program ${quoted(use.command)} that ${file.label} names as the scorer ${quoted(use.scorer)}.` };
     await allowances.add([key]);
   }
-  return { allowed: allowed(allowances, uses) };
+  return { allowed: allowed(allowances, uses, file.digest) };
 }
 
-function allowed(allowances: ProgramAllowances, uses: readonly ProgramUse[]): AllowedPrograms {
+/**
+ * The programs allowed, following the file as the run rewrites it: the allowance moves from the
+ * content it was given for (`fromDigest`) to each content the run writes, so a long run's saves do
+ * not crowd out other allowances, and the content that is gone is allowed no more.
+ */
+function allowed(allowances: ProgramAllowances, uses: readonly ProgramUse[], fromDigest?: string): AllowedPrograms {
+  let current = fromDigest;
+  const keys = (digest: string): string[] => uses.map((use) => programAllowanceKey(use, digest));
   return {
     identities: new Set(uses.map(programIdentity)),
-    rewritten: (text) => allowances.add(uses.map((use) => programAllowanceKey(use, contentDigest(text)))),
+    rewritten: async (text) => {
+      if (uses.length === 0) return;
+      const digest = contentDigest(text);
+      await allowances.add(keys(digest));
+      if (current !== undefined && current !== digest) await allowances.remove(keys(current));
+      current = digest;
+    },
   };
 }
