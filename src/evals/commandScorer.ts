@@ -1,13 +1,16 @@
 /**
  * The command scorer: a program of the workspace reads `{"sample": …, "answer": "…"}` as JSON on
  * stdin and prints a score. It runs without a shell (execFile: arguments are never parsed), only in
- * trusted workspaces, for at most `timeoutMs` (then killed), and at most `maxStdoutBytes` of its
+ * trusted workspaces, only when the run was allowed to start exactly that program (programScorers.ts:
+ * chosen in this window's dialog, or allowed by the person when a file named it), for at most `timeoutMs` (then killed), and at most `maxStdoutBytes` of its
  * output are read (more kills it too). The first number it prints is the score, clamped to [0, 1].
  */
 import { execFile } from 'node:child_process';
 import type { EvalSample } from './evalModel';
 import type { Score } from './builtinScorers';
 import { cutText } from '../rollouts/plainValues';
+import { quoted } from '../core/confirmationText';
+import { isAllowedProgram } from './programScorers';
 
 export const defaultCommandTimeoutMs = 10_000;
 export const maxCommandTimeoutMs = 300_000;
@@ -28,12 +31,16 @@ export interface CommandContext {
   cwd: string;
   /** Whether the workspace is trusted; an untrusted one never runs a program. */
   trusted: boolean;
+  /** The programs this run may start (`programIdentity` of each); any other is refused without running. */
+  allowed: ReadonlySet<string>;
   signal?: AbortSignal;
 }
 
 export function runCommandScorer(spec: CommandScorerSpec, sample: EvalSample, answer: string, context: CommandContext): Promise<Score> {
   if (!context.trusted) return Promise.resolve({ error: 'command scorers run only in trusted workspaces; trust this workspace to use it' });
   if (spec.command.trim() === '') return Promise.resolve({ error: 'the scorer names no command' });
+  if (!isAllowedProgram(spec, context.cwd, context.allowed))
+    return Promise.resolve({ error: `the program ${quoted(spec.command)} was not run: it was neither chosen in this window nor allowed by you for this results file` });
   const timeoutMs = Math.min(Math.max(1, spec.timeoutMs ?? defaultCommandTimeoutMs), maxCommandTimeoutMs);
   const input = JSON.stringify({ sample: { id: sample.id, messages: sample.messages, reference: sample.reference, metadata: sample.metadata }, answer });
   return new Promise((resolve) => {

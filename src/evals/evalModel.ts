@@ -119,6 +119,11 @@ export const evalLimits = {
   models: 32,
   draws: 16,
   scorers: 16,
+  /** `max_tokens` of each request: a long answer fits; a file asking for a million does not spend it. */
+  maxTokens: 32_768,
+  /** A command scorer's arguments, and the characters of its program and of each argument. */
+  commandArgs: 64,
+  commandChars: 1_000,
   /** Characters of an answer scored (regex, JSON) and kept in the results file. */
   maxScoredChars: 200_000,
   /** Requests in flight at once: the default of the concurrency setting, and its most. */

@@ -64,6 +64,10 @@ export function readScorerSpec(value: unknown): { spec: ScorerSpec } | { error: 
       const args = field('args');
       if (typeof field('command') !== 'string' || !optional(field('timeoutMs'), 'number')) return { error: 'a command scorer needs a "command" as text (and "timeoutMs" a number)' };
       if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === 'string'))) return { error: '"args" must be a list of text' };
+      const { commandArgs, commandChars } = evalLimits;
+      if ((field('command') as string).length > commandChars) return { error: `its "command" is longer than the ${commandChars} characters a program's name may have` };
+      if (args !== undefined && args.length > commandArgs) return { error: `it gives ${args.length} arguments, more than the ${commandArgs} a command scorer may have` };
+      if (args?.some((arg) => (arg as string).length > commandChars)) return { error: `an argument is longer than the ${commandChars} characters an argument may have` };
       return { spec: withoutUndefined({ kind: 'command', command: field('command') as string, args: args as string[] | undefined, timeoutMs: field('timeoutMs') as number | undefined }) };
     }
     default:

@@ -6,6 +6,7 @@ import { parseRunFile } from '../../src/evals/resultsFile';
 import { leaderboard } from '../../src/evals/statistics';
 import { checkpointNode, seededIds, trainedModelListed } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
+import { waitUntil } from './helpers/waitUntil';
 
 const fixture = join(__dirname, '../../../test/fixtures/evals/arith.evalset.jsonl');
 
@@ -53,5 +54,54 @@ describe('Evaluate Checkpoints: an eval set against checkpoints, with a results 
     await evaluate([10, 20, 24]);
     const after = platform.emulator.requests.filter((request) => request.path.endsWith('/chat/completions')).length;
     assert.equal(after - before, 0, 'every answer came from the results file');
+  });
+
+  it('a report whose results file names an eval set outside the workspace reads nothing there and says so', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const uri = vscode.Uri.joinPath(folder, '.rlstudio', 'evals', 'outside.rleval.json');
+    const file = {
+      kind: 'rl-studio-eval',
+      version: 1,
+      set: { path: '../outside.evalset.jsonl', hash: 'x', samples: 1 },
+      scorers: [{ name: 'exact', spec: { kind: 'exactMatch' } }],
+      parameters: { temperature: 0, seed: 0, n: 1, maxTokens: 512 },
+      models: [],
+      answers: [],
+      createdAt: '',
+      updatedAt: '',
+    };
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(file)));
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'rlStudio.evalReport');
+    await waitUntil(
+      'the report to say the set path leaves the workspace',
+      () => platform.api.dialogs.shown,
+      (shown) => shown.some((message) => message.includes('outside.rleval.json: The eval set path "../outside.evalset.jsonl" points outside the workspace folder; nothing was read.')),
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(uri);
+  });
+
+  it('a command scorer chosen in the dialog runs in the workspace folder: the person chose it in this window', async function () {
+    if (process.platform === 'win32') this.skip();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const marker = vscode.Uri.joinPath(folder, 'scored-by-dialog-command');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'score.sh'), new TextEncoder().encode('cat > /dev/null\ntouch scored-by-dialog-command\necho 1\n'));
+    const ids = seededIds(platform);
+    await trainedModelListed(platform);
+    const node = await checkpointNode(platform.api.views.models, ids.trainedModelId, 20);
+    platform.api.dialogs.answerNext(vscode.workspace.asRelativePath(setUri), 'Command…', '/bin/sh score.sh', 'Base model (step 0)', 'Deterministic');
+    const run = (await vscode.commands.executeCommand('rlStudio.evaluateCheckpoints', node, [node])) as EvalRunFile | undefined;
+    assert.ok(run, 'the evaluation ran');
+    assert.deepEqual(
+      run.scorers.map((scorer) => scorer.spec),
+      [{ kind: 'command', command: '/bin/sh', args: ['score.sh'] }],
+    );
+    assert.ok(
+      run.answers.every((answer) => answer.error !== undefined || answer.scores['command /bin/sh'] === 1),
+      JSON.stringify(run.answers.map((answer) => answer.scores)),
+    );
+    await vscode.workspace.fs.stat(marker);
+    await vscode.workspace.fs.delete(marker);
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, 'score.sh'));
   });
 });

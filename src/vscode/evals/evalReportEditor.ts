@@ -22,7 +22,8 @@ import { loadWebviewPage } from '../webviews/panelOptions';
 import type { EvalRuns } from './evalRuns';
 import { readEvalSet } from './evalSetFiles';
 import { deleteOtherCheckpoints } from './pruneCheckpoints';
-import { startEvaluation } from './startEvaluation';
+import { retryFromResults } from './retryFromResults';
+import { resolveWorkspacePath } from './workspaceFilePaths';
 
 type PageChannel = RpcEndpoint<ReportPageMethods, ReportHostMethods, ReportHostEvent, ReportPageEvent>;
 
@@ -127,12 +128,21 @@ class EvalReportPanel {
     };
   }
 
-  /** The eval set's samples, found from the results file's folder up (the path is the workspace's); none when the set is gone. */
+  /** The eval set's samples, its path read from the results file's workspace folder and kept inside the workspace; none when the set is gone or elsewhere. */
   private async samples(run: EvalRunFile): Promise<SampleView[]> {
     const folder = vscode.workspace.getWorkspaceFolder(this.uri)?.uri;
     if (!folder) return [];
+    let setUri: vscode.Uri;
     try {
-      const set = await readEvalSet(vscode.Uri.joinPath(folder, run.set.path));
+      setUri = await resolveWorkspacePath(folder, run.set.path, 'eval set');
+    } catch (error) {
+      // A path that leaves the workspace is the file's doing, not a set that went missing: say so.
+      if (/outside the workspace/.test(String(error))) this.services.dialogs.warn(this.services.log.redact(`${path.posix.basename(this.uri.path)}: ${(error as Error).message}`));
+      this.services.log.warn(`the eval set of ${this.uri.fsPath} was not read: ${this.services.describeFailure(error).message}`);
+      return [];
+    }
+    try {
+      const set = await readEvalSet(setUri);
       return set.samples.map((sample) => ({
         id: sample.id,
         line: sample.line,
@@ -156,7 +166,8 @@ class EvalReportPanel {
       retry: async (raw) => {
         const keys = ownValue(params.object(raw), 'keys');
         if (!Array.isArray(keys) || keys.length > maxRetryKeys || !keys.every((key) => typeof key === 'string' && key.length <= 200)) throw new ProtocolError('keys must be a list of answer keys');
-        await this.retry(keys as string[]);
+        // The page's keys are only a wish: the retry asks those of them that are failed answers of the file.
+        await retryFromResults(this.services, this.runs, this.uri, { failed: keys as string[] });
         return null;
       },
       useModel: async (raw) => {
@@ -175,19 +186,5 @@ class EvalReportPanel {
         return null;
       },
     };
-  }
-
-  /** Asks the failed answers again (the keys given, or all when none), reusing everything else of the file. */
-  private async retry(keys: string[]): Promise<void> {
-    const run = await this.load();
-    const folder = vscode.workspace.getWorkspaceFolder(this.uri)?.uri;
-    if (!folder) throw new Error('the results file is not in a workspace folder, so its eval set cannot be found');
-    void startEvaluation(
-      this.services,
-      this.runs,
-      { setUri: vscode.Uri.joinPath(folder, run.set.path), models: run.models, scorers: run.scorers, parameters: run.parameters, resultsUri: this.uri },
-      run,
-      keys.length > 0 ? keys : true,
-    );
   }
 }

@@ -4,6 +4,7 @@ import type { EvalModelRef } from '../../evals/evalModel';
 import { EvalRun, type EvalRunInput, type ModelAnswer } from '../../evals/evalRun';
 import { RegexMatcher } from '../../evals/regexMatcher';
 import type { Services } from '../platform/services';
+import type { AllowedPrograms } from './programAllowances';
 
 /** Requests in flight at once, as the setting gives it within its bounds. */
 export function evalConcurrency(): number {
@@ -14,9 +15,10 @@ export function evalConcurrency(): number {
 /**
  * An evaluation run wired to the extension: requests through the one client (checkpoints to the
  * training API, catalogue models to the inference API), judges through the same client, command
- * scorers only in a trusted workspace, and the results file written where `file` says.
+ * scorers only in a trusted workspace and only the `programs` allowed, and the results file written
+ * where `file` says.
  */
-export function createEvalRun(services: Services, input: Omit<EvalRunInput, 'concurrency'>, file: vscode.Uri, workspaceFolder: string): { run: EvalRun; dispose(): void } {
+export function createEvalRun(services: Services, input: Omit<EvalRunInput, 'concurrency'>, file: vscode.Uri, workspaceFolder: string, programs: AllowedPrograms): { run: EvalRun; dispose(): void } {
   const regex = new RegexMatcher();
   const complete = async (model: Pick<EvalModelRef, 'api'>, request: ChatCompletionRequest, signal?: AbortSignal): Promise<ModelAnswer> => {
     const client = await services.client();
@@ -33,11 +35,13 @@ export function createEvalRun(services: Services, input: Omit<EvalRunInput, 'con
       scoring: {
         regex,
         complete: async (request, signal) => (await complete({ api: 'inference' }, request, signal)).text,
-        command: { cwd: workspaceFolder, trusted: vscode.workspace.isTrusted },
+        command: { cwd: workspaceFolder, trusted: vscode.workspace.isTrusted, allowed: programs.identities },
       },
       save: async (text) => {
         await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
         await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+        // The file changed by the run's own hand: the programs allowed for it stay allowed.
+        await programs.rewritten(text);
       },
       describeFailure: (error) => services.describeFailure(error).message,
     },

@@ -3,7 +3,9 @@ import { EvalReportProvider } from './evalReportEditor';
 import { EvalSetDiagnostics } from './evalSetDiagnostics';
 import { EvalRuns } from './evalRuns';
 import { chooseEvaluation, existingResults } from './evaluateCheckpoints';
-import { startEvaluation } from './startEvaluation';
+import { runFolder, startEvaluation } from './startEvaluation';
+import { programsOf } from '../../evals/programScorers';
+import { chosenPrograms } from './programAllowances';
 
 export interface EvalsFeature {
   report: EvalReportProvider;
@@ -22,7 +24,9 @@ export function startEvals(services: Services): EvalsFeature {
   services.registerCommand('rlStudio.evaluateCheckpoints', async (node?: unknown, selection?: unknown) => {
     const choice = await chooseEvaluation(services, services.dialogs, node, selection);
     if (!choice) return undefined;
-    return startEvaluation(services, runs, choice, await existingResults(choice.resultsUri, services));
+    // The person chose these scorers in this window's dialog: their programs may run.
+    const programs = chosenPrograms(services, programsOf(choice.scorers, runFolder(choice.setUri)));
+    return startEvaluation(services, runs, choice, await existingResults(choice.resultsUri, services), { programs });
   });
   return { report: new EvalReportProvider(services, runs), runs, diagnostics };
 }

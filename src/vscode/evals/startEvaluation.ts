@@ -5,23 +5,43 @@ import type { Services } from '../platform/services';
 import { createEvalRun } from './evalRunner';
 import type { EvalRuns } from './evalRuns';
 import { readEvalSet } from './evalSetFiles';
+import type { ParsedEvalSet } from '../../evals/evalSet';
+import { noPrograms, type AllowedPrograms } from './programAllowances';
 import type { EvaluationChoice } from './evaluateCheckpoints';
 import { evalReportViewType } from './evalsViewTypes';
 
+/** The folder a run's command scorers run in: the eval set's workspace folder. */
+export function runFolder(setUri: vscode.Uri): string {
+  return vscode.workspace.getWorkspaceFolder(setUri)?.uri.fsPath ?? path.dirname(setUri.fsPath);
+}
+
+/** How a run goes beyond its choice. */
+export interface EvaluationOptions {
+  /** Ask failed answers again: all, or those keys. */
+  retryFailed?: boolean | string[];
+  /** Ask only those failed answers: nothing missing, nothing kept scored again (a retry). */
+  onlyRetry?: boolean;
+  /** The eval set as already read (and confirmed): the run asks exactly it, not the file read again. */
+  set?: ParsedEvalSet;
+  /** The programs the run may start; none unless given. */
+  programs?: AllowedPrograms;
+}
+
 /**
  * Runs an evaluation: the report opens on its results file at once and fills as answers come; a
- * notification shows the progress and cancels. `retryFailed` asks failed answers again (all, or
- * those keys). Answers already in the file with the same model, sample and sampling are reused.
+ * notification shows the progress and cancels. Answers already in the file with the same model,
+ * sample and sampling are reused. A command scorer runs only when `options.programs` allows it.
  */
 export async function startEvaluation(
   services: Services,
   runs: EvalRuns,
   choice: EvaluationChoice,
   existing: EvalRunFile | undefined,
-  retryFailed?: boolean | string[],
+  options: EvaluationOptions = {},
 ): Promise<EvalRunFile | undefined> {
-  const set = await readEvalSet(choice.setUri);
-  const folder = vscode.workspace.getWorkspaceFolder(choice.setUri)?.uri.fsPath ?? path.dirname(choice.setUri.fsPath);
+  const { retryFailed, onlyRetry } = options;
+  const set = options.set ?? (await readEvalSet(choice.setUri));
+  const folder = runFolder(choice.setUri);
   const evaluation = createEvalRun(
     services,
     {
@@ -32,9 +52,11 @@ export async function startEvaluation(
       setPath: vscode.workspace.asRelativePath(choice.setUri, false),
       ...(existing ? { existing } : {}),
       ...(retryFailed !== undefined ? { retryFailed } : {}),
+      ...(onlyRetry ? { onlyRetry } : {}),
     },
     choice.resultsUri,
     folder,
+    options.programs ?? noPrograms,
   );
   const run = evaluation.run;
   try {

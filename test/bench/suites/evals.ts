@@ -42,7 +42,7 @@ export const suite: BenchSuite = {
           const content = reply.choices[0]?.message.content;
           return { text: typeof content === 'string' ? content : '' };
         },
-        scoring: { regex, complete: async () => '', command: { cwd: '.', trusted: false } },
+        scoring: { regex, complete: async () => '', command: { cwd: '.', trusted: false, allowed: new Set<string>() } },
         save: async () => undefined,
         describeFailure: (error) => (error instanceof Error ? error.message : String(error)),
       };

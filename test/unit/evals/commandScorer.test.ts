@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCommandScorer } from '../../../src/evals/commandScorer';
+import { runCommandScorer, type CommandScorerSpec } from '../../../src/evals/commandScorer';
+import { programIdentity } from '../../../src/evals/programScorers';
 import { sample } from './evalFixtures';
 
 describe('command scorer', () => {
@@ -13,18 +14,19 @@ describe('command scorer', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Runs a Node script as the scorer. */
-  function run(script: string, options: { args?: string[]; timeoutMs?: number; trusted?: boolean; answer?: string } = {}): Promise<unknown> {
+  /** The programs a run may start: the spec given, in `dir`. */
+  const allowing = (spec: CommandScorerSpec): Set<string> => new Set([programIdentity({ command: spec.command, args: spec.args ?? [], cwd: dir })]);
+
+  /** Runs a Node script as the scorer. */
+  function run(script: string, options: { args?: string[]; timeoutMs?: number; trusted?: boolean; answer?: string; allowed?: boolean } = {}): Promise<unknown> {
     const file = join(dir, `scorer-${Math.random().toString(36).slice(2)}.js`);
     writeFileSync(file, script);
-    return runCommandScorer(
-      { command: process.execPath, args: [file, ...(options.args ?? [])], timeoutMs: options.timeoutMs },
-      sample('s1', 'Capital of France?', 'Paris'),
-      options.answer ?? 'Paris',
-      {
-        cwd: dir,
-        trusted: options.trusted ?? true,
-      },
-    );
+    const spec = { command: process.execPath, args: [file, ...(options.args ?? [])], timeoutMs: options.timeoutMs };
+    return runCommandScorer(spec, sample('s1', 'Capital of France?', 'Paris'), options.answer ?? 'Paris', {
+      cwd: dir,
+      trusted: options.trusted ?? true,
+      allowed: options.allowed === false ? new Set() : allowing(spec),
+    });
   }
 
   it('reads the sample and answer as JSON on stdin and takes the first number printed', async () => {
@@ -63,7 +65,8 @@ describe('command scorer', () => {
   });
 
   it('a missing command is named', async () => {
-    const outcome = await runCommandScorer({ command: join(dir, 'no-such-program') }, sample('s'), 'a', { cwd: dir, trusted: true });
+    const spec = { command: join(dir, 'no-such-program') };
+    const outcome = await runCommandScorer(spec, sample('s'), 'a', { cwd: dir, trusted: true, allowed: allowing(spec) });
     assert.match((outcome as { error: string }).error, /was not found/);
   });
 
@@ -72,5 +75,19 @@ describe('command scorer', () => {
     const outcome = await run(`require('fs').writeFileSync(${JSON.stringify(marker)}, ''); console.log(1)`, { trusted: false });
     assert.deepEqual(outcome, { error: 'command scorers run only in trusted workspaces; trust this workspace to use it' });
     assert.throws(() => require('node:fs').statSync(marker), /ENOENT/);
+  });
+
+  it('runs nothing the run was not allowed to start, in a trusted workspace too', async () => {
+    const marker = join(dir, 'ran-unallowed');
+    const outcome = await run(`require('fs').writeFileSync(${JSON.stringify(marker)}, ''); console.log(1)`, { allowed: false });
+    assert.match((outcome as { error: string }).error, /was not run: it was neither chosen in this window nor allowed by you/);
+    assert.throws(() => require('node:fs').statSync(marker), /ENOENT/);
+  });
+
+  it('an allowance is for the program, its arguments and its directory together', () => {
+    const base = { command: '/bin/sh', args: ['-c', 'true'], cwd: '/work' };
+    assert.notEqual(programIdentity(base), programIdentity({ ...base, args: ['-c', 'touch marker'] }));
+    assert.notEqual(programIdentity(base), programIdentity({ ...base, cwd: '/other' }));
+    assert.notEqual(programIdentity({ ...base, args: ['-c true'] }), programIdentity({ ...base, args: ['-c', 'true'] }));
   });
 });

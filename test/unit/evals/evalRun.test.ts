@@ -26,7 +26,7 @@ describe('an evaluation run', () => {
         const right = Number(asked[1]) + Number(asked[2]);
         return { text: String(model.step === 20 ? right : right + 1), finishReason: 'stop' };
       },
-      scoring: { regex, complete: async () => 'Score: 10', command: { cwd: '.', trusted: false } },
+      scoring: { regex, complete: async () => 'Score: 10', command: { cwd: '.', trusted: false, allowed: new Set<string>() } },
       save: async (text) => {
         saved.push(text);
       },

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { cacheKey } from '../../../src/evals/cacheKey';
 import type { AnswerRecord, EvalModelRef, NamedScorer } from '../../../src/evals/evalModel';
 import { evalLimits } from '../../../src/evals/evalModel';
-import { checkRunSize, planRun } from '../../../src/evals/runPlan';
+import { checkParameters, checkRunSize, planRun } from '../../../src/evals/runPlan';
 import { checkpoint, parameters, run, sample } from './evalFixtures';
 
 const scorers: NamedScorer[] = [{ name: 'exact', spec: { kind: 'exactMatch' } }];
@@ -116,5 +116,83 @@ describe('run plan', () => {
     const again = planRun({ samples: many, models: five, parameters, scorers, existing });
     assert.equal(again.items.length, 0);
     assert.equal(again.reused.length, 10_000);
+  });
+});
+
+describe('run plan of a retry and the bounds of what a file may ask', () => {
+  const fileWith = (answers: AnswerRecord[]) => ({ ...run(models, answers), parameters });
+  const failedAt =
+    (sampleId: string) =>
+    (model: string, s: string, draw: number, key: string): AnswerRecord =>
+      s === sampleId && draw === 0 && model === models[0]!.id ? { model, sample: s, draw, key, error: 'Bad request (400)', scores: {} } : ok(model, s, draw, key);
+
+  it('a retry asks exactly the failed answers given, nothing missing and no kept answer scored again', () => {
+    // One answer failed; the file lacks the answers of the second model and the judge never scored.
+    const answers = answered([models[0]!], failedAt('b'));
+    const judged: NamedScorer[] = [...scorers, { name: 'judge', spec: { kind: 'judge', model: 'judge-model', rubric: 'r' } }];
+    const failedKey = answers.find((answer) => answer.error !== undefined)!.key;
+    const plan = planRun({ samples, models, parameters, scorers: judged, existing: fileWith(answers), retryFailed: [failedKey], onlyRetry: true });
+    assert.deepEqual(
+      plan.items.map((item) => item.key),
+      [failedKey],
+    );
+    assert.deepEqual(plan.toScore, []);
+    const whole = planRun({ samples, models, parameters, scorers: judged, existing: fileWith(answers), retryFailed: [failedKey] });
+    assert.equal(whole.items.length, 1 + samples.length * parameters.n, 'without onlyRetry the missing answers are asked too');
+  });
+
+  it('a retry of keys that did not fail, or are not in the file, asks nothing', () => {
+    const answers = answered([models[0]!], failedAt('b'));
+    const goodKey = answers.find((answer) => answer.error === undefined)!.key;
+    assert.equal(planRun({ samples, models, parameters, scorers, existing: fileWith(answers), retryFailed: [goodKey, 'no-such-key'], onlyRetry: true }).items.length, 0);
+  });
+
+  it('a retry keeps every other answer as it is, and a failed answer whose key no longer matches is kept, not asked', () => {
+    const answers = answered([models[0]!], failedAt('b'));
+    const stale: AnswerRecord = { model: models[0]!.id, sample: 'a', draw: 1, key: 'stale-key', error: 'old failure', scores: {} };
+    const gone: AnswerRecord = { model: 'a-model-no-longer-listed', sample: 'a', draw: 0, key: 'gone', text: 'x', scores: {} };
+    const plan = planRun({ samples, models, parameters, scorers, existing: fileWith([...answers, stale, gone]), retryFailed: true, onlyRetry: true });
+    assert.equal(plan.items.length, 1);
+    assert.equal(plan.reused.length, answers.length - 1 + 2);
+    assert.equal(plan.dropped, 0);
+  });
+
+  it('plans a retry from the answers alone: a file describing a million answers with one failed plans in well under a second', () => {
+    const many = Array.from({ length: 10_000 }, (_, at) => sample(`s${at}`));
+    const wide = Array.from({ length: 25 }, (_, at) => checkpoint(at));
+    const asked = { ...parameters, n: 4 };
+    const failed: AnswerRecord = { model: wide[0]!.id, sample: 's0', draw: 0, key: cacheKey(wide[0]!.id, many[0]!, asked, 0), error: 'x', scores: {} };
+    const started = performance.now();
+    const plan = planRun({ samples: many, models: wide, parameters: asked, scorers, existing: { ...run(wide, [failed]), parameters: asked }, retryFailed: true, onlyRetry: true });
+    assert.equal(plan.items.length, 1);
+    assert.ok(performance.now() - started < 500, `took ${Math.round(performance.now() - started)} ms`);
+  });
+
+  it('"retry all failed" asks the failed ones only', () => {
+    const answers = answered(models, failedAt('c'));
+    const plan = planRun({ samples, models, parameters, scorers, existing: fileWith(answers), retryFailed: true, onlyRetry: true });
+    assert.equal(plan.items.length, 1);
+  });
+
+  for (const [field, value, words] of [
+    ['maxTokens', 1_000_000, /max_tokens is 1,000,000; it must be a whole number from 1 to 32,768/],
+    ['maxTokens', 0, /max_tokens/],
+    ['maxTokens', 12.5, /max_tokens/],
+    ['n', 17, /answers per prompt must be a whole number from 1 to 16/],
+    ['temperature', 50, /temperature is 50/],
+    ['topP', 3, /top_p is 3/],
+  ] as const) {
+    it(`${field} ${value} is refused with its bound`, () => {
+      const asked = { ...parameters, [field]: value };
+      assert.match(checkParameters(asked) ?? '', words);
+      assert.throws(
+        () => planRun({ samples, models, parameters: asked, scorers }),
+        (error: Error) => words.test(error.message),
+      );
+    });
+  }
+
+  it('the largest max_tokens allowed passes', () => {
+    assert.equal(checkParameters({ ...parameters, maxTokens: evalLimits.maxTokens }), undefined);
   });
 });

@@ -10,7 +10,7 @@ describe('scoring an answer', () => {
   const regex = new RegexMatcher(1_000);
   after(() => regex.dispose());
   const requests: ChatCompletionRequest[] = [];
-  const context = (complete: ScoringContext['complete']): ScoringContext => ({ regex, complete, command: { cwd: '.', trusted: false }, seed: 3 });
+  const context = (complete: ScoringContext['complete']): ScoringContext => ({ regex, complete, command: { cwd: '.', trusted: false, allowed: new Set<string>() }, seed: 3 });
 
   const scorers: NamedScorer[] = [
     { name: 'exact', spec: { kind: 'exactMatch' } },

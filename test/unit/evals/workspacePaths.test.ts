@@ -1,0 +1,81 @@
+import * as assert from 'node:assert/strict';
+import { isInsideAnyFolder, isInsideFolder, readWrittenPath } from '../../../src/evals/workspacePaths';
+
+describe('paths read from a workspace file stay in the workspace', () => {
+  for (const [written, relative] of [
+    ['evals/set.evalset.jsonl', 'evals/set.evalset.jsonl'],
+    ['./evals/../evals/set.jsonl', 'evals/set.jsonl'],
+    ['evals\\set.jsonl', 'evals/set.jsonl'],
+    ['..set.jsonl', '..set.jsonl'],
+    ['a/..b/set.jsonl', 'a/..b/set.jsonl'],
+  ]) {
+    it(`${JSON.stringify(written)} is read as ${relative}`, () => {
+      assert.deepEqual(readWrittenPath(written!, 'eval set'), { ok: true, relative });
+    });
+  }
+
+  for (const written of [
+    '../x',
+    '../../etc/passwd',
+    'evals/../../x',
+    '..\\..\\x',
+    'evals\\..\\..\\x',
+    '..',
+    '/etc/passwd',
+    '\\etc\\passwd',
+    '\\\\server\\share\\x',
+    '//server/share/x',
+    'C:\\Users\\x',
+    'c:/x',
+    'C:x',
+    'file:///etc/passwd',
+    'vscode-remote://host/x',
+  ]) {
+    it(`${JSON.stringify(written)} is refused as pointing outside, nothing read`, () => {
+      const read = readWrittenPath(written, 'eval set');
+      assert.equal(read.ok, false);
+      assert.match((read as { problem: string }).problem, /^the eval set path ".*" points outside the workspace folder; nothing was read$/);
+    });
+  }
+
+  it('the refusal quotes the path as written, escaped on one line', () => {
+    const read = readWrittenPath('../x\n- step 24', 'eval set');
+    assert.equal(read.ok, false);
+    assert.match((read as { problem: string }).problem, /control characters/);
+    assert.deepEqual(readWrittenPath('../x', 'eval set'), { ok: false, problem: 'the eval set path "../x" points outside the workspace folder; nothing was read' });
+  });
+
+  it('an empty path, a folder and an overlong path are refused', () => {
+    assert.equal(readWrittenPath('', 'eval set').ok, false);
+    assert.equal(readWrittenPath('.', 'eval set').ok, false);
+    assert.equal(readWrittenPath('evals/', 'eval set').ok, false);
+    assert.equal(readWrittenPath('a/'.repeat(600) + 'x', 'eval set').ok, false);
+  });
+
+  it('a resolved file lies in a folder only below it (POSIX)', () => {
+    assert.equal(isInsideFolder('/work/repo', '/work/repo/evals/set.jsonl', 'posix'), true);
+    assert.equal(isInsideFolder('/work/repo', '/work/repo/..set.jsonl', 'posix'), true);
+    assert.equal(isInsideFolder('/work/repo', '/work/repo', 'posix'), false);
+    assert.equal(isInsideFolder('/work/repo', '/work/repo-other/set.jsonl', 'posix'), false);
+    assert.equal(isInsideFolder('/work/repo', '/work/set.jsonl', 'posix'), false);
+    assert.equal(isInsideFolder('/work/repo', '/etc/passwd', 'posix'), false);
+    assert.equal(isInsideFolder('/work/repo', 'relative/set.jsonl', 'posix'), false);
+    // A link inside the folder that resolves outside it: the caller gives the resolved path.
+    assert.equal(isInsideFolder('/work/repo', '/home/me/.ssh/id_rsa', 'posix'), false);
+  });
+
+  it('a resolved file lies in a folder only below it (Windows: either separator, any case, other drives out)', () => {
+    assert.equal(isInsideFolder('C:\\work\\repo', 'C:\\work\\repo\\evals\\set.jsonl', 'win32'), true);
+    assert.equal(isInsideFolder('C:\\work\\repo', 'c:/WORK/Repo/evals/set.jsonl', 'win32'), true);
+    assert.equal(isInsideFolder('C:\\work\\repo', 'C:\\work\\repo-other\\x', 'win32'), false);
+    assert.equal(isInsideFolder('C:\\work\\repo', 'C:\\work\\x', 'win32'), false);
+    assert.equal(isInsideFolder('C:\\work\\repo', 'D:\\work\\repo\\x', 'win32'), false);
+    assert.equal(isInsideFolder('C:\\work\\repo', '\\\\server\\share\\x', 'win32'), false);
+  });
+
+  it('any of several workspace folders will do', () => {
+    assert.equal(isInsideAnyFolder(['/a', '/b'], '/b/set.jsonl', 'posix'), true);
+    assert.equal(isInsideAnyFolder(['/a', '/b'], '/c/set.jsonl', 'posix'), false);
+    assert.equal(isInsideAnyFolder([], '/a/set.jsonl', 'posix'), false);
+  });
+});
