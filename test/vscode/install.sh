@@ -109,16 +109,26 @@ ticker_pid=
 stop_ticker() { [ -z "$ticker_pid" ] || kill "$ticker_pid" 2>/dev/null || true; ticker_pid=; }
 trap stop_ticker EXIT
 
-# The log's last line that says what the step is doing, shortened and without control characters:
-# compiler warnings and their context lines say nothing about progress, so they are passed over.
-last_log_line() {
-  local line
-  line=$(tail -c 65536 "$1" 2>/dev/null | tr '\r' '\n' | tr -d '\000-\010\013-\037' |
-    grep -v -E '^[[:space:]]*$|^[[:space:]]*[0-9]*[[:space:]]*\||warning:|note:|In file included|: In (static )?(member )?function|: In lambda|inlined from|^[[:space:]]+from |^npm warn Unknown' |
-    tail -n 1 || true)
-  line=${line#"${line%%[![:space:]]*}"}
-  [ ${#line} -gt 110 ] && line="${line:0:107}..."
-  echo "${line:-(nothing logged yet)}"
+# What the step is doing, in words, from its log's last telling line: which native module is being
+# compiled, which package apt unpacks, npm fetching or running install scripts. Compiler output
+# itself (warnings, their context lines, command lines) says nothing a person can act on, so it is
+# never shown; the log keeps it.
+current_activity() {
+  local tail_text module line
+  tail_text=$(tail -c 65536 "$1" 2>/dev/null | tr '\r' '\n' | tr -d '\000-\010\013-\037')
+  module=$(printf '%s\n' "$tail_text" | grep -o -E 'obj\.target/[A-Za-z0-9_@.+-]+' | tail -n 1 | sed 's#obj\.target/##')
+  line=$(printf '%s\n' "$tail_text" | grep -E 'obj\.target/|gyp info|Unpacking |Setting up |^Get:|postinstall|npm (http|info)|reify|idealTree|added [0-9]+ package' | tail -n 1 || true)
+  case $line in
+    *obj.target/*) echo "compiling native module $module" ;;
+    *"gyp info"*) echo "configuring native modules (node-gyp)" ;;
+    *Unpacking\ *) echo "apt: unpacking $(printf '%s' "${line#*Unpacking }" | cut -d' ' -f1)" ;;
+    *Setting\ up\ *) echo "apt: setting up $(printf '%s' "${line#*Setting up }" | cut -d' ' -f1)" ;;
+    Get:*) echo "apt: downloading packages" ;;
+    *postinstall*) echo "running install scripts (building native modules next)" ;;
+    *"added "*) echo "packages in place, finishing" ;;
+    "") echo "starting" ;;
+    *) echo "fetching and unpacking packages" ;;
+  esac
 }
 
 step() { # step <label> <log file> <command...>: runs a command into its log, with a progress line every few seconds
@@ -133,7 +143,7 @@ step() { # step <label> <log file> <command...>: runs a command into its log, wi
     while sleep 1 && kill -0 "$$" 2>/dev/null; do
       waited=$((waited + 1))
       [ $((waited % PROGRESS_EVERY)) = 0 ] || continue
-      echo "install: $label, $((SECONDS - started))s (total $((SECONDS - started_all))s): $(last_log_line "$log")"
+      echo "install: $label, $((SECONDS - started))s (total $((SECONDS - started_all))s): $(current_activity "$log")"
     done
   ) &
   ticker_pid=$!
