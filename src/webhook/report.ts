@@ -1,5 +1,6 @@
 import { redactedMark, redactSecrets } from '../api/redact';
 import { codeFence } from '../core/markdownText';
+import { looksLikeCredential } from './credentialShape';
 import type { TestSendResult } from './send';
 
 const statusTexts: Record<number, string> = {
@@ -31,7 +32,7 @@ export interface TestReportOptions {
   notes?: readonly string[];
 }
 
-/** Response headers whose values are credentials or sessions: shown masked, whatever they hold. */
+/** Response headers whose values are credentials or sessions: shown masked, whatever they hold (others when their value looks like one). */
 const credentialHeader = /auth|token|key|secret|cookie|session|password|signature/i;
 
 /**
@@ -69,7 +70,8 @@ export function formatTestReport(result: TestSendResult, options: TestReportOpti
 function maskCredentialHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
   const masked: Record<string, string | string[] | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
-    masked[name] = value === undefined || !credentialHeader.test(name) ? value : Array.isArray(value) ? value.map(() => redactedMark) : redactedMark;
+    const hidden = value !== undefined && (credentialHeader.test(name) || (Array.isArray(value) ? value : [value]).some(looksLikeCredential));
+    masked[name] = !hidden ? value : Array.isArray(value) ? value.map(() => redactedMark) : redactedMark;
   }
   return masked;
 }
