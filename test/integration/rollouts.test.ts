@@ -99,7 +99,7 @@ describe('Rollout inspector: the custom editor of trajectory-group files', funct
     await vscode.commands.executeCommand('vscode.open', uri);
     const panel = await inspected(uri, 7);
     await trainedModelListed(platform);
-    platform.api.dialogs.answerNext(seededIds(platform).trainedModelName, 'Default settings');
+    platform.api.dialogs.answerNext(seededIds(platform).trainedModelName, 'Default settings', 'Start Training');
     const created = await panel.actions.createJob({ kind: 'selected', indices: [1, 3] });
     assert.ok(created, 'a job was created');
     const job = platform.api.views.jobService.jobs().find((remembered) => remembered.id === created.id);

@@ -49,7 +49,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
   /** A training job of the trained model from a fixture file, created through the command with the default settings; its id. */
   async function createJobFrom(file: string): Promise<string> {
     await trainedModelListed(platform);
-    platform.api.dialogs.answerNext(seeded().trainedModelName, 'Default settings');
+    platform.api.dialogs.answerNext(seeded().trainedModelName, 'Default settings', 'Start Training');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture(file))) as { id: string } | undefined;
     assert.ok(created?.id, 'the command returns the new job');
     return created.id;
@@ -144,7 +144,8 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     await vscode.commands.executeCommand('rlStudio.deleteCheckpoints', target, [target]);
     const question = platform.api.dialogs.asked.at(-1)!;
     assert.equal(question.kind, 'confirm');
-    assert.match(`${question.message} ${question.detail}`, new RegExp(`Step ${step} `));
+    assert.match(question.detail ?? '', new RegExp(`^Step: ${step}$`, 'm'), 'the step, on its own line');
+    assert.match(question.detail ?? '', new RegExp(`id ${ids.trainedModelId}`), 'the model by its id');
     assert.equal(deletes().length, 1);
     assert.deepEqual(JSON.parse(deletes()[0]!.body), { steps: [step] });
     assert.match(platform.api.dialogs.shown.at(-1) ?? '', /Deleted 1 checkpoint of /);
@@ -243,7 +244,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it("creates a model from the server's base models and removes it from the list", async () => {
     const ids = seeded();
-    platform.api.dialogs.answerNext(ids.baseModels[0], 'sidebar-tests', 'created-model', '', 'Use the existing model');
+    platform.api.dialogs.answerNext(ids.baseModels[0], 'sidebar-tests', 'created-model', '', 'Use the existing model', 'Create Model');
     const model = (await vscode.commands.executeCommand('rlStudio.createModel')) as { id: string; name: string; base_model: string };
     assert.equal(model.name, 'created-model');
     assert.equal(model.base_model, ids.baseModels[0]);

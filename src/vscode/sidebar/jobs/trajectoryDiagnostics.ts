@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { contentDigest } from '../../../core/confirmationText';
 import { KeyedDebounce } from '../../../core/debounce';
 import { checkTrajectoryFile, formatForFileName, tooLargeToRead, type ParsedTrajectoryFile, type SourceProblem } from '../../../core/trajectoryFile';
 import { maxTrajectoryFileSize } from '../../../core/trajectoryLimits';
@@ -25,8 +26,12 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     this.subscriptions = [vscode.workspace.onDidChangeTextDocument((event) => this.scheduleCheck(event.document)), vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri))];
   }
 
-  /** Parses and checks a file (unsaved edits included) and shows its problems. */
-  async read(uri: vscode.Uri): Promise<ParsedTrajectoryFile> {
+  /**
+   * Parses and checks a file (unsaved edits included) and shows its problems. `textDigest` is the
+   * digest of the very text parsed (absent when the file was too large to read), so a confirmation
+   * can tell later whether the file still holds it.
+   */
+  async read(uri: vscode.Uri): Promise<ParsedTrajectoryFile & { textDigest?: string }> {
     const key = uri.toString();
     this.watched.add(key);
     const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
@@ -40,7 +45,9 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
         return refused;
       }
     }
-    return this.check(open ?? (await vscode.workspace.openTextDocument(uri)));
+    const document = open ?? (await vscode.workspace.openTextDocument(uri));
+    const text = document.getText();
+    return { ...(await this.check(document, text)), textDigest: contentDigest(text) };
   }
 
   problemsOf(uri: vscode.Uri): readonly vscode.Diagnostic[] {
@@ -53,11 +60,11 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     this.collection.dispose();
   }
 
-  private async check(document: vscode.TextDocument): Promise<ParsedTrajectoryFile> {
+  private async check(document: vscode.TextDocument, text = document.getText()): Promise<ParsedTrajectoryFile> {
     const key = document.uri.toString();
     const check = ++this.checks;
     this.latestCheck.set(key, check);
-    const parsed = await checkTrajectoryFile(document.getText(), formatForFileName(document.fileName));
+    const parsed = await checkTrajectoryFile(text, formatForFileName(document.fileName));
     if (this.latestCheck.get(key) === check && this.watched.has(key)) this.collection.set(document.uri, parsed.problems.map(toDiagnostic));
     return parsed;
   }
