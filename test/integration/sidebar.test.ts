@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { JobsNode } from '../../src/vscode/sidebar/jobs/jobNodes';
@@ -212,6 +214,53 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
       () => description(views.jobs.getTreeItem(seededFailed)),
       (value) => /^failed · .+/.test(value),
     );
+  });
+
+  it('confirms a training job naming the groups, trajectories, file, model and host; a file changed after the confirmation sends nothing', async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const file = join(mkdtempSync(join(tmpdir(), 'rl-studio-confirm-')), 'changing.jsonl');
+    copyFileSync(join(fixtures, 'groups.jsonl'), file);
+    const oneGroup = readFileSync(file, 'utf8').split('\n')[0]!;
+    const jobPosts = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs')).length;
+    const postsBefore = jobPosts();
+    let confirmation: { message: string; detail?: string } | undefined;
+    // The file grows from 4 groups to 40 while the confirmation is open.
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings', (question) => {
+      confirmation = question;
+      appendFileSync(file, `${oneGroup}\n`.repeat(36));
+      return 'Start Training';
+    });
+    assert.equal(await vscode.commands.executeCommand('rlStudio.createTrainingJob', vscode.Uri.file(file)), undefined);
+    assert.equal(jobPosts(), postsBefore, 'nothing was sent');
+    assert.equal(platform.api.dialogs.shown.at(-1), 'changing.jsonl changed after you confirmed; nothing was sent. Run the command again to send it as it is now.');
+    assert.match(confirmation?.message ?? '', /with 4 trajectory groups from changing\.jsonl\?$/);
+    const lines = (confirmation?.detail ?? '').split('\n');
+    assert.ok(lines.includes('4 trajectory groups, 8 trajectories.'), lines.join('\n'));
+    assert.ok(lines.includes(`File: ${file}`));
+    assert.ok(lines.some((line) => line.startsWith('Model: ') && line.includes(ids.trainedModelId)));
+    assert.ok(lines.includes(`Training API host: ${new URL(platform.emulator.trainingUrl).host} (http: not encrypted)`), lines.join('\n'));
+
+    // Run again: the confirmation counts the file as it is now, and dismissing it sends nothing.
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings', false);
+    assert.equal(await vscode.commands.executeCommand('rlStudio.createTrainingJob', vscode.Uri.file(file)), undefined);
+    assert.match(platform.api.dialogs.asked.at(-1)?.message ?? '', /with 40 trajectory groups/);
+    assert.equal(jobPosts(), postsBefore);
+  });
+
+  it("confirms a fine-tuning job naming the data URL's real host on its own line, however long the address", async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const url = `https://data.trusted.example@storage.attacker.example/${'very-long-path/'.repeat(60)}sft.jsonl`;
+    const before = platform.emulator.requests.length;
+    platform.api.dialogs.answerNext(ids.trainedModelName, url, 'Default settings', false);
+    assert.equal(await vscode.commands.executeCommand('rlStudio.createSftJob'), undefined);
+    const question = platform.api.dialogs.asked.at(-1)!;
+    assert.equal(question.kind, 'confirm');
+    const lines = (question.detail ?? '').split('\n');
+    assert.ok(lines.includes('Training data host: storage.attacker.example'), lines.join('\n'));
+    assert.ok(lines.includes(`Training data: ${url}`), 'the whole address, never cut');
+    assert.equal(platform.emulator.requests.slice(before).filter((request) => request.method === 'POST').length, 0, 'dismissed: nothing sent');
   });
 
   it('marks the problems of an invalid file on their lines and sends nothing', async () => {

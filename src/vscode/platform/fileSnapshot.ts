@@ -7,46 +7,53 @@ export function changedAfterConfirmation(fileName: string): string {
 }
 
 /**
- * What a file held when it was read for a confirmation, kept as digests: the text that was parsed
- * (the editor's, unsaved edits included) and, when that text was the file's own, the bytes on disk.
- * The action asks `changed()` after the person said yes, and sends nothing when the file no longer
- * holds what was counted: a confirmation of one group must never send forty.
+ * What a file held when it was read for a confirmation, kept as a digest: the bytes on disk, or
+ * the editor's text when it had unsaved edits (then that text is what was read). The action asks
+ * `changed()` after the person said yes and sends nothing when the file no longer holds what was
+ * counted: a confirmation of one group must never send forty.
  */
 export class FileSnapshot {
   private constructor(
     private readonly uri: vscode.Uri,
-    private readonly textDigest: string,
-    private readonly diskDigest: string | undefined,
+    private readonly kind: 'disk' | 'editor' | 'stale',
+    private readonly digest: string,
   ) {}
 
-  /** The snapshot of `text`, the text just parsed from `uri`. */
-  static async of(uri: vscode.Uri, textDigest: string): Promise<FileSnapshot> {
-    const open = openDocument(uri);
-    // Unsaved edits are what was parsed: the bytes on disk are another text, not to be compared.
-    const diskDigest = open?.isDirty ? undefined : await diskDigestOf(uri);
-    return new FileSnapshot(uri, textDigest, diskDigest);
+  /** The file's bytes, as just read from disk. */
+  static ofBytes(uri: vscode.Uri, bytes: Uint8Array): FileSnapshot {
+    return new FileSnapshot(uri, 'disk', contentDigest(bytes));
   }
 
-  /** True when the editor's text or the bytes on disk are no longer what was read. */
+  /**
+   * The text of an open editor, as just read from it. Without unsaved edits it must be the file's
+   * own text: an editor that has not yet caught up with a change on disk counts as changed.
+   */
+  static async ofEditor(document: vscode.TextDocument, text: string): Promise<FileSnapshot> {
+    if (document.isDirty) return new FileSnapshot(document.uri, 'editor', contentDigest(text));
+    const bytes = await readBytes(document.uri);
+    if (bytes === undefined || contentDigest(new TextDecoder().decode(bytes)) !== contentDigest(text)) return new FileSnapshot(document.uri, 'stale', '');
+    return new FileSnapshot(document.uri, 'disk', contentDigest(bytes));
+  }
+
+  /** True when the file (or the editor's unsaved text that was read) no longer holds what was read. */
   async changed(): Promise<boolean> {
-    const open = openDocument(this.uri);
-    if (open && contentDigest(open.getText()) !== this.textDigest) return true;
-    // Read with unsaved edits that were since closed unsaved: the text confirmed is nowhere now.
-    if (this.diskDigest === undefined) return open === undefined;
-    return (await diskDigestOf(this.uri)) !== this.diskDigest;
+    if (this.kind === 'stale') return true;
+    if (this.kind === 'disk') {
+      const bytes = await readBytes(this.uri);
+      return bytes === undefined || contentDigest(bytes) !== this.digest;
+    }
+    const key = this.uri.toString();
+    const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
+    // Closed without saving: the text confirmed is nowhere now.
+    return open === undefined || contentDigest(open.getText()) !== this.digest;
   }
 }
 
-function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
-  const key = uri.toString();
-  return vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
-}
-
-async function diskDigestOf(uri: vscode.Uri): Promise<string | undefined> {
+async function readBytes(uri: vscode.Uri): Promise<Uint8Array | undefined> {
   try {
-    return contentDigest(await vscode.workspace.fs.readFile(uri));
+    return await vscode.workspace.fs.readFile(uri);
   } catch {
-    // Gone or unreadable: no digest matches it.
-    return 'unreadable';
+    // Gone or unreadable: it holds nothing that was read.
+    return undefined;
   }
 }

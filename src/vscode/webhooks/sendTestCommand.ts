@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { contentDigest } from '../../core/confirmationText';
 import type { PayloadAnalysis } from '../../payload';
 import type { Webhook } from '../../webhook/model';
 import type * as Report from '../../webhook/report';
@@ -151,10 +150,10 @@ export async function sendTest(
 async function chooseSource(dialogs: Dialogs, target: unknown, documents: PayloadDocuments): Promise<Source | undefined> {
   const fromUri = async (uri: vscode.Uri): Promise<Source | undefined> => {
     const document = await vscode.workspace.openTextDocument(uri);
-    // The digest of the very text analysed: read in the same turn, nothing can change it in between.
-    const textDigest = contentDigest(document.getText());
+    // The very text analysed: read in the same turn, nothing can change it in between.
+    const text = document.getText();
     const analysis = documents.analysisOf(document);
-    return analysis ? { document, analysis, label: vscode.workspace.asRelativePath(uri), snapshot: await FileSnapshot.of(uri, textDigest) } : undefined;
+    return analysis ? { document, analysis, label: vscode.workspace.asRelativePath(uri), snapshot: await FileSnapshot.ofEditor(document, text) } : undefined;
   };
   if (target instanceof vscode.Uri) {
     const source = await fromUri(target);

@@ -6,7 +6,7 @@ import type { Services } from '../../platform/services';
 import { logConfirmation, sftConfirmation, trainingConfirmation, type Confirmation, type GroupSourceWords, type NamedModel } from '../commandConfirmations';
 import { readyForTraining, withNotification } from '../flowGuards';
 import type { Dialogs } from '../../platform/dialogs';
-import { changedAfterConfirmation, FileSnapshot } from '../../platform/fileSnapshot';
+import { changedAfterConfirmation } from '../../platform/fileSnapshot';
 import { pickExperimentalConfig, pickTargetModel, trajectoryFileOf } from './pickers';
 import type { TrajectoryDiagnostics } from './trajectoryDiagnostics';
 
@@ -34,10 +34,8 @@ export interface GroupsToSend {
  * diagnostic on its line, and the message says how many there are and where the first one is.
  */
 export async function readTrajectoryGroups(dialogs: Dialogs, diagnostics: TrajectoryDiagnostics, uri: vscode.Uri): Promise<GroupsToSend | undefined> {
-  const { groups, problems, ok, textDigest } = await diagnostics.read(uri);
-  if (ok) {
-    // A file read whole always has its digest; an empty one matches no text, so nothing would be sent.
-    const snapshot = await FileSnapshot.of(uri, textDigest ?? '');
+  const { groups, problems, ok, snapshot } = await diagnostics.read(uri);
+  if (ok && snapshot) {
     return { groups, source: { name: path.basename(uri.fsPath), path: uri.fsPath || uri.toString() }, detail: uri.fsPath, changed: () => snapshot.changed() };
   }
   const errors = problems.filter((problem) => problem.severity === 'error');

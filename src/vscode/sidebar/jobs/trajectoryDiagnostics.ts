@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { contentDigest } from '../../../core/confirmationText';
 import { KeyedDebounce } from '../../../core/debounce';
 import { checkTrajectoryFile, formatForFileName, tooLargeToRead, type ParsedTrajectoryFile, type SourceProblem } from '../../../core/trajectoryFile';
 import { maxTrajectoryFileSize } from '../../../core/trajectoryLimits';
+import { FileSnapshot } from '../../platform/fileSnapshot';
 
 /** Edits are checked once typing pauses this long. */
 const checkDelayMs = 300;
@@ -27,27 +27,31 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
   }
 
   /**
-   * Parses and checks a file (unsaved edits included) and shows its problems. `textDigest` is the
-   * digest of the very text parsed (absent when the file was too large to read), so a confirmation
-   * can tell later whether the file still holds it.
+   * Parses and checks a file and shows its problems: the editor's text when it has unsaved edits,
+   * else the file's bytes on disk (an open editor may not have caught up with a change on disk yet).
+   * `snapshot` keeps what was read, so a confirmation can tell later whether the file still holds it.
    */
-  async read(uri: vscode.Uri): Promise<ParsedTrajectoryFile & { textDigest?: string }> {
+  async read(uri: vscode.Uri): Promise<ParsedTrajectoryFile & { snapshot?: FileSnapshot }> {
     const key = uri.toString();
     this.watched.add(key);
     const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
-    if (!open) {
-      // Sized before it is read: the editor would not even hand an extension a file over 50 MB.
-      const { size } = await vscode.workspace.fs.stat(uri);
-      if (size > maxTrajectoryFileSize) {
-        const refused = tooLargeToRead(size);
-        this.latestCheck.set(key, ++this.checks);
-        this.collection.set(uri, refused.problems.map(toDiagnostic));
-        return refused;
-      }
+    if (open?.isDirty) {
+      const text = open.getText();
+      return { ...(await this.check(uri, text)), snapshot: await FileSnapshot.ofEditor(open, text) };
     }
-    const document = open ?? (await vscode.workspace.openTextDocument(uri));
-    const text = document.getText();
-    return { ...(await this.check(document, text)), textDigest: contentDigest(text) };
+    // Sized before it is read, and again once read: it may have grown in between.
+    const { size } = await vscode.workspace.fs.stat(uri);
+    if (size > maxTrajectoryFileSize) return this.refuse(uri, size);
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (bytes.byteLength > maxTrajectoryFileSize) return this.refuse(uri, bytes.byteLength);
+    return { ...(await this.check(uri, new TextDecoder().decode(bytes))), snapshot: FileSnapshot.ofBytes(uri, bytes) };
+  }
+
+  private refuse(uri: vscode.Uri, size: number): ParsedTrajectoryFile {
+    const refused = tooLargeToRead(size);
+    this.latestCheck.set(uri.toString(), ++this.checks);
+    this.collection.set(uri, refused.problems.map(toDiagnostic));
+    return refused;
   }
 
   problemsOf(uri: vscode.Uri): readonly vscode.Diagnostic[] {
@@ -60,12 +64,12 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     this.collection.dispose();
   }
 
-  private async check(document: vscode.TextDocument, text = document.getText()): Promise<ParsedTrajectoryFile> {
-    const key = document.uri.toString();
+  private async check(uri: vscode.Uri, text: string): Promise<ParsedTrajectoryFile> {
+    const key = uri.toString();
     const check = ++this.checks;
     this.latestCheck.set(key, check);
-    const parsed = await checkTrajectoryFile(text, formatForFileName(document.fileName));
-    if (this.latestCheck.get(key) === check && this.watched.has(key)) this.collection.set(document.uri, parsed.problems.map(toDiagnostic));
+    const parsed = await checkTrajectoryFile(text, formatForFileName(uri.path));
+    if (this.latestCheck.get(key) === check && this.watched.has(key)) this.collection.set(uri, parsed.problems.map(toDiagnostic));
     return parsed;
   }
 
@@ -73,7 +77,7 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     const key = document.uri.toString();
     if (!this.watched.has(key)) return;
     this.pending.schedule(key, checkDelayMs, () => {
-      if (this.watched.has(key)) void this.check(document);
+      if (this.watched.has(key)) void this.check(document.uri, document.getText());
     });
   }
 
