@@ -1,5 +1,5 @@
 import { redactedMark, redactSecrets } from '../api/redact';
-import { authSchemeOf, looksLikeCredential } from './credentialShape';
+import { authSchemeOf, credentialParts, looksLikeCredential } from './credentialShape';
 import { fence, headerLines } from './report';
 import { receiverLimits, type ReceivedRequest, type ReceiverStats, type Refusal, type RefusalReason, type SignatureVerdict } from './receiver';
 
@@ -100,11 +100,11 @@ function maskHeaderValue(name: string, value: string, secrets: string[]): string
 
 /** A value masked for its shape: an auth scheme stays in view, the rest is hidden. */
 function maskByShape(value: string, secrets: string[]): string {
-  secrets.push(value);
+  // The credential-looking parts, not the whole value: a path around a token must not mask every path in the body.
+  secrets.push(...credentialParts(value));
   const scheme = authSchemeOf(value);
   if (!scheme) return `${redactedMark} (${value.length} characters)`;
   const credentials = value.trim().slice(scheme.length).trim();
-  secrets.push(credentials);
   return `${scheme} ${redactedMark} (${credentials.length} characters)`;
 }
 

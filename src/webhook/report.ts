@@ -1,6 +1,6 @@
 import { redactedMark, redactSecrets } from '../api/redact';
 import { codeFence } from '../core/markdownText';
-import { looksLikeCredential } from './credentialShape';
+import { credentialParts, looksLikeCredential } from './credentialShape';
 import type { TestSendResult } from './send';
 
 const statusTexts: Record<number, string> = {
@@ -63,7 +63,7 @@ export function formatTestReport(result: TestSendResult, options: TestReportOpti
     const truncated = response.truncated ? ', cut at the kept maximum' : '';
     lines.push(`Body (${response.body.byteLength} bytes${truncated}):`, '', ...fence(prettyIfJson(text), looksJson(text) ? 'json' : 'text'));
   }
-  const hidden = [...(options.secrets ?? []), ...cookieValues(result.response?.headers ?? {})];
+  const hidden = [...(options.secrets ?? []), ...cookieValues(result.response?.headers ?? {}), ...credentialShapedValues(result.response?.headers ?? {})];
   return redactSecrets(lines.join('\n') + '\n', hidden);
 }
 
@@ -74,6 +74,11 @@ function maskCredentialHeaders(headers: Record<string, string | string[] | undef
     masked[name] = !hidden ? value : Array.isArray(value) ? value.map(() => redactedMark) : redactedMark;
   }
   return masked;
+}
+
+/** Header values shaped like a credential, whatever the header's name, so the body cannot show them either. */
+function credentialShapedValues(headers: Record<string, string | string[] | undefined>): string[] {
+  return Object.values(headers).flatMap((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]).flatMap(credentialParts));
 }
 
 /** The values of the cookies the endpoint set or echoed, so the body cannot show them either. */

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { authSchemeOf, looksLikeCredential } from '../../../src/webhook/credentialShape';
+import { authSchemeOf, credentialParts, looksLikeCredential } from '../../../src/webhook/credentialShape';
 import { formatReceivedRequest, maskHeaders } from '../../../src/webhook/receivedReport';
 
 const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
@@ -97,5 +97,20 @@ describe('credential shapes in header values', () => {
     });
     assert.doesNotMatch(shown, /ghp_16C7|eyJhbGci/);
     assert.match(shown, /x-custom-pat: \[redacted\]/);
+  });
+});
+
+describe('the parts of a value to mask wherever they are echoed', () => {
+  it('takes the token, not the words around it', () => {
+    const pat = 'ghp_16C7e42F292c6912E7710c838347Ae178B4a';
+    const withPat = credentialParts(`token=${pat}; v=1`);
+    assert.ok(withPat.includes(pat));
+    assert.ok(
+      withPat.every((part) => pat.includes(part)),
+      JSON.stringify(withPat),
+    );
+    assert.deepEqual(credentialParts('Bearer opaque-value'), ['opaque-value']);
+    assert.deepEqual(credentialParts('/services/T0ABCDEF1/B0GHIJKL2/9f8e7d6c5b4a'), ['T0ABCDEF1', 'B0GHIJKL2', '9f8e7d6c5b4a']);
+    assert.deepEqual(credentialParts('application/json'), []);
   });
 });
