@@ -248,6 +248,50 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.equal(jobPosts(), postsBefore);
   });
 
+  it('deletes a model only after a confirmation naming it by name and id, its listed checkpoints and the host', async () => {
+    const modelId = await platform.emulator.createModelWithCheckpoints('doomed-model', 3);
+    await vscode.commands.executeCommand('rlStudio.addModel', modelId, 'emulator-entity/deleting/doomed-model');
+    const node = await trainingModelNode(modelId);
+    await checkpointSteps(node);
+    const deletes = () => platform.emulator.requests.filter((request) => request.method === 'DELETE' && request.path.endsWith(`/preview/models/${modelId}`));
+    platform.api.dialogs.answerNext(false);
+    await vscode.commands.executeCommand('rlStudio.deleteModel', node);
+    assert.equal(deletes().length, 0, 'dismissed: nothing deleted');
+    const question = platform.api.dialogs.asked.at(-1)!;
+    assert.equal(question.message, 'Delete the model "doomed-model" and all its checkpoints?');
+    const lines = (question.detail ?? '').split('\n');
+    assert.ok(lines.includes(`Model: "emulator-entity/deleting/doomed-model", id ${modelId}`), lines.join('\n'));
+    assert.ok(lines.includes('Checkpoints: 3 checkpoints listed here; every one is deleted.'), lines.join('\n'));
+    assert.ok(lines.includes(`Training API host: ${new URL(platform.emulator.trainingUrl).host} (http: not encrypted)`));
+    platform.api.dialogs.answerNext('Delete Model');
+    await vscode.commands.executeCommand('rlStudio.deleteModel', node);
+    assert.equal(deletes().length, 1);
+  });
+
+  it('logs trajectory groups only after a confirmation naming the split, the counts and the model, and sends exactly the groups counted', async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const logs = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/preview/models/${ids.trainedModelId}/log`));
+    const before = logs().length;
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'val', 'Log Groups');
+    const logged = (await vscode.commands.executeCommand('rlStudio.logTrajectories', fixture('groups.jsonl'))) as { count: number } | undefined;
+    assert.equal(logged?.count, 4);
+    const question = platform.api.dialogs.asked.filter((asked) => asked.kind === 'confirm').at(-1)!;
+    assert.match(question.message, /^Log 4 trajectory groups from groups\.jsonl to .+ \(split "val"\)\?$/);
+    assert.match(question.detail ?? '', /^4 trajectory groups, 8 trajectories\.$/m);
+    assert.match(question.detail ?? '', new RegExp(`^Model: .*${ids.trainedModelId}`, 'm'));
+    assert.equal(logs().length, before + 1);
+    const body = JSON.parse(logs().at(-1)!.body) as { split: string; trajectory_groups: unknown[] };
+    assert.equal(body.split, 'val');
+    assert.deepEqual(
+      body.trajectory_groups,
+      readFileSync(join(fixtures, 'groups.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as unknown),
+    );
+  });
+
   it("confirms a fine-tuning job naming the data URL's real host on its own line, however long the address", async () => {
     const ids = seeded();
     await trainedModelListed(platform);
