@@ -1,4 +1,5 @@
 import { redactedMark, redactSecrets } from '../api/redact';
+import { authSchemeOf, credentialParts, looksLikeCredential } from './credentialShape';
 import { fence, headerLines } from './report';
 import { receiverLimits, type ReceivedRequest, type ReceiverStats, type Refusal, type RefusalReason, type SignatureVerdict } from './receiver';
 
@@ -48,18 +49,22 @@ const credentialName = /token|secret|passw|api[-_]?key|cookie|session|auth(?!or)
 
 /**
  * The headers as shown, credentials masked (an authorization keeps its scheme, a cookie its names),
- * and the values masked, to be masked wherever else they appear.
+ * and the values masked, to be masked wherever else they appear. A header of any other name is
+ * masked too when its value looks like a credential (a token prefix, a JWT, an auth scheme, a long
+ * base64 or hex run): a sender names its headers as it likes.
  */
 export function maskHeaders(headers: Record<string, string | string[]>): { shown: Record<string, string | string[]>; secrets: string[] } {
   const shown: Record<string, string | string[]> = {};
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (!credentialHeaders.has(lower) && !credentialName.test(lower)) {
+    const values = Array.isArray(value) ? value : [value];
+    const namedCredential = credentialHeaders.has(lower) || credentialName.test(lower);
+    if (!namedCredential && !values.some(looksLikeCredential)) {
       shown[name] = value;
       continue;
     }
-    const masked = (Array.isArray(value) ? value : [value]).map((one) => maskHeaderValue(lower, one, secrets));
+    const masked = values.map((one) => (namedCredential ? maskHeaderValue(lower, one, secrets) : maskByShape(one, secrets)));
     shown[name] = Array.isArray(value) ? masked : masked[0];
   }
   return { shown, secrets };
@@ -91,6 +96,16 @@ function maskHeaderValue(name: string, value: string, secrets: string[]): string
     return `${scheme[1]} ${redactedMark} (${credentials.length} characters)`;
   }
   return `${redactedMark} (${value.length} characters)`;
+}
+
+/** A value masked for its shape: an auth scheme stays in view, the rest is hidden. */
+function maskByShape(value: string, secrets: string[]): string {
+  // The credential-looking parts, not the whole value: a path around a token must not mask every path in the body.
+  secrets.push(...credentialParts(value));
+  const scheme = authSchemeOf(value);
+  if (!scheme) return `${redactedMark} (${value.length} characters)`;
+  const credentials = value.trim().slice(scheme.length).trim();
+  return `${scheme} ${redactedMark} (${credentials.length} characters)`;
 }
 
 /**

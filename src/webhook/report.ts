@@ -1,5 +1,6 @@
 import { redactedMark, redactSecrets } from '../api/redact';
 import { codeFence } from '../core/markdownText';
+import { credentialParts, looksLikeCredential } from './credentialShape';
 import type { TestSendResult } from './send';
 
 const statusTexts: Record<number, string> = {
@@ -31,7 +32,7 @@ export interface TestReportOptions {
   notes?: readonly string[];
 }
 
-/** Response headers whose values are credentials or sessions: shown masked, whatever they hold. */
+/** Response headers whose values are credentials or sessions: shown masked, whatever they hold (others when their value looks like one). */
 const credentialHeader = /auth|token|key|secret|cookie|session|password|signature/i;
 
 /**
@@ -62,16 +63,22 @@ export function formatTestReport(result: TestSendResult, options: TestReportOpti
     const truncated = response.truncated ? ', cut at the kept maximum' : '';
     lines.push(`Body (${response.body.byteLength} bytes${truncated}):`, '', ...fence(prettyIfJson(text), looksJson(text) ? 'json' : 'text'));
   }
-  const hidden = [...(options.secrets ?? []), ...cookieValues(result.response?.headers ?? {})];
+  const hidden = [...(options.secrets ?? []), ...cookieValues(result.response?.headers ?? {}), ...credentialShapedValues(result.response?.headers ?? {})];
   return redactSecrets(lines.join('\n') + '\n', hidden);
 }
 
 function maskCredentialHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
   const masked: Record<string, string | string[] | undefined> = {};
   for (const [name, value] of Object.entries(headers)) {
-    masked[name] = value === undefined || !credentialHeader.test(name) ? value : Array.isArray(value) ? value.map(() => redactedMark) : redactedMark;
+    const hidden = value !== undefined && (credentialHeader.test(name) || (Array.isArray(value) ? value : [value]).some(looksLikeCredential));
+    masked[name] = !hidden ? value : Array.isArray(value) ? value.map(() => redactedMark) : redactedMark;
   }
   return masked;
+}
+
+/** Header values shaped like a credential, whatever the header's name, so the body cannot show them either. */
+function credentialShapedValues(headers: Record<string, string | string[] | undefined>): string[] {
+  return Object.values(headers).flatMap((value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]).flatMap(credentialParts));
 }
 
 /** The values of the cookies the endpoint set or echoed, so the body cannot show them either. */

@@ -193,6 +193,29 @@ describe('fault: local webhook receiver against hostile clients', () => {
     for (const value of ['ak_test_0011223344556677', 'zz-cookie-value-998877', 'tok_1234567890abcdef']) assert.deepEqual(leakedPieces(shownSecond, value), [], `${value} shows in:\n${shownSecond}`);
   });
 
+  it('credentials under header names the receiver does not know (x-custom-pat: ghp_…, a JWT, an AWS key id, a bare hex key), echoed in the body: the shown report has none of them', async () => {
+    const pat = 'ghp_R4nd0mL00k1ngT0kenV4lue0123456789abcd';
+    const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJkZXBsb3kiLCJleHAiOjE4OTM0NTYwMDB9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+    const awsKey = 'AKIAIOSFODNN7EXAMPLE';
+    const hexKey = '4f3c2b1a09e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4';
+    const body = JSON.stringify({ event_type: 'LINK_ARTIFACT', note: `copied ${pat} and ${jwt}` });
+    const answer = await post(receiver.url, body, {
+      'x-custom-pat': pat,
+      'x-deploy-blob': jwt,
+      'x-cloud-id': awsKey,
+      'x-hmm': hexKey,
+      'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+      'x-service-signature': signPayload('whsec-verification-secret-0123456789', body),
+    });
+    assert.equal(answer.status, 200);
+    const shown = formatReceivedRequest(receiver.requests[0]!, receiver.secretsToMask());
+    for (const value of [pat, jwt, awsKey, hexKey]) assert.deepEqual(leakedPieces(shown, value), [], `${value} shows in:\n${shown}`);
+    assert.match(shown, /x-custom-pat: \[redacted\] \(\d+ characters\)/, 'the header is listed, its value masked');
+    assert.match(shown, /x-deploy-blob: \[redacted\]/);
+    assert.match(shown, /x-github-delivery: 72d3162e-cc78-11e3-81ab-4c9367dc0958/, 'an identifier stays readable');
+    assert.match(shown, /signature valid/);
+  });
+
   it('a body built to make the log masking backtrack (credential words, quotes, form pairs): shown without stalling the extension host', async () => {
     const hostile = `"${'token'.repeat(60_000)}${'"'.repeat(100_000)}${'a=token'.repeat(40_000)}\n${'cookie: '.repeat(50_000)}`.slice(0, receiverLimits.maxBodyBytes);
     assert.equal((await post(receiver.url, hostile)).status, 200);

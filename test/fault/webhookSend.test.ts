@@ -99,6 +99,24 @@ describe('fault: a webhook endpoint that reflects what it was sent', function ()
     }
   });
 
+  it('an endpoint answering with credentials under invented header names (a GitHub token, a JWT), echoed in its body: the report shows neither', async () => {
+    const pat = 'ghp_UpstreamL00k1ngT0kenV4lue0123456789ab';
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJob29rcyIsImV4cCI6MTg5MzQ1NjAwMH0.dGhpcy1pcy10aGUtc2lnbmF0dXJl';
+    const server = await hostileServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'x-upstream-handle': pat, 'x-trace-blob': jwt, 'x-request-id': '72d3162e-cc78-11e3-81ab-4c9367dc0958' });
+      response.end(JSON.stringify({ ok: true, echoed: `${pat} ${jwt}` }));
+    });
+    try {
+      const result = await sendTest('{}', { name: 'deploy', url: `${server.origin}/hooks` }, {}, sendRaw, { timeoutMs: 5_000 });
+      const report = formatTestReport(result);
+      for (const value of [pat, jwt]) assert.ok(!report.includes(value.slice(4, 20)), `${value} shows in:\n${report}`);
+      assert.match(report, /x-upstream-handle: \[redacted\]/);
+      assert.match(report, /x-request-id: 72d3162e-cc78-11e3-81ab-4c9367dc0958/, 'an identifier stays readable');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a URL with a path token and userinfo where nothing listens: the failure, advice, report and log name the origin only', async () => {
     const server = await hostileServer(() => undefined);
     const origin = server.origin;

@@ -74,7 +74,7 @@ describe("Model picker: RL Studio's models in the editor, their limits and their
 
   it("gives a pinned checkpoint the limits of its training model's base model", async () => {
     const base = 'OpenPipe/Qwen3-14B-Instruct';
-    platform.api.dialogs.answerNext(base, 'picker-tests', 'picker-base', '', 'Use the existing model');
+    platform.api.dialogs.answerNext(base, 'picker-tests', 'picker-base', '', 'Use the existing model', 'Create Model');
     const created = (await vscode.commands.executeCommand('rlStudio.createModel')) as { id: string; entity: string; project: string; name: string; base_model: string };
     assert.equal(created.base_model, base);
     const node = await checkpointNode(platform.api.views.models, created.id, 0);

@@ -69,7 +69,7 @@ describe('Models: adding by id or by name', function () {
   it('a checkpoint model id is found by name through the training API, with no id typed', async () => {
     const ids = seededIds(platform);
     const modelId = await platform.emulator.createModelWithCheckpoints('found-by-name', 3);
-    platform.api.dialogs.answerNext('wandb-artifact:///emulator-entity/emulator-project/found-by-name:step2', 'findByName', ids.baseModels[0]);
+    platform.api.dialogs.answerNext('wandb-artifact:///emulator-entity/emulator-project/found-by-name:step2', 'findByName', ids.baseModels[0], 'Create Model');
     const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.addModel');
     assert.equal(model?.id, modelId, 'the existing model, returned by name');
     assert.equal(model?.name, 'found-by-name');

@@ -323,7 +323,10 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
     try {
       const document = await openPayload('{"text": "Grüße from ${event_author}", "auth": "${ACCESS_TOKEN}"}');
       await vscode.commands.executeCommand('rlStudio.payload.chooseWebhook', document.uri, id);
+      api.dialogs.answerNext('Send Test');
       const summary = await vscode.commands.executeCommand<{ ok: boolean; status?: number; report: vscode.Uri }>('rlStudio.webhook.sendTest', document.uri);
+      const confirmation = api.dialogs.asked.filter((question) => question.kind === 'confirm').at(-1);
+      assert.match(confirmation?.detail ?? '', /^Endpoint host: 127\.0\.0\.1:\d+ \(http: not encrypted\)$/m, 'the confirmation names the host');
       assert.equal(summary.ok, true);
       assert.equal(summary.status, 200);
 
@@ -361,6 +364,7 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
 
   it('says what to check when the endpoint is not there', async () => {
     await openPayload('{"e": "${event_type}"}');
+    api.dialogs.answerNext('Send Test');
     const summary = await vscode.commands.executeCommand<{ ok: boolean; failure?: string; report: vscode.Uri }>('rlStudio.webhook.sendTest', webhookId);
     assert.equal(summary.ok, false);
     assert.match(summary.failure ?? '', /could not connect|refused/);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -99,11 +99,34 @@ describe('Rollout inspector: the custom editor of trajectory-group files', funct
     await vscode.commands.executeCommand('vscode.open', uri);
     const panel = await inspected(uri, 7);
     await trainedModelListed(platform);
-    platform.api.dialogs.answerNext(seededIds(platform).trainedModelName, 'Default settings');
+    platform.api.dialogs.answerNext(seededIds(platform).trainedModelName, 'Default settings', 'Start Training');
     const created = await panel.actions.createJob({ kind: 'selected', indices: [1, 3] });
     assert.ok(created, 'a job was created');
     const job = platform.api.views.jobService.jobs().find((remembered) => remembered.id === created.id);
     assert.equal(job?.label, `train.trajectories.jsonl (2 groups) → ${seededIds(platform).trainedModelName}`);
+  });
+
+  it('confirms the picked groups by number, and sends nothing when the file changed after the confirmation', async () => {
+    const uri = copyOf('flags.trajectories.jsonl', 'rewritten.trajectories.jsonl');
+    await vscode.commands.executeCommand('vscode.open', uri);
+    const panel = await inspected(uri, 7);
+    await trainedModelListed(platform);
+    const jobPosts = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs')).length;
+    const before = jobPosts();
+    let detail = '';
+    platform.api.dialogs.answerNext(seededIds(platform).trainedModelName, 'Default settings', (question) => {
+      detail = question.detail ?? '';
+      // The picked groups are swapped on disk while the confirmation is open.
+      const lines = readFileSync(uri.fsPath, 'utf8').split('\n');
+      [lines[1], lines[3]] = [lines[3]!, lines[1]!];
+      writeFileSync(uri.fsPath, lines.join('\n'));
+      return 'Start Training';
+    });
+    assert.equal(await panel.actions.createJob({ kind: 'selected', indices: [1, 3] }), undefined);
+    assert.equal(jobPosts(), before, 'nothing was sent');
+    assert.match(detail, /^Groups of the file \(numbered from 1\): 2, 4$/m);
+    assert.match(detail, /^2 trajectory groups, \d+ trajectories\.$/m);
+    assert.equal(platform.api.dialogs.shown.at(-1), 'rewritten.trajectories.jsonl changed after you confirmed; nothing was sent. Run the command again to send it as it is now.');
   });
 
   it('exports the groups that match a filter to a new file, as they are in the file', async () => {

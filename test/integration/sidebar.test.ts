@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { JobsNode } from '../../src/vscode/sidebar/jobs/jobNodes';
@@ -49,7 +51,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
   /** A training job of the trained model from a fixture file, created through the command with the default settings; its id. */
   async function createJobFrom(file: string): Promise<string> {
     await trainedModelListed(platform);
-    platform.api.dialogs.answerNext(seeded().trainedModelName, 'Default settings');
+    platform.api.dialogs.answerNext(seeded().trainedModelName, 'Default settings', 'Start Training');
     const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', fixture(file))) as { id: string } | undefined;
     assert.ok(created?.id, 'the command returns the new job');
     return created.id;
@@ -144,7 +146,8 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     await vscode.commands.executeCommand('rlStudio.deleteCheckpoints', target, [target]);
     const question = platform.api.dialogs.asked.at(-1)!;
     assert.equal(question.kind, 'confirm');
-    assert.match(`${question.message} ${question.detail}`, new RegExp(`Step ${step} `));
+    assert.match(question.detail ?? '', new RegExp(`^Step: ${step}$`, 'm'), 'the step, on its own line');
+    assert.match(question.detail ?? '', new RegExp(`id ${ids.trainedModelId}`), 'the model by its id');
     assert.equal(deletes().length, 1);
     assert.deepEqual(JSON.parse(deletes()[0]!.body), { steps: [step] });
     assert.match(platform.api.dialogs.shown.at(-1) ?? '', /Deleted 1 checkpoint of /);
@@ -213,6 +216,97 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     );
   });
 
+  it('confirms a training job naming the groups, trajectories, file, model and host; a file changed after the confirmation sends nothing', async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const file = join(mkdtempSync(join(tmpdir(), 'rl-studio-confirm-')), 'changing.jsonl');
+    copyFileSync(join(fixtures, 'groups.jsonl'), file);
+    const oneGroup = readFileSync(file, 'utf8').split('\n')[0]!;
+    const jobPosts = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs')).length;
+    const postsBefore = jobPosts();
+    let confirmation: { message: string; detail?: string } | undefined;
+    // The file grows from 4 groups to 40 while the confirmation is open.
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings', (question) => {
+      confirmation = question;
+      appendFileSync(file, `${oneGroup}\n`.repeat(36));
+      return 'Start Training';
+    });
+    assert.equal(await vscode.commands.executeCommand('rlStudio.createTrainingJob', vscode.Uri.file(file)), undefined);
+    assert.equal(jobPosts(), postsBefore, 'nothing was sent');
+    assert.equal(platform.api.dialogs.shown.at(-1), 'changing.jsonl changed after you confirmed; nothing was sent. Run the command again to send it as it is now.');
+    assert.match(confirmation?.message ?? '', /with 4 trajectory groups from changing\.jsonl\?$/);
+    const lines = (confirmation?.detail ?? '').split('\n');
+    assert.ok(lines.includes('4 trajectory groups, 8 trajectories.'), lines.join('\n'));
+    assert.ok(lines.includes(`File: ${file}`));
+    assert.ok(lines.some((line) => line.startsWith('Model: ') && line.includes(ids.trainedModelId)));
+    assert.ok(lines.includes(`Training API host: ${new URL(platform.emulator.trainingUrl).host} (http: not encrypted)`), lines.join('\n'));
+
+    // Run again: the confirmation counts the file as it is now, and dismissing it sends nothing.
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings', false);
+    assert.equal(await vscode.commands.executeCommand('rlStudio.createTrainingJob', vscode.Uri.file(file)), undefined);
+    assert.match(platform.api.dialogs.asked.at(-1)?.message ?? '', /with 40 trajectory groups/);
+    assert.equal(jobPosts(), postsBefore);
+  });
+
+  it('deletes a model only after a confirmation naming it by name and id, its listed checkpoints and the host', async () => {
+    const modelId = await platform.emulator.createModelWithCheckpoints('doomed-model', 3);
+    await vscode.commands.executeCommand('rlStudio.addModel', modelId, 'emulator-entity/deleting/doomed-model');
+    const node = await trainingModelNode(modelId);
+    await checkpointSteps(node);
+    const deletes = () => platform.emulator.requests.filter((request) => request.method === 'DELETE' && request.path.endsWith(`/preview/models/${modelId}`));
+    platform.api.dialogs.answerNext(false);
+    await vscode.commands.executeCommand('rlStudio.deleteModel', node);
+    assert.equal(deletes().length, 0, 'dismissed: nothing deleted');
+    const question = platform.api.dialogs.asked.at(-1)!;
+    assert.equal(question.message, 'Delete the model "doomed-model" and all its checkpoints?');
+    const lines = (question.detail ?? '').split('\n');
+    assert.ok(lines.includes(`Model: "emulator-entity/deleting/doomed-model", id ${modelId}`), lines.join('\n'));
+    assert.ok(lines.includes('Checkpoints: 3 checkpoints listed here; every one is deleted.'), lines.join('\n'));
+    assert.ok(lines.includes(`Training API host: ${new URL(platform.emulator.trainingUrl).host} (http: not encrypted)`));
+    platform.api.dialogs.answerNext('Delete Model');
+    await vscode.commands.executeCommand('rlStudio.deleteModel', node);
+    assert.equal(deletes().length, 1);
+  });
+
+  it('logs trajectory groups only after a confirmation naming the split, the counts and the model, and sends exactly the groups counted', async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const logs = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/preview/models/${ids.trainedModelId}/log`));
+    const before = logs().length;
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'val', 'Log Groups');
+    const logged = (await vscode.commands.executeCommand('rlStudio.logTrajectories', fixture('groups.jsonl'))) as { count: number } | undefined;
+    assert.equal(logged?.count, 4);
+    const question = platform.api.dialogs.asked.filter((asked) => asked.kind === 'confirm').at(-1)!;
+    assert.match(question.message, /^Log 4 trajectory groups from groups\.jsonl to .+ \(split "val"\)\?$/);
+    assert.match(question.detail ?? '', /^4 trajectory groups, 8 trajectories\.$/m);
+    assert.match(question.detail ?? '', new RegExp(`^Model: .*${ids.trainedModelId}`, 'm'));
+    assert.equal(logs().length, before + 1);
+    const body = JSON.parse(logs().at(-1)!.body) as { split: string; trajectory_groups: unknown[] };
+    assert.equal(body.split, 'val');
+    assert.deepEqual(
+      body.trajectory_groups,
+      readFileSync(join(fixtures, 'groups.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as unknown),
+    );
+  });
+
+  it("confirms a fine-tuning job naming the data URL's real host on its own line, however long the address", async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const url = `https://data.trusted.example@storage.attacker.example/${'very-long-path/'.repeat(60)}sft.jsonl`;
+    const before = platform.emulator.requests.length;
+    platform.api.dialogs.answerNext(ids.trainedModelName, url, 'Default settings', false);
+    assert.equal(await vscode.commands.executeCommand('rlStudio.createSftJob'), undefined);
+    const question = platform.api.dialogs.asked.at(-1)!;
+    assert.equal(question.kind, 'confirm');
+    const lines = (question.detail ?? '').split('\n');
+    assert.ok(lines.includes('Training data host: storage.attacker.example'), lines.join('\n'));
+    assert.ok(lines.includes(`Training data: ${url}`), 'the whole address, never cut');
+    assert.equal(platform.emulator.requests.slice(before).filter((request) => request.method === 'POST').length, 0, 'dismissed: nothing sent');
+  });
+
   it('marks the problems of an invalid file on their lines and sends nothing', async () => {
     const before = platform.emulator.requests.length;
     const uri = fixture('invalid.jsonl');
@@ -243,7 +337,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
 
   it("creates a model from the server's base models and removes it from the list", async () => {
     const ids = seeded();
-    platform.api.dialogs.answerNext(ids.baseModels[0], 'sidebar-tests', 'created-model', '', 'Use the existing model');
+    platform.api.dialogs.answerNext(ids.baseModels[0], 'sidebar-tests', 'created-model', '', 'Use the existing model', 'Create Model');
     const model = (await vscode.commands.executeCommand('rlStudio.createModel')) as { id: string; name: string; base_model: string };
     assert.equal(model.name, 'created-model');
     assert.equal(model.base_model, ids.baseModels[0]);

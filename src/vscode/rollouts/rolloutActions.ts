@@ -3,12 +3,13 @@ import { rename, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TrajectoryGroup } from '../../api/types';
+import { contentDigest, stepRanges } from '../../core/confirmationText';
 import { describeSize, maxTrajectoryFileSize } from '../../core/trajectoryLimits';
 import { validateTrajectoryGroup } from '../../core/trajectoryShape';
 import type { GroupScope } from '../../webview/rollouts/rolloutsProtocol';
 import type { Services } from '../platform/services';
 import type { RegisteredViews } from '../sidebar/sidebarFeature';
-import type { CreatedJobResult } from '../sidebar/jobs/createJobs';
+import type { CreatedJobResult, GroupsToSend } from '../sidebar/jobs/createJobs';
 import type { RolloutDocument } from './rolloutDocument';
 import { maxWholeFileBytes } from './workspaceSource';
 import { rolloutsOptionViewType } from './rolloutsViewTypes';
@@ -20,7 +21,9 @@ const maxCopyChars = 16 * 1024 * 1024;
  * What the inspector does with groups: sends them to the platform (a training job, a log with a
  * split), writes them to a new file, copies one trajectory, shows a line in the text editor.
  * Groups are read again from the file by their place, checked with the same shape checks as a file
- * sent from the explorer, and sent only within the size RL Studio sends in one request.
+ * sent from the explorer, and sent only within the size RL Studio sends in one request. What is
+ * sent is what the confirmation counted: the groups' texts are kept as a digest, and nothing is
+ * sent when the file no longer holds them after the person said yes.
  */
 export class RolloutActions {
   constructor(
@@ -66,15 +69,14 @@ export class RolloutActions {
   }
 
   async createJob(scope: GroupScope): Promise<CreatedJobResult | undefined> {
-    const groups = await this.groupsToSend(scope, 'train on');
-    if (!groups) return undefined;
-    const source = `${this.fileName} (${groups.indices.length} group${groups.indices.length === 1 ? '' : 's'})`;
-    return this.sidebar().trajectories.train(groups.values, source, `${this.document.uri.fsPath || this.document.uri.toString()}, groups ${rangesOf(groups.indices)}`);
+    const read = await this.groupsToSend(scope, 'train on');
+    if (!read) return undefined;
+    return this.sidebar().trajectories.train(read);
   }
 
   async logToModel(scope: GroupScope): Promise<void> {
-    const groups = await this.groupsToSend(scope, 'log');
-    if (groups) await this.sidebar().trajectories.log(groups.values);
+    const read = await this.groupsToSend(scope, 'log');
+    if (read) await this.sidebar().trajectories.log(read);
   }
 
   async exportGroups(scope: GroupScope): Promise<void> {
@@ -165,7 +167,7 @@ export class RolloutActions {
   }
 
   /** The groups of a scope, read again and checked, or undefined (and a message) when they cannot be sent. */
-  private async groupsToSend(scope: GroupScope, doing: string): Promise<{ indices: number[]; values: TrajectoryGroup[] } | undefined> {
+  private async groupsToSend(scope: GroupScope, doing: string): Promise<GroupsToSend | undefined> {
     const indices = await this.indicesOf(scope);
     if (indices.length === 0) {
       this.dialogs.info(`No group to ${doing}: nothing is selected and the filter matches no group.`);
@@ -180,7 +182,9 @@ export class RolloutActions {
       return undefined;
     }
     const values: TrajectoryGroup[] = [];
+    const digests: string[] = [];
     for await (const { index, text } of this.document.file.groupTexts(indices)) {
+      digests.push(contentDigest(text));
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -200,18 +204,25 @@ export class RolloutActions {
       }
       values.push(value as TrajectoryGroup);
     }
-    return { indices, values };
+    const readDigest = contentDigest(digests.join('\n'));
+    const picked = indices.map((index) => index + 1);
+    const where = this.document.uri.fsPath || this.document.uri.toString();
+    return {
+      groups: values,
+      source: { name: this.fileName, path: where, picked },
+      detail: `${where}, groups ${stepRanges(picked)}`,
+      changed: async () => (await this.digestOf(indices)) !== readDigest,
+    };
   }
-}
 
-/** "1-3, 7, 9-12" (one-based): which groups, for the log. */
-function rangesOf(indices: readonly number[]): string {
-  const parts: string[] = [];
-  for (let at = 0; at < indices.length && parts.length < 20;) {
-    let end = at;
-    while (end + 1 < indices.length && indices[end + 1] === indices[end]! + 1) end++;
-    parts.push(end === at ? `${indices[at]! + 1}` : `${indices[at]! + 1}-${indices[end]! + 1}`);
-    at = end + 1;
+  /** The digest of the groups' texts as the file holds them now; undefined when it no longer holds them all. */
+  private async digestOf(indices: number[]): Promise<string | undefined> {
+    const digests: string[] = [];
+    try {
+      for await (const { text } of this.document.file.groupTexts(indices)) digests.push(contentDigest(text));
+    } catch {
+      return undefined;
+    }
+    return contentDigest(digests.join('\n'));
   }
-  return parts.join(', ');
 }

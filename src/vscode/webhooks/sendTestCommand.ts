@@ -3,10 +3,12 @@ import type { PayloadAnalysis } from '../../payload';
 import type { Webhook } from '../../webhook/model';
 import type * as Report from '../../webhook/report';
 import type * as Send from '../../webhook/send';
+import { sendTestConfirmation } from '../../webhook/testConfirmation';
 import { payloadCore } from '../payloadLanguage/payloadCore';
 import type { PayloadDocuments } from '../payloadLanguage/payloadDocuments';
 import { payloadKindOf } from '../payloadLanguage/selector';
 import type { Dialogs } from '../platform/dialogs';
+import { changedAfterConfirmation, FileSnapshot } from '../platform/fileSnapshot';
 import type { Services } from '../platform/services';
 import type { ReportDocuments } from './reportDocuments';
 import { resolveWebhook } from './webhookCommands';
@@ -46,7 +48,7 @@ export function registerSendTest(services: Services, store: WebhookStore, payloa
       if (!webhook) return undefined;
       if (source.document && source.analysis.kind === 'payload') await documents.webhooks.choose(source.document.uri, webhook.id);
     }
-    return sendTest(services, store, documents, reports, webhook, source);
+    return sendTest(services, store, documents, reports, webhook, source, { confirm: true });
   });
 }
 
@@ -55,14 +57,30 @@ export interface Source {
   document?: vscode.TextDocument;
   analysis: PayloadAnalysis;
   label: string;
+  /** What the document held when it was analysed: nothing is sent when it changed after the confirmation. */
+  snapshot?: FileSnapshot;
+}
+
+export interface SendTestOptions {
+  /** Ask a modal confirmation naming the endpoint's host, the payload and the credentials it carries. */
+  confirm?: boolean;
 }
 
 /**
  * Renders the source with the sample event and the webhook's secret values, sends it signed, shows
  * the report, and says how it went. A rendering that is not valid JSON is sent only when the user
- * chooses "Send Anyway".
+ * chooses "Send Anyway". With `confirm`, nothing is sent before the person confirms the endpoint and
+ * the payload, and what is sent is the rendering confirmed, to the address confirmed.
  */
-export async function sendTest(services: Services, store: WebhookStore, documents: PayloadDocuments, reports: ReportDocuments, webhook: Webhook, source: Source): Promise<SendTestSummary | undefined> {
+export async function sendTest(
+  services: Services,
+  store: WebhookStore,
+  documents: PayloadDocuments,
+  reports: ReportDocuments,
+  webhook: Webhook,
+  source: Source,
+  options: SendTestOptions = {},
+): Promise<SendTestSummary | undefined> {
   const url = await store.url(webhook.id);
   if (!url) throw new Error(`The endpoint URL of "${webhook.name}" is not stored: edit the webhook to set it again.`);
   const credentials = await store.credentials(webhook.id);
@@ -83,6 +101,23 @@ export async function sendTest(services: Services, store: WebhookStore, document
 
   // Signing needs node:crypto: loaded with the first test, not at activation.
   const { sendSecrets, sendTest: sendSigned, testTimeoutMs } = require('../../webhook/send') as typeof Send;
+  if (options.confirm) {
+    const confirmation = sendTestConfirmation({
+      webhook: webhook.name,
+      url,
+      secrets: sendSecrets(url, credentials),
+      payload: source.label,
+      sampleEvent: sample.type,
+      bodyBytes: Buffer.byteLength(rendered.text, 'utf8'),
+      carriesAccessToken: credentials.accessToken !== undefined && credentials.accessToken !== '',
+      signedWith: webhook.secretName && credentials.secret !== undefined ? webhook.secretName : undefined,
+    });
+    if (!(await services.dialogs.confirm(confirmation.message, confirmation.detail, confirmation.action))) return undefined;
+    if (source.snapshot && (await source.snapshot.changed())) {
+      services.dialogs.error(changedAfterConfirmation(source.label));
+      return undefined;
+    }
+  }
   const { formatTestReport } = require('../../webhook/report') as typeof Report;
   const network = await services.network();
   const timeoutMs = testTimeoutMs(vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('testTimeoutSeconds'));
@@ -115,8 +150,10 @@ export async function sendTest(services: Services, store: WebhookStore, document
 async function chooseSource(dialogs: Dialogs, target: unknown, documents: PayloadDocuments): Promise<Source | undefined> {
   const fromUri = async (uri: vscode.Uri): Promise<Source | undefined> => {
     const document = await vscode.workspace.openTextDocument(uri);
+    // The very text analysed: read in the same turn, nothing can change it in between.
+    const text = document.getText();
     const analysis = documents.analysisOf(document);
-    return analysis ? { document, analysis, label: vscode.workspace.asRelativePath(uri) } : undefined;
+    return analysis ? { document, analysis, label: vscode.workspace.asRelativePath(uri), snapshot: await FileSnapshot.ofEditor(document, text) } : undefined;
   };
   if (target instanceof vscode.Uri) {
     const source = await fromUri(target);

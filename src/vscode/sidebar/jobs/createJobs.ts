@@ -3,8 +3,10 @@ import * as vscode from 'vscode';
 import type { CreateSftJobRequest, TrajectoryGroup } from '../../../api/types';
 import { modelLabel } from '../models/modelNodes';
 import type { Services } from '../../platform/services';
+import { logConfirmation, sftConfirmation, trainingConfirmation, type Confirmation, type GroupSourceWords, type NamedModel } from '../commandConfirmations';
 import { readyForTraining, withNotification } from '../flowGuards';
 import type { Dialogs } from '../../platform/dialogs';
+import { changedAfterConfirmation } from '../../platform/fileSnapshot';
 import { pickExperimentalConfig, pickTargetModel, trajectoryFileOf } from './pickers';
 import type { TrajectoryDiagnostics } from './trajectoryDiagnostics';
 
@@ -14,12 +16,28 @@ export interface CreatedJobResult {
 }
 
 /**
+ * Trajectory groups read for sending, with what the confirmation says of where they came from, and
+ * how to tell that their source still holds them: the action sends these very groups, and nothing
+ * when the source changed after the person confirmed.
+ */
+export interface GroupsToSend {
+  groups: TrajectoryGroup[];
+  source: GroupSourceWords;
+  /** Where they came from, for the log. */
+  detail: string;
+  /** True when the source no longer holds what was read. */
+  changed(): Promise<boolean>;
+}
+
+/**
  * Reads trajectory groups from a file and stops at the first sign of trouble: every problem is a
  * diagnostic on its line, and the message says how many there are and where the first one is.
  */
-export async function readTrajectoryGroups(dialogs: Dialogs, diagnostics: TrajectoryDiagnostics, uri: vscode.Uri): Promise<TrajectoryGroup[] | undefined> {
-  const { groups, problems, ok } = await diagnostics.read(uri);
-  if (ok) return groups;
+export async function readTrajectoryGroups(dialogs: Dialogs, diagnostics: TrajectoryDiagnostics, uri: vscode.Uri): Promise<GroupsToSend | undefined> {
+  const { groups, problems, ok, snapshot } = await diagnostics.read(uri);
+  if (ok && snapshot) {
+    return { groups, source: { name: path.basename(uri.fsPath), path: uri.fsPath || uri.toString() }, detail: uri.fsPath, changed: () => snapshot.changed() };
+  }
   const errors = problems.filter((problem) => problem.severity === 'error');
   const first = errors[0]!;
   // The closing entry of a long list stands for every problem it did not list.
@@ -42,22 +60,55 @@ export async function createTrainingJobFromFile(services: Services, dialogs: Dia
   if (!(await readyForTraining(services))) return undefined;
   const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;
-  const groups = await readTrajectoryGroups(dialogs, diagnostics, uri);
-  if (!groups) return undefined;
-  return trainOnGroups(services, dialogs, groups, path.basename(uri.fsPath), uri.fsPath);
+  const read = await readTrajectoryGroups(dialogs, diagnostics, uri);
+  if (!read) return undefined;
+  return trainOnGroups(services, dialogs, read);
+}
+
+/** How many trajectories the groups hold, as the confirmation counts them. */
+export function trajectoryCount(groups: readonly TrajectoryGroup[]): number {
+  return groups.reduce((sum, group) => sum + (Array.isArray(group.trajectories) ? group.trajectories.length : 0), 0);
+}
+
+/** The model as RL Studio knows it: its name when it was told one, its id always. */
+function namedModel(services: Services, modelId: string): NamedModel {
+  return services.remembered.models.get(modelId) ?? { id: modelId };
+}
+
+/**
+ * Asks the confirmation, then makes sure the source still holds what was read: true only when the
+ * person said yes and the groups confirmed are the groups the source holds.
+ */
+async function confirmedAsRead(dialogs: Dialogs, confirmation: Confirmation, read: GroupsToSend): Promise<boolean> {
+  if (!(await dialogs.confirm(confirmation.message, confirmation.detail, confirmation.action))) return false;
+  if (await read.changed()) {
+    dialogs.error(changedAfterConfirmation(read.source.name));
+    return false;
+  }
+  return true;
 }
 
 /**
  * Creates a training job from groups already read and checked: asks for the model and the
- * settings, then sends. `sourceName` names the groups in the job's label ("run.jsonl → model");
- * `sourceDetail` says where they came from in the log.
+ * settings, confirms naming all of it, then sends those very groups. The source's name labels the
+ * job ("run.jsonl → model").
  */
-export async function trainOnGroups(services: Services, dialogs: Dialogs, groups: TrajectoryGroup[], sourceName: string, sourceDetail: string): Promise<CreatedJobResult | undefined> {
+export async function trainOnGroups(services: Services, dialogs: Dialogs, read: GroupsToSend): Promise<CreatedJobResult | undefined> {
   if (!(await readyForTraining(services))) return undefined;
+  const { groups } = read;
   const modelId = await pickTargetModel(services, dialogs, `Train on ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: target model`);
   if (!modelId) return undefined;
   const config = await pickExperimentalConfig(dialogs);
   if (config === null) return undefined;
+  const confirmation = trainingConfirmation({
+    source: read.source,
+    groups: groups.length,
+    trajectories: trajectoryCount(groups),
+    model: namedModel(services, modelId),
+    config,
+    trainingApiUrl: services.settings.current.trainingApiUrl,
+  });
+  if (!(await confirmedAsRead(dialogs, confirmation, read))) return undefined;
   const client = await services.client();
   const created = await withNotification('creating the training job…', () =>
     client.training.createTrainingJob({ model_id: modelId, trajectory_groups: groups, ...(config ? { experimental_config: config } : {}) }),
@@ -68,9 +119,9 @@ export async function trainOnGroups(services: Services, dialogs: Dialogs, groups
     modelId,
     kind: 'rl',
     addedAt: new Date().toISOString(),
-    label: `${sourceName} → ${model ? modelLabel(model) : modelId.slice(0, 8)}`,
+    label: `${read.source.picked ? `${read.source.name} (${groups.length} group${groups.length === 1 ? '' : 's'})` : read.source.name} → ${model ? modelLabel(model) : modelId.slice(0, 8)}`,
   });
-  services.log.info(`created training job ${created.id} on model ${modelId} from ${sourceDetail} (${groups.length} groups)`);
+  services.log.info(`created training job ${created.id} on model ${modelId} from ${read.detail} (${groups.length} groups)`);
   return { id: created.id, modelId };
 }
 
@@ -110,6 +161,8 @@ export async function createSftJob(services: Services, dialogs: Dialogs): Promis
     if (rates.length === 1) request.config.learning_rate = rates[0]!;
     else if (rates.length > 1) request.config.learning_rate = rates;
   }
+  const confirmation = sftConfirmation({ model: namedModel(services, modelId), dataUrl: url, config: request.config, trainingApiUrl: services.settings.current.trainingApiUrl });
+  if (!(await dialogs.confirm(confirmation.message, confirmation.detail, confirmation.action))) return undefined;
   const client = await services.client();
   const created = await withNotification('creating the fine-tuning job…', () => client.training.createSftJob(request));
   const model = services.remembered.models.get(modelId);
@@ -127,9 +180,9 @@ export async function logTrajectoriesFromFile(services: Services, dialogs: Dialo
   if (!(await readyForTraining(services))) return undefined;
   const uri = await trajectoryFileOf(dialogs, given);
   if (!uri) return undefined;
-  const groups = await readTrajectoryGroups(dialogs, diagnostics, uri);
-  if (!groups) return undefined;
-  return logGroups(services, dialogs, groups);
+  const read = await readTrajectoryGroups(dialogs, diagnostics, uri);
+  if (!read) return undefined;
+  return logGroups(services, dialogs, read);
 }
 
 export interface LoggedGroups {
@@ -138,9 +191,13 @@ export interface LoggedGroups {
   count: number;
 }
 
-/** Logs groups already read and checked to a model: asks for the model and the split, then sends. */
-export async function logGroups(services: Services, dialogs: Dialogs, groups: TrajectoryGroup[]): Promise<LoggedGroups | undefined> {
+/**
+ * Logs groups already read and checked to a model: asks for the model and the split, confirms
+ * naming all of it, then sends those very groups.
+ */
+export async function logGroups(services: Services, dialogs: Dialogs, read: GroupsToSend): Promise<LoggedGroups | undefined> {
   if (!(await readyForTraining(services))) return undefined;
+  const { groups } = read;
   const modelId = await pickTargetModel(services, dialogs, `Log ${groups.length} trajectory group${groups.length === 1 ? '' : 's'}: model`);
   if (!modelId) return undefined;
   const splits = ['train', 'val', 'test'].map((split) => ({ label: split, split }));
@@ -149,6 +206,15 @@ export async function logGroups(services: Services, dialogs: Dialogs, groups: Tr
   if (!picked) return undefined;
   const split = picked.split || (await dialogs.input({ title: 'Split name', validateInput: (value) => (/^\w[\w.-]*$/.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-"') }))?.trim();
   if (!split) return undefined;
+  const confirmation = logConfirmation({
+    source: read.source,
+    groups: groups.length,
+    trajectories: trajectoryCount(groups),
+    model: namedModel(services, modelId),
+    split,
+    trainingApiUrl: services.settings.current.trainingApiUrl,
+  });
+  if (!(await confirmedAsRead(dialogs, confirmation, read))) return undefined;
   const client = await services.client();
   await withNotification(`logging ${groups.length} trajectory groups…`, () => client.training.log(modelId, { split, trajectory_groups: groups }));
   const model = services.remembered.models.get(modelId);

@@ -4,8 +4,7 @@ import { checkedId, idProblem } from '../../trust/ids';
 import { readyForTraining, withNotification } from '../flowGuards';
 import { revealWhenListed } from '../revealWhenListed';
 import type { Dialogs } from '../../platform/dialogs';
-import { createSftJob, createTrainingJobFromFile, logGroups, logTrajectoriesFromFile, trainOnGroups, type CreatedJobResult, type LoggedGroups } from './createJobs';
-import type { TrajectoryGroup } from '../../../api/types';
+import { createSftJob, createTrainingJobFromFile, logGroups, logTrajectoriesFromFile, trainOnGroups, type CreatedJobResult, type GroupsToSend, type LoggedGroups } from './createJobs';
 import type { JobDetailsPanels } from './jobDetailsPanel';
 import { jobLabel, type JobsNode, type MoreEventsNode } from './jobNodes';
 import type { JobsTreeProvider } from './jobsTree';
@@ -22,10 +21,10 @@ export interface JobCommandDeps {
 
 /** What other features (the rollout inspector) do with trajectory groups they read themselves. */
 export interface TrajectoryActions {
-  /** Asks for a model and settings, creates the job and announces it in the Training Jobs view. */
-  train(groups: TrajectoryGroup[], sourceName: string, sourceDetail: string): Promise<CreatedJobResult | undefined>;
-  /** Asks for a model and a split, then logs the groups. */
-  log(groups: TrajectoryGroup[]): Promise<LoggedGroups | undefined>;
+  /** Asks for a model and settings, confirms, creates the job and announces it in the Training Jobs view. */
+  train(read: GroupsToSend): Promise<CreatedJobResult | undefined>;
+  /** Asks for a model and a split, confirms, then logs the groups. */
+  log(read: GroupsToSend): Promise<LoggedGroups | undefined>;
 }
 
 /** Commands of the Training Jobs view and the trajectory-file commands of the explorer and editor. */
@@ -108,12 +107,12 @@ export function registerJobCommands({ services, tree, view, dialogs, diagnostics
   });
 
   return {
-    train: async (groups, sourceName, sourceDetail) => {
-      const created = await trainOnGroups(services, dialogs, groups, sourceName, sourceDetail);
+    train: async (read) => {
+      const created = await trainOnGroups(services, dialogs, read);
       if (created) announce(created.id, 'Training job');
       return created;
     },
-    log: (groups) => logGroups(services, dialogs, groups),
+    log: (read) => logGroups(services, dialogs, read),
   };
 }
 

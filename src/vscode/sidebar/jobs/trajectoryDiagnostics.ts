@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { KeyedDebounce } from '../../../core/debounce';
 import { checkTrajectoryFile, formatForFileName, tooLargeToRead, type ParsedTrajectoryFile, type SourceProblem } from '../../../core/trajectoryFile';
 import { maxTrajectoryFileSize } from '../../../core/trajectoryLimits';
+import { FileSnapshot } from '../../platform/fileSnapshot';
 
 /** Edits are checked once typing pauses this long. */
 const checkDelayMs = 300;
@@ -25,22 +26,32 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     this.subscriptions = [vscode.workspace.onDidChangeTextDocument((event) => this.scheduleCheck(event.document)), vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri))];
   }
 
-  /** Parses and checks a file (unsaved edits included) and shows its problems. */
-  async read(uri: vscode.Uri): Promise<ParsedTrajectoryFile> {
+  /**
+   * Parses and checks a file and shows its problems: the editor's text when it has unsaved edits,
+   * else the file's bytes on disk (an open editor may not have caught up with a change on disk yet).
+   * `snapshot` keeps what was read, so a confirmation can tell later whether the file still holds it.
+   */
+  async read(uri: vscode.Uri): Promise<ParsedTrajectoryFile & { snapshot?: FileSnapshot }> {
     const key = uri.toString();
     this.watched.add(key);
     const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
-    if (!open) {
-      // Sized before it is read: the editor would not even hand an extension a file over 50 MB.
-      const { size } = await vscode.workspace.fs.stat(uri);
-      if (size > maxTrajectoryFileSize) {
-        const refused = tooLargeToRead(size);
-        this.latestCheck.set(key, ++this.checks);
-        this.collection.set(uri, refused.problems.map(toDiagnostic));
-        return refused;
-      }
+    if (open?.isDirty) {
+      const text = open.getText();
+      return { ...(await this.check(uri, text)), snapshot: await FileSnapshot.ofEditor(open, text) };
     }
-    return this.check(open ?? (await vscode.workspace.openTextDocument(uri)));
+    // Sized before it is read, and again once read: it may have grown in between.
+    const { size } = await vscode.workspace.fs.stat(uri);
+    if (size > maxTrajectoryFileSize) return this.refuse(uri, size);
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (bytes.byteLength > maxTrajectoryFileSize) return this.refuse(uri, bytes.byteLength);
+    return { ...(await this.check(uri, new TextDecoder().decode(bytes))), snapshot: FileSnapshot.ofBytes(uri, bytes) };
+  }
+
+  private refuse(uri: vscode.Uri, size: number): ParsedTrajectoryFile {
+    const refused = tooLargeToRead(size);
+    this.latestCheck.set(uri.toString(), ++this.checks);
+    this.collection.set(uri, refused.problems.map(toDiagnostic));
+    return refused;
   }
 
   problemsOf(uri: vscode.Uri): readonly vscode.Diagnostic[] {
@@ -53,12 +64,12 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     this.collection.dispose();
   }
 
-  private async check(document: vscode.TextDocument): Promise<ParsedTrajectoryFile> {
-    const key = document.uri.toString();
+  private async check(uri: vscode.Uri, text: string): Promise<ParsedTrajectoryFile> {
+    const key = uri.toString();
     const check = ++this.checks;
     this.latestCheck.set(key, check);
-    const parsed = await checkTrajectoryFile(document.getText(), formatForFileName(document.fileName));
-    if (this.latestCheck.get(key) === check && this.watched.has(key)) this.collection.set(document.uri, parsed.problems.map(toDiagnostic));
+    const parsed = await checkTrajectoryFile(text, formatForFileName(uri.path));
+    if (this.latestCheck.get(key) === check && this.watched.has(key)) this.collection.set(uri, parsed.problems.map(toDiagnostic));
     return parsed;
   }
 
@@ -66,7 +77,7 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     const key = document.uri.toString();
     if (!this.watched.has(key)) return;
     this.pending.schedule(key, checkDelayMs, () => {
-      if (this.watched.has(key)) void this.check(document);
+      if (this.watched.has(key)) void this.check(document.uri, document.getText());
     });
   }
 

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errorMessage';
 import type { CreateModelRequest, TrainingModel } from '../../../api/types';
 import type { Services } from '../../platform/services';
+import { createModelConfirmation } from '../commandConfirmations';
 import { readyForTraining, withNotification } from '../flowGuards';
 import type { Dialogs } from '../../platform/dialogs';
 
@@ -22,12 +23,15 @@ export interface CreateModelWording {
 
 /**
  * Creates a training model. Every field can come from the caller (automation); the rest is asked:
- * the base model from the server's list when it has one, else typed.
+ * the base model from the server's list when it has one, else typed. A confirmation names every
+ * field and the training API's host before anything is created.
  */
 export async function createModel(services: Services, dialogs: Dialogs, given: Partial<CreateModelRequest> = {}, wording: CreateModelWording = {}): Promise<TrainingModel | undefined> {
   if (!(await readyForTraining(services))) return undefined;
   const request = await completeRequest(services, dialogs, given, wording.baseModelTitle ?? 'Create Model (1/5): base model');
   if (!request) return undefined;
+  const confirmation = createModelConfirmation(request, services.settings.current.trainingApiUrl);
+  if (!(await dialogs.confirm(confirmation.message, confirmation.detail, confirmation.action))) return undefined;
   const client = await services.client();
   const model = await withNotification(wording.progress ?? `creating model ${request.name}…`, () => client.training.createModel(request));
   await services.remembered.models.add(model);

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { useInChat } from './useInChat';
+import { stepRanges } from '../../../core/confirmationText';
 import type { Services } from '../../platform/services';
+import { deleteCheckpointsConfirmation, deleteModelConfirmation } from '../commandConfirmations';
 import type { RememberedModel } from '../rememberedItems';
 import { withNotification } from '../flowGuards';
 import { revealWhenListed } from '../revealWhenListed';
@@ -40,12 +42,9 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     const model = node?.kind === 'trainingModel' ? node.model : await pickTrainingModel(services, dialogs, 'Delete Model');
     if (!model) return undefined;
     const label = modelLabel(model);
-    const confirmed = await dialogs.confirm(
-      `Delete the model "${label}" and all its checkpoints?`,
-      `Model ${model.id}${model.entity ? ` (${model.entity}/${model.project}/${model.name})` : ''} will be deleted on ${services.settings.current.trainingApiUrl}, with every checkpoint and its run. This cannot be undone.`,
-      'Delete Model',
-    );
-    if (!confirmed) return undefined;
+    const list = tree.checkpoints.isShown(model.id) ? tree.checkpoints.of(model.id) : undefined;
+    const confirmation = deleteModelConfirmation(model, services.settings.current.trainingApiUrl, list ? { count: list.items.length, more: list.hasMore } : undefined);
+    if (!(await dialogs.confirm(confirmation.message, confirmation.detail, confirmation.action))) return undefined;
     const client = await services.client();
     const result = await withNotification(`deleting model ${label}…`, () => client.training.deleteModel(model.id));
     await services.remembered.models.remove(model.id);
@@ -121,15 +120,12 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
     const results = [];
     for (const [modelId, items] of byModel) {
       const model = items[0]!.model;
+      // The steps confirmed are the steps sent: fixed here, before the question.
       const steps = [...new Set(items.map((item) => item.checkpoint.step))].sort((a, b) => b - a);
       const label = modelLabel(model);
       const count = `${steps.length} checkpoint${steps.length === 1 ? '' : 's'}`;
-      const confirmed = await dialogs.confirm(
-        `Delete ${count} of "${label}"?`,
-        `Step${steps.length === 1 ? '' : 's'} ${listSteps(steps)} of model ${modelId} will be deleted on the training API. This cannot be undone.`,
-        steps.length === 1 ? 'Delete Checkpoint' : 'Delete Checkpoints',
-      );
-      if (!confirmed) continue;
+      const confirmation = deleteCheckpointsConfirmation(model, steps, services.settings.current.trainingApiUrl);
+      if (!(await dialogs.confirm(confirmation.message, confirmation.detail, confirmation.action))) continue;
       const client = await services.client();
       const result = await withNotification(`deleting ${count} of ${label}…`, () => client.training.deleteCheckpoints(modelId, steps));
       const gone = new Set(steps);
@@ -137,7 +133,7 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
       tree.redrawModel(modelId);
       const notFound = result.not_found_steps ?? [];
       const summary = `Deleted ${result.deleted_count} checkpoint${result.deleted_count === 1 ? '' : 's'} of ${label}.`;
-      if (notFound.length) dialogs.warn(`${summary} Not found: step${notFound.length === 1 ? '' : 's'} ${listSteps(notFound)}.`);
+      if (notFound.length) dialogs.warn(`${summary} Not found: step${notFound.length === 1 ? '' : 's'} ${stepRanges(notFound)}.`);
       else dialogs.info(summary);
       results.push(result);
     }
@@ -164,9 +160,4 @@ function trainingModelsOf(node: ModelsNode | undefined, selection: ModelsNode[] 
   const inSelection = node?.kind === 'trainingModel' && selection?.some((item) => item.kind === 'trainingModel' && item.model.id === node.model.id);
   const nodes = node ? (inSelection ? selection! : [node]) : (selection ?? []);
   return nodes.filter((item): item is TrainingModelNode => item.kind === 'trainingModel').map((item) => item.model);
-}
-
-function listSteps(steps: number[]): string {
-  if (steps.length <= 12) return steps.join(', ');
-  return `${steps.slice(0, 10).join(', ')} and ${steps.length - 10} more`;
 }
