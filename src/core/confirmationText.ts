@@ -27,7 +27,7 @@ export function stepRanges(steps: Iterable<number>): string {
 
 // Foreign text on one line lives with `oneLine` in format.ts (failures quote the server's words
 // too, in the activation bundle); it is named here as well, beside the other words of a confirmation.
-export { quoted } from './format';
+export { escapeForOneLine, quoted } from './format';
 
 /**
  * A URL as a confirmation names it: its whole host (with port) on its own, never cut, so a long
