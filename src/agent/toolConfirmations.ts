@@ -49,7 +49,7 @@ export function startSftConfirmation(facts: { model: NamedModel; dataUrl: string
   const lines = [`Fine-tune ${modelNamed(facts.model)} on the data at this URL:`, ...urlLines('Data URL', facts.dataUrl)];
   if (facts.batchSize !== undefined || facts.learningRate !== undefined)
     lines.push(`Batch size ${facts.batchSize ?? 'auto'}, learning rate ${facts.learningRate === undefined ? 'default' : [facts.learningRate].flat().join(', ')}.`);
-  lines.push(`Training API: ${facts.origin}`, "It reads the data from that URL and trains on the platform's GPUs.");
+  lines.push(`Training API: ${facts.origin}`, 'The platform reads the data from that URL and trains on its GPUs.');
   return { title: 'Start a supervised fine-tuning job?', message: lines.join('\n') };
 }
 

@@ -85,7 +85,7 @@ export function renderPayloadTool(parts: PayloadParts): AgentTool<PayloadInput> 
       // Secrets render as a mask: the result goes to a language model.
       const rendered = core.renderPayload(analysis, { sample, ...(names ? { webhook: names } : {}), maskSecrets: true });
       const lines = [
-        `${quoted(label)}: ${problems.length === 0 ? 'no problems' : `${problems.length} problems`}; rendered with the ${quoted(sample.type, 80)} sample event${webhook ? ` for webhook ${foreignName(webhook.name)}` : ' (no webhook chosen: its secret names are unknown)'}.`,
+        `${quoted(label)}: ${problems.length === 0 ? 'no problems' : `${problems.length} problems`}; rendered with the ${sample.type} sample event${webhook ? ` for webhook ${foreignName(webhook.name)}` : ' (no webhook chosen: its secret names are unknown)'}.`,
       ];
       for (const problem of problems.slice(0, listedProblems)) {
         const position = document.positionAt(problem.start);
