@@ -20,7 +20,7 @@ interface Kept<Plan> {
 }
 
 export class ConfirmedPlans {
-  /** Oldest first. Two calls with the same input each keep their own plan, taken in order. */
+  /** Oldest first, one a key. */
   private readonly kept: Kept<unknown>[] = [];
 
   constructor(
@@ -29,10 +29,17 @@ export class ConfirmedPlans {
     private readonly maxPlans = maxKeptPlans,
   ) {}
 
-  /** Files the plan a confirmation was made from. */
+  /**
+   * Files the plan a confirmation was made from. A newer confirmation of the same call replaces an
+   * older one: a confirmation the person cancelled leaves its plan behind, and the next one for the
+   * same input must run what it showed, not what the cancelled one read.
+   */
   keep(tool: string, input: unknown, plan: unknown): void {
     this.forgetExpired();
-    this.kept.push({ key: planKey(tool, input), plan, at: this.now() });
+    const key = planKey(tool, input);
+    const older = this.kept.findIndex((entry) => entry.key === key);
+    if (older >= 0) this.kept.splice(older, 1);
+    this.kept.push({ key, plan, at: this.now() });
     if (this.kept.length > this.maxPlans) this.kept.splice(0, this.kept.length - this.maxPlans);
   }
 

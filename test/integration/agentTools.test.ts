@@ -5,7 +5,7 @@
  * that no extension test can answer, is read from its prepareInvocation (the UI test clicks it).
  */
 import * as assert from 'node:assert/strict';
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -208,6 +208,21 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const board = textOf(await tool.invoke({ input, toolInvocationToken: undefined } as never, never));
     outputs.push(board);
     assert.match(board, /^1\. step 20: /m);
+  });
+
+  it('evaluates nothing when the eval set changed after the confirmation, and says so', async () => {
+    const ids = seededIds(platform);
+    const setPath = join(folder.fsPath, 'agent', 'changing.evalset.jsonl');
+    const original = readFileSync(join(fixtures, 'evals/arith.evalset.jsonl'), 'utf8');
+    writeFileSync(setPath, original);
+    const input = { modelId: ids.trainedModelId, steps: [10], evalSet: 'agent/changing.evalset.jsonl' };
+    const tool = platform.api.agent.tools.get('rlstudio_evaluate_checkpoints')!;
+    await tool.prepareInvocation!({ input }, never);
+    writeFileSync(setPath, `${original.trimEnd()}\n${original.trimEnd().split('\n')[0]}\n`);
+    const completions = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/chat/completions')).length;
+    const before = completions();
+    await assert.rejects(async () => tool.invoke({ input, toolInvocationToken: undefined } as never, never), /the file changed after you confirmed; nothing was sent/i);
+    assert.equal(completions() - before, 0, 'no chat completion was asked');
   });
 
   it('says what to do when signed out, and gives the reason when the platform is down', async () => {

@@ -141,12 +141,12 @@ describe('confirmed plans: what a confirmation named, kept until the tool runs',
     assert.equal(plans.take('rlstudio_start_training', { modelId: 'm', path: 'a.jsonl' }), undefined, 'used once');
   });
 
-  it('keeps two confirmations of one input apart, first in first out', () => {
+  it('runs the newest confirmation of one input: an older one (cancelled, say) never runs in its place', () => {
     const plans = new ConfirmedPlans();
-    plans.keep('t', { a: 1 }, 'first');
-    plans.keep('t', { a: 1 }, 'second');
-    assert.equal(plans.take('t', { a: 1 }), 'first');
-    assert.equal(plans.take('t', { a: 1 }), 'second');
+    plans.keep('t', { a: 1 }, 'cancelled');
+    plans.keep('t', { a: 1 }, 'shown now');
+    assert.equal(plans.take('t', { a: 1 }), 'shown now');
+    assert.equal(plans.take('t', { a: 1 }), undefined);
   });
 
   it('forgets a plan after its time and past its bound', () => {
