@@ -2,14 +2,8 @@ import * as vscode from 'vscode';
 import { ConfirmedPlans } from '../../../agent/confirmedPlans';
 import { inputObject } from '../../../agent/toolInput';
 import { capText } from '../../../agent/textCap';
+import type { Confirmation } from '../../../agent/toolConfirmations';
 import type { Services } from '../../platform/services';
-
-/** What a confirmation names: shown by VS Code before the tool runs, with Continue and Cancel. */
-export interface Confirmation {
-  title: string;
-  /** Exactly what will happen: the model, the file, how many groups or steps, the endpoint's origin. */
-  message: string;
-}
 
 /** A confirmation and what it was made from: the plan `run` carries out, exactly as named. */
 export interface Confirmed<Plan> {
@@ -59,8 +53,8 @@ export function languageModelTool<Input, Plan>(services: Services, tool: AgentTo
       if (tool.confirm) {
         const { confirmation, plan } = await guarded(services, tool.confirm(input, signal.signal)).finally(() => signal.dispose());
         plans.keep(tool.name, input, plan);
-        // Plain text, not Markdown: names from the server or the model are shown as they are, and the
-        // workbench's dialog (outside a chat) shows the same words.
+        // Plain text, not Markdown, one fact a line: names from the server, a file or the model are
+        // quoted on one line, and the workbench's dialog (outside a chat) shows the same words.
         prepared.confirmationMessages = { title: services.log.redact(confirmation.title), message: services.log.redact(confirmation.message) };
       } else signal.dispose();
       return prepared;
