@@ -6,6 +6,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -223,6 +225,46 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const before = completions();
     await assert.rejects(async () => tool.invoke({ input, toolInvocationToken: undefined } as never, never), /the file changed after you confirmed; nothing was sent/i);
     assert.equal(completions() - before, 0, 'no chat completion was asked');
+  });
+
+  it("sends no webhook test when the payload changed after the confirmation, which named the endpoint's host", async () => {
+    const hits: string[] = [];
+    const server = createServer((request, response) => {
+      hits.push(request.url ?? '');
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const name = `agent-hook-${Date.now()}`;
+    const id = await vscode.commands.executeCommand<string>('rlStudio.webhook.add', { name, url: `http://127.0.0.1:${port}/hook`, accessToken: '', secretName: 'HOOK_SECRET', secretValue: 'v' });
+    try {
+      const uri = vscode.Uri.joinPath(folder, 'agent', 'changing.payload.json');
+      await vscode.workspace.fs.writeFile(uri, Buffer.from('{"text": "hello ${event_author}"}\n'));
+      const tool = platform.api.agent.tools.get('rlstudio_send_webhook_test')!;
+      const input = { path: 'agent/changing.payload.json', webhook: name };
+      const prepared = await tool.prepareInvocation!({ input }, never);
+      const message = prepared!.confirmationMessages!.message;
+      assert.ok((typeof message === 'string' ? message : message.value).includes(`Endpoint host: 127.0.0.1:${port} (http: not encrypted)`), String(message));
+      const document = await vscode.workspace.openTextDocument(uri);
+      const edit = new vscode.WorkspaceEdit();
+      const at = document.getText().indexOf('hello');
+      edit.replace(uri, new vscode.Range(document.positionAt(at), document.positionAt(at + 5)), 'bye');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      await document.save();
+      await assert.rejects(async () => tool.invoke({ input, toolInvocationToken: undefined } as never, never), /changed after you confirmed; nothing was sent/);
+      assert.deepEqual(hits, [], 'nothing reached the endpoint');
+      // Confirmed again as it is now: sent once.
+      await tool.prepareInvocation!({ input }, never);
+      assert.match(
+        textOf(await tool.invoke({ input, toolInvocationToken: undefined } as never, never)),
+        /Sent "agent\/changing\.payload\.json" to webhook "agent-hook-\d+": the endpoint answered 200 \(success\)/,
+      );
+      assert.deepEqual(hits, ['/hook']);
+    } finally {
+      platform.api.dialogs.answerNext('Remove');
+      await vscode.commands.executeCommand('rlStudio.webhook.remove', id);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('says what to do when signed out, and gives the reason when the platform is down', async () => {
