@@ -5,16 +5,17 @@ import type { EvalModelRef, NamedScorer } from '../../../evals/evalModel';
 import { primaryScorer } from '../../../evals/evalRun';
 import { leaderboard } from '../../../evals/statistics';
 import type { EvalsFeature } from '../../evals/evalsFeature';
-import { readEvalSet } from '../../evals/evalSetFiles';
+import { maxEvalSetBytes, readEvalSet } from '../../evals/evalSetFiles';
 import { existingResults, resultsUriFor, samplingPresets, type EvaluationChoice } from '../../evals/evaluateCheckpoints';
 import { startEvaluation } from '../../evals/startEvaluation';
 import type { Services } from '../../platform/services';
 import * as vscode from 'vscode';
 import type { AgentTool } from './agentTool';
 import { contentDigest, quoted, stepRanges } from '../../../core/confirmationText';
+import { escapedLine } from '../../../agent/foreignText';
 import { evaluateCheckpointsConfirmation, modelNamed } from '../../../agent/toolConfirmations';
 import { checkpointId, knownModel, namedModel, trainingOrigin } from './trainingTools';
-import { workspaceFile } from './workspaceFiles';
+import { workspaceFile, type WorkspaceFile } from './workspaceFiles';
 
 /** Checkpoints compared in one evaluation from a chat: each multiplies the requests. */
 const maxEvaluatedSteps = 10;
@@ -44,9 +45,11 @@ interface EvaluationPlan {
   setDigest: string;
 }
 
-/** The digest of a workspace file's bytes as they are now. */
-async function digestOf(uri: vscode.Uri): Promise<string> {
-  return contentDigest(await vscode.workspace.fs.readFile(uri));
+/** The digest of an eval set's bytes as they are now; a file past the size an eval set may be is not read. */
+async function digestOf(file: WorkspaceFile): Promise<string> {
+  const { size } = await vscode.workspace.fs.stat(file.uri);
+  if (size > maxEvalSetBytes) throw new ToolRefusal(`${quoted(file.label)} is ${Math.round(size / 2 ** 20)} MB, more than the ${maxEvalSetBytes / 2 ** 20} MB an eval set may be. Nothing was sent.`);
+  return contentDigest(await vscode.workspace.fs.readFile(file.uri));
 }
 
 export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFeature): AgentTool<EvaluationInput, EvaluationPlan> {
@@ -55,11 +58,13 @@ export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFe
     const model = knownModel(services, input.modelId);
     const file = await workspaceFile(input.evalSet);
     // Digested before and after it is parsed: the samples counted are those of the bytes the digest names.
-    const setDigest = await digestOf(file.uri);
+    const setDigest = await digestOf(file);
     const set = await readEvalSet(file.uri);
-    if ((await digestOf(file.uri)) !== setDigest) throw new ToolRefusal(`${quoted(file.label)} changed while it was read. Nothing was sent; call the tool again.`);
+    if ((await digestOf(file)) !== setDigest) throw new ToolRefusal(`${quoted(file.label)} changed while it was read. Nothing was sent; call the tool again.`);
     if (set.samples.length === 0)
-      throw new ToolRefusal(`${quoted(file.label)} has no sample to evaluate${set.problems[0] ? `: line ${set.problems[0].line + 1}: ${quoted(set.problems[0].message)}` : ''}. Nothing was sent.`);
+      throw new ToolRefusal(
+        `${quoted(file.label)} has no sample to evaluate${set.problems[0] ? `: line ${set.problems[0].line + 1}: ${escapedLine(set.problems[0].message)}` : ''}. Nothing was sent.`,
+      );
     const found = await findCheckpoints(services, model.id, input.steps, signal);
     const missing = input.steps.filter((step) => !found.has(step));
     if (missing.length > 0) throw new ToolRefusal(`${modelNamed(namedModel(model))} has no checkpoint at step ${stepRanges(missing)}. List its checkpoints with the list-models tool.`);
@@ -121,7 +126,7 @@ export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFe
     run: async (input, signal, { choice, setPath, setLabel, setDigest }) => {
       // The checkpoints are not looked up again: the run asks the model ids the confirmation named.
       const file = await workspaceFile(input.evalSet);
-      if (file.uri.fsPath !== setPath || (await digestOf(file.uri)) !== setDigest)
+      if (file.uri.fsPath !== setPath || (await digestOf(file)) !== setDigest)
         throw new ToolRefusal(
           `The file changed after you confirmed; nothing was sent. ${quoted(setLabel)} no longer holds the samples the confirmation counted: call the tool again to confirm what it holds now.`,
         );
