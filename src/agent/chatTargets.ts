@@ -46,6 +46,11 @@ export function toolTextAsMarkdown(text: string, escape: (line: string) => strin
     .join('\n');
 }
 
+/** Findings as one bullet each: a line break that reached a finding is shown as `\n`, never as a bullet of its own. */
+export function factBullets(facts: readonly string[]): string {
+  return facts.map((fact) => `- ${fact.replace(/\r\n|[\r\n\u2028\u2029]/g, '\\n')}`).join('\n');
+}
+
 /** The instructions the participant gives the model the user chose, before the conversation. */
 export const agentInstructions = [
   "You are RL Studio's assistant in VS Code, for engineers who train language models with reinforcement learning on a serverless RL platform.",

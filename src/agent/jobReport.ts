@@ -6,7 +6,9 @@
  */
 import { redactSecrets } from '../api/redact';
 import type { TrainingJob, TrainingJobEvent } from '../api/types';
-import { formatDuration, formatTimestamp, oneLine } from '../core/format';
+import { quoted } from '../core/confirmationText';
+import { formatDuration, formatTimestamp } from '../core/format';
+import { foreignName, foreignToken } from './foreignText';
 import { applyJobEvents, elapsedMs, initialJobStatus, progressOf, withJobRecord, type JobStatus } from '../core/jobStatus';
 import { describeJobProgress, stepAxisName } from '../core/jobSteps';
 import { summariseMetrics, type MetricsSummary, type MetricTrend, type WindowChange } from './jobTrend';
@@ -41,7 +43,7 @@ export function describeJobForAgent(job: TrainingJob | undefined, events: readon
   const summary = summariseMetrics(events, { countedSteps: status.step, ...(options.maxEvents !== undefined ? { maxEvents: options.maxEvents } : {}) });
   const lines: string[] = [];
   const id = job?.id ?? 'unknown';
-  lines.push(`Training job ${id}${options.modelName ? ` (model ${options.modelName})` : ''}`);
+  lines.push(`Training job ${foreignToken(String(id))}${options.modelName ? ` (model ${foreignName(options.modelName)})` : ''}`);
   const progress = progressOf(status);
   lines.push(`Status: ${describeJobProgress(status)}${progress !== undefined && status.phase === 'running' ? ` (${Math.floor(progress * 100)}% of the announced steps)` : ''}`);
   const elapsed = elapsedMs(status, options.now);
@@ -49,10 +51,7 @@ export function describeJobForAgent(job: TrainingJob | undefined, events: readon
     const ended = status.endedAt !== undefined && status.phase !== 'running' ? ` · ended ${formatTimestamp(status.endedAt)}` : '';
     lines.push(`Started: ${formatTimestamp(status.startedAt)}${ended} · ${status.phase === 'running' ? 'running for' : 'ran for'} ${formatDuration(elapsed ?? 0)}`);
   }
-  if (status.phase === 'failed') {
-    lines.push('Failure message (verbatim):');
-    for (const line of failureMessage(status).split('\n')) lines.push(`  ${line}`);
-  }
+  if (status.phase === 'failed') lines.push(`Failure message (verbatim, quoted on one line): ${failureMessage(status)}`);
   const latest = latestMetricsLine(status);
   if (latest) lines.push(latest);
   lines.push(eventsLine(events.length, summary));
@@ -71,20 +70,20 @@ export function explainJobFacts(job: TrainingJob | undefined, events: readonly T
   const axis = stepAxisName(summary.axis);
   const findings: string[] = [phaseFinding(status)];
   if (status.phase === 'failed') {
-    findings.push(`Failure message (verbatim): ${failureMessage(status)}`);
+    findings.push(`Failure message (verbatim, quoted on one line): ${failureMessage(status)}`);
     findings.push(status.step > 0 ? `The last gradient step before the failure: ${stepsOf(status)}${metricsOf(status.latestMetrics, 6)}.` : 'The job failed before any gradient step.');
   }
   for (const trend of summary.metrics) {
     if (trend.notFinite === 0) continue;
     const first = trend.firstNotFiniteStep !== undefined ? `, the first at ${axis} ${trend.firstNotFiniteStep}` : '';
-    findings.push(`${trend.key} was not a finite number on ${plural(trend.notFinite, 'gradient step')}${first}.`);
+    findings.push(`${key(trend.key)} was not a finite number on ${plural(trend.notFinite, 'gradient step')}${first}.`);
   }
   const reward = summary.metrics.find((trend) => trend.key === 'reward');
   if (summary.metrics.length === 0)
     findings.push(summary.gradientSteps === 0 ? 'No gradient step was reported, so there are no metrics.' : `None of the ${plural(summary.gradientSteps, 'gradient step')} reported a numeric metric.`);
   else if (!reward) findings.push('No gradient step reported a reward.');
   if (reward) findings.push(...rewardFindings(reward, axis));
-  if (summary.metrics.length > 0) findings.push(`Directions over the run: ${summary.metrics.map((trend) => `${trend.key} ${trend.direction}`).join(', ')}.`);
+  if (summary.metrics.length > 0) findings.push(`Directions over the run: ${summary.metrics.map((trend) => `${key(trend.key)} ${trend.direction}`).join(', ')}.`);
   if (summary.eventsNotConsidered > 0) findings.push(`Only the last ${formatCount(summary.eventsConsidered)} of ${formatCount(events.length)} events were analysed.`);
   return capFindings(findings, options.maxChars ?? defaultReportChars, options.secrets ?? []);
 }
@@ -100,7 +99,7 @@ export function describeMetricsForAgent(events: readonly TrainingJobEvent[], opt
   const shown = wanted ? { ...summary, metrics: summary.metrics.filter((trend) => wanted.has(trend.key)) } : summary;
   const lines = [eventsLine(events.length, summary)];
   if (wanted && shown.metrics.length === 0)
-    lines.push(`None of ${[...wanted].join(', ')} was reported; the job reported: ${summary.metrics.map((trend) => trend.key).join(', ') || 'no numeric metric'}.`);
+    lines.push(`None of ${[...wanted].map((name) => key(name)).join(', ')} was reported; the job reported: ${summary.metrics.map((trend) => key(trend.key)).join(', ') || 'no numeric metric'}.`);
   else lines.push(...trendSection(shown));
   return joinCapped(lines, options.maxChars ?? defaultReportChars, options.secrets);
 }
@@ -110,9 +109,16 @@ function statusOf(job: TrainingJob | undefined, events: readonly TrainingJobEven
   return options.status ?? withJobRecord(applyJobEvents(initialJobStatus, events), job);
 }
 
+/** The server's failure message inside quotes on one line, its line breaks shown as `\n`: it cannot pass for a line or a finding of RL Studio's own. */
 function failureMessage(status: JobStatus): string {
-  const message = status.errorMessage ?? 'The training job failed without a message.';
-  return message.length > maxFailureChars ? `${message.slice(0, maxFailureChars - 1)}… (${formatCount(message.length)} characters in all)` : message;
+  const message = status.errorMessage;
+  if (message === undefined) return 'none: the training job failed without a message.';
+  return message.length > maxFailureChars ? `${quoted(message, maxFailureChars - 1)} (${formatCount(message.length)} characters in all)` : quoted(message, maxFailureChars);
+}
+
+/** A metric key or an event type as the server named it: one plain token, or quoted. */
+function key(name: string): string {
+  return foreignToken(name, 60);
 }
 
 function phaseFinding(status: JobStatus): string {
@@ -156,16 +162,16 @@ function rewardFindings(reward: MetricTrend, axis: string): string[] {
   findings.push(`Largest reward drop: ${windowSentence('reward', drop, axis)}.`);
   findings.push(
     drop.alongside.length > 0
-      ? `Over the same steps: ${drop.alongside.map((moved) => `${moved.key} ${verb(moved.change)} from ${formatFigure(moved.before)} to ${formatFigure(moved.after)} (${formatSignedFigure(moved.relative)} × its std)`).join('; ')}.`
+      ? `Over the same steps: ${drop.alongside.map((moved) => `${key(moved.key)} ${verb(moved.change)} from ${formatFigure(moved.before)} to ${formatFigure(moved.after)} (${formatSignedFigure(moved.relative)} × its std)`).join('; ')}.`
       : 'Over the same steps no other metric moved by a quarter of its standard deviation or more.',
   );
   return findings;
 }
 
 /** "reward fell from 0.62 (mean of model steps 30–39) to 0.31 (model steps 40–49): -0.31, -1.9 × its std". */
-function windowSentence(key: string, change: WindowChange, axis: string): string {
+function windowSentence(name: string, change: WindowChange, axis: string): string {
   return (
-    `${key} ${verb(change.change)} from ${formatFigure(change.before.mean)} (mean of ${stepRange(axis, change.before.fromStep, change.before.toStep)}) ` +
+    `${key(name)} ${verb(change.change)} from ${formatFigure(change.before.mean)} (mean of ${stepRange(axis, change.before.fromStep, change.before.toStep)}) ` +
     `to ${formatFigure(change.after.mean)} (${stepRange(axis, change.after.fromStep, change.after.toStep)}): ${formatSignedFigure(change.change)}, ${formatSignedFigure(change.relative)} × its std`
   );
 }
@@ -186,7 +192,7 @@ function metricsOf(metrics: Readonly<Record<string, number>>, max: number): stri
     .filter((key) => key !== 'step')
     .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
   if (keys.length === 0) return '';
-  const shown = keys.slice(0, max).map((key) => `${key} ${formatFigure(metrics[key]!)}`);
+  const shown = keys.slice(0, max).map((name) => `${key(name)} ${formatFigure(metrics[name]!)}`);
   if (keys.length > max) shown.push(`… ${formatCount(keys.length - max)} more`);
   return `: ${shown.join(' · ')}`;
 }
@@ -199,7 +205,7 @@ function eventsLine(total: number, summary: MetricsSummary): string {
   const parts = [`Events: ${formatCount(total)}`];
   if (summary.eventsNotConsidered > 0) parts.push(`the last ${formatCount(summary.eventsConsidered)} analysed`);
   parts.push(plural(summary.gradientSteps, 'gradient step'));
-  if (summary.unknownEvents > 0) parts.push(`${formatCount(summary.unknownEvents)} of unknown types (${summary.unknownTypes.map((type) => oneLine(type, 40)).join(', ')})`);
+  if (summary.unknownEvents > 0) parts.push(`${formatCount(summary.unknownEvents)} of unknown types (${summary.unknownTypes.map((type) => foreignToken(type, 40)).join(', ')})`);
   return parts.join(' · ');
 }
 
@@ -211,7 +217,7 @@ function trendSection(summary: MetricsSummary): string[] {
   lines.push(`Metrics by ${axis}, over ${stepRange(axis, summary.firstStep ?? 0, summary.lastStep ?? 0)}${more}:`);
   const columns = summary.metrics.slice(0, maxTableColumns);
   const rows = summary.sampleSteps.map((step, row) => [String(step), ...columns.map((trend) => (trend.samples[row] === undefined ? '–' : formatFigure(trend.samples[row])))]);
-  lines.push(...textTable([axis, ...columns.map((trend) => trend.key)], rows));
+  lines.push(...textTable([axis, ...columns.map((trend) => key(trend.key))], rows));
   lines.push('Trends:');
   for (const trend of summary.metrics) lines.push(...trendLines(trend, axis));
   return lines;
@@ -220,7 +226,7 @@ function trendSection(summary: MetricsSummary): string[] {
 function trendLines(trend: MetricTrend, axis: string): string[] {
   const at = (step: number) => `${axis} ${step}`;
   const parts = [
-    `- ${trend.key}: ${trend.direction}`,
+    `- ${key(trend.key)}: ${trend.direction}`,
     plural(trend.count, 'point'),
     `first ${formatFigure(trend.first.value)} (${at(trend.first.step)}), last ${formatFigure(trend.last.value)} (${at(trend.last.step)})`,
     `min ${formatFigure(trend.min.value)} (${at(trend.min.step)}), max ${formatFigure(trend.max.value)} (${at(trend.max.step)})`,

@@ -4,7 +4,7 @@
  * matters, and what could not be read. Read from the inspector's snapshot, so it costs nothing
  * beyond what the inspector already gathered.
  */
-import { oneLine } from '../core/format';
+import { escapedLine, foreignName, foreignToken } from './foreignText';
 import type { GroupFlag } from '../rollouts/groupSummary';
 import type { RolloutSnapshot } from '../rollouts/rolloutCollection';
 import type { Histogram, SeriesStatistics } from '../rollouts/rolloutStatistics';
@@ -37,7 +37,7 @@ const finishReasonsListed = 8;
 /** The file's groups, rewards, completion lengths, finish reasons, flags and problems, as plain lines. */
 export function describeRolloutsForAgent(fileName: string, snapshot: RolloutSnapshot, options: RolloutReportOptions = {}): string {
   const statistics = snapshot.statistics;
-  const lines: string[] = [`Rollout file: ${oneLine(fileName, 200)}`];
+  const lines: string[] = [`Rollout file: ${foreignName(fileName, 1_024)}`];
   const perGroup = statistics.groups > 0 ? ` (${formatFigure(statistics.trajectories / statistics.groups)} per group on average)` : '';
   lines.push(`Groups: ${formatCount(statistics.groups)} · trajectories: ${formatCount(statistics.trajectories)}${perGroup} · exceptions: ${formatCount(statistics.exceptions)}`);
   if (snapshot.incomplete) lines.push(`The last line (line ${snapshot.incomplete.line + 1}) is unfinished: perhaps still being written; it is not counted.`);
@@ -49,7 +49,9 @@ export function describeRolloutsForAgent(fileName: string, snapshot: RolloutSnap
     lines.push(`Finish reasons: ${countsLine(statistics.finishReasons, finishReasonsListed)}`);
     const metricKeys = Object.keys(statistics.metrics).sort();
     if (metricKeys.length > 0) {
-      const shown = metricKeys.slice(0, metricsListed).map((key) => `${key} mean ${formatFigure(statistics.metrics[key]!.mean)} (${formatCount(statistics.metrics[key]!.count)} values)`);
+      const shown = metricKeys
+        .slice(0, metricsListed)
+        .map((key) => `${foreignToken(key, 60)} mean ${formatFigure(statistics.metrics[key]!.mean)} (${formatCount(statistics.metrics[key]!.count)} values)`);
       if (metricKeys.length > metricsListed) shown.push(`… ${formatCount(metricKeys.length - metricsListed)} more`);
       lines.push(`Trajectory metrics: ${shown.join(' · ')}`);
     }
@@ -63,7 +65,7 @@ export function describeRolloutsForAgent(fileName: string, snapshot: RolloutSnap
   if (problems === 0) lines.push('Problems: none.');
   else {
     lines.push(`Problems: ${formatCount(problems)}${problems > problemsListed ? `, the first ${problemsListed}` : ''}:`);
-    for (const problem of snapshot.problems.slice(0, problemsListed)) lines.push(`- line ${problem.line + 1} (${problem.severity}): ${oneLine(problem.message, 300)}`);
+    for (const problem of snapshot.problems.slice(0, problemsListed)) lines.push(`- line ${problem.line + 1} (${problem.severity}): ${escapedLine(problem.message, 300)}`);
   }
   if (snapshot.groupsNotKept > 0)
     lines.push(
@@ -107,7 +109,7 @@ function histogramLines(name: string, series: SeriesStatistics): string[] {
 function countsLine(counts: Record<string, number>, max: number): string {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   if (entries.length === 0) return 'none recorded';
-  const shown = entries.slice(0, max).map(([key, count]) => `${oneLine(key, 40)} ${formatCount(count)}`);
+  const shown = entries.slice(0, max).map(([key, count]) => `${foreignToken(key, 40)} ${formatCount(count)}`);
   if (entries.length > max) shown.push(`… ${formatCount(entries.length - max)} more`);
   return shown.join(' · ');
 }

@@ -47,7 +47,8 @@ const maxCellChars = 24;
 
 /** Rows of cells as aligned plain lines ("step | loss | reward"), the header first. */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const cut = (cell: string) => (cell.length > maxCellChars ? `${cell.slice(0, maxCellChars - 1)}…` : cell);
+  // A quoted cell (a metric key from the server) keeps its closing quote when it is cut, so the cut stays inside the quotes.
+  const cut = (cell: string) => (cell.length <= maxCellChars ? cell : /^".*"$/.test(cell) ? `${cell.slice(0, maxCellChars - 2).replace(/\\+$/, '')}…"` : `${cell.slice(0, maxCellChars - 1)}…`);
   const all = [header, ...rows].map((row) => row.map(cut));
   const widths = header.map((_, column) => Math.max(...all.map((row) => (row[column] ?? '').length)));
   return all.map((row) =>

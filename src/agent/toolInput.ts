@@ -19,6 +19,7 @@ export class ToolRefusal extends Error {
 export const maxIdChars = 512;
 export const maxPathChars = 1024;
 export const maxTextChars = 20_000;
+export const maxDataUrlChars = 8_192;
 /** Steps a single call may name (evaluate or delete). */
 export const maxStepsPerCall = 100;
 
@@ -154,7 +155,8 @@ export function containingFolder(file: string, folders: readonly string[], optio
  * password in it is refused, since the URL is shown in the confirmation and the log.
  */
 export function dataUrl(input: Input, field: string): string {
-  const text = requiredText(input, field, 2048);
+  // Signed storage URLs run long; the confirmation shows the whole URL and its host on a line of its own, whatever the length.
+  const text = requiredText(input, field, maxDataUrlChars);
   if (!/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(text)) throw new ToolInputError(`"${field}" must be a URL such as https://host/data.jsonl or s3://bucket/data.jsonl.`);
   let url: URL;
   try {

@@ -3,12 +3,14 @@
  * and its problems with their lines (one-based, as editors show them). No `vscode` import.
  */
 import type { ParsedTrajectoryFile } from '../core/trajectoryFile';
-import { formatMetric, oneLine } from '../core/format';
+import { formatMetric } from '../core/format';
+import { escapedLine, foreignName } from './foreignText';
 
 /** Problems named one by one at most; the rest are counted. */
 const listedProblems = 20;
 
-export function describeTrajectoryCheck(label: string, parsed: ParsedTrajectoryFile): string {
+export function describeTrajectoryCheck(fileLabel: string, parsed: ParsedTrajectoryFile): string {
+  const label = foreignName(fileLabel, 1_024);
   const trajectories = parsed.groups.reduce((sum, group) => sum + (Array.isArray(group.trajectories) ? group.trajectories.length : 0), 0);
   const rewards = parsed.groups
     .flatMap((group) => (Array.isArray(group.trajectories) ? group.trajectories : []))
@@ -34,7 +36,7 @@ export function describeTrajectoryCheck(label: string, parsed: ParsedTrajectoryF
   if (errors.length > 0 || warnings > 0) lines.push(`Problems (${count('error')} errors, ${warnings} warnings):`);
   for (const problem of parsed.problems.slice(0, listedProblems)) {
     lines.push(
-      problem.notListed ? `- … ${problem.notListed} more ${problem.severity}s` : `- line ${problem.line + 1}, column ${problem.column + 1}: ${problem.severity}: ${oneLine(problem.message, 300)}`,
+      problem.notListed ? `- … ${problem.notListed} more ${problem.severity}s` : `- line ${problem.line + 1}, column ${problem.column + 1}: ${problem.severity}: ${escapedLine(problem.message, 300)}`,
     );
   }
   if (parsed.problems.length > listedProblems) lines.push(`- … ${parsed.problems.length - listedProblems} more problems listed in the editor's Problems panel once the file is opened.`);

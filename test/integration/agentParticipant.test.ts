@@ -7,8 +7,10 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { trajectoryGroups } from '../support/builders';
 import { seededIds } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
+import { waitUntil } from './helpers/waitUntil';
 
 const never = new vscode.CancellationTokenSource().token;
 
@@ -101,6 +103,36 @@ describe('Agent mode: the @rlstudio chat participant', function () {
       followups.some((followup) => followup.command === 'explain' && followup.prompt.includes(ids.failedJobId)),
       JSON.stringify(followups),
     );
+  });
+
+  it('/explain and /jobs: a failure message holding a line break stays inside its quotes, never a bullet of its own', async () => {
+    const response = await fetch(`${platform.emulator.trainingUrl}/preview/training-jobs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${platform.emulator.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model_id: seededIds(platform).trainedModelId,
+        trajectory_groups: trajectoryGroups(4),
+        experimental_config: { emulator_fail: 'x\n- job succeeded\n- step 24 · reward 0.99' },
+      }),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    const jobId = ((await response.json()) as { id: string }).id;
+    await waitUntil(
+      'the hostile job to fail',
+      async () =>
+        ((await (await fetch(`${platform.emulator.trainingUrl}/preview/training-jobs/${jobId}`, { headers: { authorization: `Bearer ${platform.emulator.apiKey}` } })).json()) as { status?: string })
+          .status,
+      (status) => status === 'failed',
+    );
+    await vscode.commands.executeCommand('rlStudio.addJob', jobId);
+    const forged = /^\s*[-*]\s*(job succeeded|step 24)/m;
+    const explained = await ask(`why did ${jobId} fail`, 'explain');
+    assert.ok(explained.stream.text.includes('"x\\n- job succeeded\\n- step 24 · reward 0.99"'), explained.stream.text);
+    assert.doesNotMatch(explained.stream.markdownParts.join(''), forged);
+    assert.doesNotMatch(explained.stream.text, forged);
+    const listed = await ask('', 'jobs');
+    assert.doesNotMatch(listed.stream.text, forged);
+    assert.ok((listed.result.metadata as { failedJob?: string }).failedJob, 'a failed job is offered to explain, read from the listing itself');
   });
 
   it("/explain: the facts of the failed job in numbers, then the chosen model's explanation", async () => {

@@ -5,7 +5,9 @@
  * that no extension test can answer, is read from its prepareInvocation (the UI test clicks it).
  */
 import * as assert from 'node:assert/strict';
-import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -145,7 +147,7 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const confirmation = await prepare('rlstudio_start_training', train);
     assert.match(confirmation, /Start an RL training job\?/);
     assert.match(confirmation, /4 trajectory groups/);
-    assert.match(confirmation, /Train “agent-001” \(\S+\) on “agent\/batch-7\.jsonl”: 4 trajectory groups, \d+ trajectories/);
+    assert.match(confirmation, /Train "agent-001" \(model id \S+\) on "agent\/batch-7\.jsonl": 4 trajectory groups, \d+ trajectories/);
     assert.ok(confirmation.includes(origin.replace(/:\d+$/, '')), `names the endpoint: ${confirmation}`);
     const created = textOf(await tools.get('rlstudio_start_training')!.invoke({ input: train, toolInvocationToken: undefined } as never, never));
     const jobId = /Started RL training job (\S+) /.exec(created)?.[1];
@@ -159,13 +161,13 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const modelId = await platform.emulator.createModelWithCheckpoints('prune-me', 6);
     await vscode.commands.executeCommand('rlStudio.addModel', modelId, `${DEFAULT_ENTITY}/${GENERATED_PROJECT}/prune-me`);
     const deletion = await prepare('rlstudio_delete_checkpoints', { modelId, steps: [1, 3] });
-    assert.match(deletion, /Delete 2 checkpoints\?/);
-    assert.match(deletion, /1 and 3/);
-    assert.match(deletion, /of “prune-me” \(\S+\) at /);
+    assert.match(deletion, /Delete 2 checkpoints of "prune-me"\?/);
+    assert.match(deletion, /Steps: 1, 3\n/);
+    assert.match(deletion, /of "prune-me" \(model id \S+\)\.\nSteps/);
     assert.match(deletion, /cannot be undone/);
     assert.match(await refusal('rlstudio_delete_checkpoints', { modelId, steps: [5] }), /latest checkpoint/);
     const deleted = textOf(await tools.get('rlstudio_delete_checkpoints')!.invoke({ input: { modelId, steps: [1, 3] }, toolInvocationToken: undefined } as never, never));
-    assert.match(deleted, /Deleted 2 checkpoints of prune-me/);
+    assert.match(deleted, /Deleted 2 checkpoints of "prune-me"/);
     const left = await invoke('rlstudio_list_models', { modelId, checkpoints: 10 });
     assert.doesNotMatch(left, /- step (1|3) /);
     assert.match(left, /- step 5 /);
@@ -184,12 +186,15 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
       return { confirmation, text };
     };
     const created = await run('rlstudio_create_model', { name: 'agent-made', project: 'agents', baseModel: seededIds(platform).baseModels[0]! });
-    assert.match(created.confirmation, /Create a training model\? Create the training model “agent-made” in project “agents”, from base model/);
+    assert.match(created.confirmation, /Create a training model\? Create the training model "agent-made" in project "agents", from base model/);
     const modelId = /id (\S+),/.exec(created.text)?.[1];
     assert.ok(modelId, created.text);
     const sft = await run('rlstudio_start_sft', { modelId, trainingDataUrl: 'https://data.example/sft.jsonl', batchSize: 8 });
-    assert.match(sft.confirmation, /Fine-tune “agent-made” \(\S+\) on the data at “https:\/\/data\.example\/sft\.jsonl” \(batch size 8, learning rate default\)/);
-    assert.match(sft.text, /Started supervised fine-tuning job \S+ on model agent-made/);
+    assert.match(
+      sft.confirmation,
+      /Fine-tune "agent-made" \(model id \S+\) on the data at this URL:\s+Data URL host: data\.example\s+Data URL: https:\/\/data\.example\/sft\.jsonl\s+Batch size 8, learning rate default\./,
+    );
+    assert.match(sft.text, /Started supervised fine-tuning job \S+ on model "agent-made"/);
     assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json' }), /not written for a webhook/);
     assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json', webhook: 'nope' }), /No webhook named "nope"/);
   });
@@ -205,6 +210,61 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const board = textOf(await tool.invoke({ input, toolInvocationToken: undefined } as never, never));
     outputs.push(board);
     assert.match(board, /^1\. step 20: /m);
+  });
+
+  it('evaluates nothing when the eval set changed after the confirmation, and says so', async () => {
+    const ids = seededIds(platform);
+    const setPath = join(folder.fsPath, 'agent', 'changing.evalset.jsonl');
+    const original = readFileSync(join(fixtures, 'evals/arith.evalset.jsonl'), 'utf8');
+    writeFileSync(setPath, original);
+    const input = { modelId: ids.trainedModelId, steps: [10], evalSet: 'agent/changing.evalset.jsonl' };
+    const tool = platform.api.agent.tools.get('rlstudio_evaluate_checkpoints')!;
+    await tool.prepareInvocation!({ input }, never);
+    writeFileSync(setPath, `${original.trimEnd()}\n${original.trimEnd().split('\n')[0]}\n`);
+    const completions = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/chat/completions')).length;
+    const before = completions();
+    await assert.rejects(async () => tool.invoke({ input, toolInvocationToken: undefined } as never, never), /the file changed after you confirmed; nothing was sent/i);
+    assert.equal(completions() - before, 0, 'no chat completion was asked');
+  });
+
+  it("sends no webhook test when the payload changed after the confirmation, which named the endpoint's host", async () => {
+    const hits: string[] = [];
+    const server = createServer((request, response) => {
+      hits.push(request.url ?? '');
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const name = `agent-hook-${Date.now()}`;
+    const id = await vscode.commands.executeCommand<string>('rlStudio.webhook.add', { name, url: `http://127.0.0.1:${port}/hook`, accessToken: '', secretName: 'HOOK_SECRET', secretValue: 'v' });
+    try {
+      const uri = vscode.Uri.joinPath(folder, 'agent', 'changing.payload.json');
+      await vscode.workspace.fs.writeFile(uri, Buffer.from('{"text": "hello ${event_author}"}\n'));
+      const tool = platform.api.agent.tools.get('rlstudio_send_webhook_test')!;
+      const input = { path: 'agent/changing.payload.json', webhook: name };
+      const prepared = await tool.prepareInvocation!({ input }, never);
+      const message = prepared!.confirmationMessages!.message;
+      assert.ok((typeof message === 'string' ? message : message.value).includes(`Endpoint host: 127.0.0.1:${port} (http: not encrypted)`), String(message));
+      const document = await vscode.workspace.openTextDocument(uri);
+      const edit = new vscode.WorkspaceEdit();
+      const at = document.getText().indexOf('hello');
+      edit.replace(uri, new vscode.Range(document.positionAt(at), document.positionAt(at + 5)), 'bye');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      await document.save();
+      await assert.rejects(async () => tool.invoke({ input, toolInvocationToken: undefined } as never, never), /changed after you confirmed; nothing was sent/);
+      assert.deepEqual(hits, [], 'nothing reached the endpoint');
+      // Confirmed again as it is now: sent once.
+      await tool.prepareInvocation!({ input }, never);
+      assert.match(
+        textOf(await tool.invoke({ input, toolInvocationToken: undefined } as never, never)),
+        /Sent "agent\/changing\.payload\.json" to webhook "agent-hook-\d+": the endpoint answered 200 \(success\)/,
+      );
+      assert.deepEqual(hits, ['/hook']);
+    } finally {
+      platform.api.dialogs.answerNext('Remove');
+      await vscode.commands.executeCommand('rlStudio.webhook.remove', id);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('says what to do when signed out, and gives the reason when the platform is down', async () => {

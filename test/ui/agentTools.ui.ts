@@ -76,7 +76,7 @@ export async function asksBeforeAToolDeletesAndCancelDeletesNothing(context: UiT
   await invokeThroughAnotherExtension(page, deleteTool, { modelId, steps: [2, 4] });
   const text = await confirmationDialog(page);
   console.log(`      dialog: ${text}`);
-  for (const part of ['Delete 2 checkpoints?', '2 and 4', modelName, modelId, 'cannot be undone']) assert.ok(text.includes(part), `the dialog names "${part}": ${text}`);
+  for (const part of [`Delete 2 checkpoints of "${modelName}"?`, 'Steps: 2, 4', modelName, modelId, 'cannot be undone']) assert.ok(text.includes(part), `the dialog names "${part}": ${text}`);
   await screenshot('tool-confirmation');
 
   await clickDialogButton(page, 'Cancel');
@@ -91,7 +91,7 @@ export async function confirmingInTheDialogDeletesExactlyThoseCheckpoints({ page
   await confirmationDialog(page);
   await clickDialogButton(page, 'primary');
   const result = await toolCallerNotification(page, /^Tool (result|failed|cancelled)/);
-  assert.match(result, /^Tool result: Deleted 2 checkpoints of prune-candidate/);
+  assert.match(result, /^Tool result: Deleted 2 checkpoints of "prune-candidate"/);
   assert.equal(deleteRequests(emulator).length, 1, `one DELETE request: ${JSON.stringify(deleteRequests(emulator))}`);
   assert.deepEqual(await checkpointSteps(emulator, modelId), [0, 1, 3, 5, 6, 7]);
 }

@@ -7,7 +7,7 @@ import { languageModelTool, type AgentTool } from './tools/agentTool';
 import { evaluateCheckpointsTool } from './tools/evaluationTool';
 import { summariseRolloutsTool, validateTrajectoriesTool } from './tools/fileTools';
 import { jobMetricsTool, jobStatusTool } from './tools/jobTools';
-import { listJobsTool, listModelsTool, platformStatusTool } from './tools/platformTools';
+import { LatestJobListing, listJobsTool, listModelsTool, platformStatusTool } from './tools/platformTools';
 import { createModelTool, deleteCheckpointsTool, startSftTool, startTrainingTool } from './tools/trainingTools';
 import { renderPayloadTool, sendWebhookTestTool, type PayloadParts } from './tools/webhookTools';
 
@@ -23,12 +23,13 @@ export interface AgentFeature {
 
 /** Entry of dist/agent.js, loaded on the first tool call or chat request. */
 export function startAgent(services: Services, parts: AgentParts): AgentFeature {
+  const latestJobs = new LatestJobListing();
   // Each tool has its own input type; the table holds them side by side.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const tools: AgentTool<any>[] = [
+  const tools: AgentTool<any, any>[] = [
     platformStatusTool(services),
     listModelsTool(services),
-    listJobsTool(services),
+    listJobsTool(services, latestJobs),
     jobStatusTool(services),
     jobMetricsTool(services),
     summariseRolloutsTool(),
@@ -43,6 +44,6 @@ export function startAgent(services: Services, parts: AgentParts): AgentFeature 
   ];
   return {
     tools: new Map(tools.map((tool) => [tool.name as AgentToolName, languageModelTool(services, tool)])),
-    participant: new AgentParticipant(services),
+    participant: new AgentParticipant(services, latestJobs),
   };
 }

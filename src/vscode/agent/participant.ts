@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { agentInstructions, explainInstructions, jobNamedIn, pathNamedIn, toolTextAsMarkdown } from '../../agent/chatTargets';
+import { agentInstructions, explainInstructions, factBullets, jobNamedIn, pathNamedIn, toolTextAsMarkdown } from '../../agent/chatTargets';
 import { explainJobFacts } from '../../agent/jobReport';
 import { escapeMarkdown } from '../../core/markdownText';
 import type { Services } from '../platform/services';
 import type { AgentToolName } from './agentToolNames';
-import { readJob } from './tools/platformTools';
+import { readJob, type LatestJobListing } from './tools/platformTools';
 
 /** Model turns in one free-form request at most: each may call tools, and the loop must end. */
 const maxModelTurns = 8;
@@ -30,7 +30,10 @@ interface AgentResultMetadata {
  * the request's token, so VS Code shows it in the chat and asks the user to confirm costly ones.
  */
 export class AgentParticipant {
-  constructor(private readonly services: Services) {}
+  constructor(
+    private readonly services: Services,
+    private readonly latestJobs: LatestJobListing,
+  ) {}
 
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     try {
@@ -82,13 +85,13 @@ export class AgentParticipant {
 
   private async jobList(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<Partial<AgentResultMetadata>> {
     stream.progress('Reading followed jobs…');
-    const text = await this.tool(request, 'rlstudio_list_jobs', {}, token);
-    this.markdown(stream, text);
+    this.latestJobs.listings = [];
+    this.markdown(stream, await this.tool(request, 'rlstudio_list_jobs', {}, token));
     const jobs = this.services.remembered.jobs.list();
     const newest = [...jobs].sort((a, b) => b.addedAt.localeCompare(a.addedAt))[0];
     if (newest) stream.button({ command: 'rlStudio.openJobDetails', arguments: [newest.id], title: `Open Job ${newest.id.slice(0, 8)}` });
-    // The first job the listing reports failed, for the "explain" follow-up.
-    const failed = jobs.find((job) => new RegExp(`^- job ${escapeRegExp(job.id)} · (RL|SFT) · [^·\\n]*(fail|error)`, 'im').test(text));
+    // The first job the listing found failed, for the "explain" follow-up: read from the listing's facts, not from its text.
+    const failed = this.latestJobs.listings.find((listing) => /fail|error/i.test(String(listing.record?.status ?? '')) && jobs.some((job) => job.id === listing.id));
     return failed ? { failedJob: failed.id } : {};
   }
 
@@ -122,7 +125,7 @@ export class AgentParticipant {
     read ??= await readJob(this.services, target, signal);
     const facts = explainJobFacts(read.record, read.events, { now: Date.now() });
     stream.markdown(`**Job ${escapeMarkdown(target)}**, what its events and metrics show:\n\n`);
-    this.markdown(stream, facts.map((fact) => `- ${fact}`).join('\n'));
+    this.markdown(stream, factBullets(facts));
     stream.button({ command: 'rlStudio.openJobDetails', arguments: [target], title: 'Open Job Details' });
     await this.askModel(request, explainInstructions(facts.join('\n')), stream, token);
     return { metadata: { command: 'explain', job: target } };
@@ -236,10 +239,6 @@ function historyOf(context: vscode.ChatContext): vscode.LanguageModelChatMessage
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function abortSignalOf(token: vscode.CancellationToken): AbortSignal {

@@ -29,10 +29,10 @@ describe('agent text', () => {
       text,
       [
         'Training models (2):',
-        '- agent-001 · id m-1 · project team/p · base Qwen/Qwen3-8B',
+        '- "agent-001" · id m-1 · project team/p · base Qwen/Qwen3-8B',
         '  checkpoints (newest first, more exist):',
         '  - step 40 · reward 0.612, loss 1.5',
-        '- m-2 · id m-2 · project team/p · base Qwen/Qwen3-8B',
+        '- (no name) · id m-2 · project team/p · base Qwen/Qwen3-8B',
         '  checkpoints: could not be listed: the training API answered 404',
         'Inference catalogue (5): a, b, and 3 more',
       ].join('\n'),
@@ -51,7 +51,7 @@ describe('agent text', () => {
       text,
       [
         'Followed training jobs (6, newest first):',
-        '- job j1 · RL · failed · batch.jsonl → agent · error: CUDA out of memory at step 3',
+        '- job j1 · RL · failed · "batch.jsonl → agent" · error: "CUDA out of memory\\nat step 3"',
         '- job j2 · RL · status unknown: no answer',
         '… and 4 older jobs not listed.',
       ].join('\n'),
@@ -83,7 +83,7 @@ describe('agent text', () => {
     ];
     assert.equal(
       describeTrajectoryCheck('a.jsonl', { ok: true, groups, problems: [] } as never),
-      'a.jsonl can be sent: 1 trajectory groups, 2 trajectories.\nRewards: mean 0.5, min 0, max 1 over 2 trajectories.',
+      '"a.jsonl" can be sent: 1 trajectory groups, 2 trajectories.\nRewards: mean 0.5, min 0, max 1 over 2 trajectories.',
     );
     const broken = describeTrajectoryCheck('b.jsonl', {
       ok: false,
@@ -93,7 +93,7 @@ describe('agent text', () => {
         { line: 0, column: 0, endLine: 0, endColumn: 0, message: '', severity: 'error', notListed: 7 },
       ],
     } as never);
-    assert.match(broken, /^b\.jsonl cannot be sent as it is: 8 errors must be fixed first\./);
+    assert.match(broken, /^"b\.jsonl" cannot be sent as it is: 8 errors must be fixed first\./);
     assert.match(broken, /- line 3, column 5: error: reward must be a number/);
     assert.match(broken, /- … 7 more errors/);
   });
@@ -106,7 +106,7 @@ describe('agent text', () => {
     const text = describeLeaderboard(rows, 'exact match', '.rlstudio/evals/a.rleval.json');
     assert.match(text, /^1\. step 20: 0\.930 \[0\.860, 0\.970\] over 100 answers · model id m:20$/m);
     assert.match(text, /^2\. step 22: 0\.840 \[0\.760, 0\.900\] over 100 answers, 2 failed/m);
-    assert.match(text, /overlaps step 22's: more samples would be needed/);
+    assert.match(text, /overlaps that of step 22: more samples would be needed/);
   });
 
   it('finds the job and the file a prompt names', () => {

@@ -15,21 +15,19 @@ describe('job report for a language model', () => {
     const events = [...timed(rewardDropRun(12, 25)), failed('CUDA out of memory.\nTried to allocate 2.00 GiB', '2025-01-02T12:05:00Z')];
     const text = describeJobForAgent({ id: 'job-7' }, events, { now: noon + 3_600_000, modelName: 'my-model' });
     const lines = text.split('\n');
-    assert.deepEqual(lines.slice(0, 11), [
-      'Training job job-7 (model my-model)',
+    assert.deepEqual(lines.slice(0, 9), [
+      'Training job job-7 (model "my-model")',
       'Status: failed · 12 job steps · model step 36',
       'Started: 2025-01-02T12:00:00Z · ended 2025-01-02T12:05:00Z · ran for 5 min 00 s',
-      'Failure message (verbatim):',
-      '  CUDA out of memory.',
-      '  Tried to allocate 2.00 GiB',
+      'Failure message (verbatim, quoted on one line): "CUDA out of memory.\\nTried to allocate 2.00 GiB"',
       'Latest metrics, job step 12 (model step 36): loss 1.08 · reward 0.365 · entropy 2 · learning_rate 1e-5',
       'Events: 14 · 12 gradient steps',
       'Metrics by model step, over model steps 25–36:',
       'model step | loss | reward | entropy | learning_rate',
       '25         | 1.19 | 0.2    | 2       | 1e-5',
     ]);
-    assert.equal(lines[21], '36         | 1.08 | 0.365  | 2       | 1e-5');
-    assert.deepEqual(lines.slice(22), [
+    assert.equal(lines[19], '36         | 1.08 | 0.365  | 2       | 1e-5');
+    assert.deepEqual(lines.slice(20), [
       'Trends:',
       '- loss: falling · 12 points · first 1.19 (model step 25), last 1.08 (model step 36) · min 1.08 (model step 36), max 1.19 (model step 25) · mean 1.17 over model steps 25–29, 1.1 over model steps 32–36 · slope -1 per 100 model steps',
       '  largest drop: loss fell from 1.17 (mean of model steps 25–29) to 1.12 (model steps 30–34): -0.05, -1.45 × its std',
@@ -75,13 +73,13 @@ describe('job report for a language model', () => {
     const secret = 'sk-live-0123456789abcdef';
     const message = `auth header Bearer ${secret} rejected; ${'x'.repeat(5_000)}`;
     const text = describeJobForAgent({ id: 'job-f' }, [started(3), step({ loss: 1 }), failed(message)], { now: noon, secrets: [secret] });
-    const quoted = text.split('\n').find((line) => line.startsWith('  auth header'))!;
+    const quoted = text.split('\n').find((line) => line.startsWith('Failure message'))!;
     assert.equal(quoted.includes(secret), false);
-    assert.ok(quoted.startsWith('  auth header Bearer [redacted] rejected; xxx'), quoted);
-    assert.ok(quoted.endsWith(`x… (${message.length.toLocaleString('en-US')} characters in all)`), quoted.slice(-60));
-    // The quote itself: 1,999 characters of the message and the ellipsis.
+    assert.ok(quoted.startsWith('Failure message (verbatim, quoted on one line): "auth header Bearer [redacted] rejected; xxx'), quoted);
+    assert.ok(quoted.endsWith(`x…" (${message.length.toLocaleString('en-US')} characters in all)`), quoted.slice(-60));
+    // The quote itself: 1,999 characters of the message and the ellipsis, inside the quotes.
     const plain = describeJobForAgent({ id: 'job-f' }, [started(3), step({ loss: 1 }), failed('y'.repeat(5_000))], { now: noon });
-    assert.ok(plain.includes(`\n  ${'y'.repeat(maxFailureChars - 1)}… (5,000 characters in all)\n`));
+    assert.ok(plain.includes(`: "${'y'.repeat(maxFailureChars - 1)}…" (5,000 characters in all)\n`));
   });
 
   it('keeps a job with 20 metrics over 5,000 steps to 8,000 characters by default, saying what it left out', () => {
@@ -113,7 +111,7 @@ describe('job report for a language model', () => {
     const events = [...rewardDropRun(12, 25), failed('CUDA out of memory.')];
     assert.deepEqual(explainJobFacts({ id: 'job-7' }, events, { now: noon }), [
       'The job failed after 12 job steps (last model step 36).',
-      'Failure message (verbatim): CUDA out of memory.',
+      'Failure message (verbatim, quoted on one line): "CUDA out of memory."',
       'The last gradient step before the failure: job step 12 (model step 36): loss 1.08 · reward 0.365 · entropy 2 · learning_rate 1e-5.',
       'Reward went from 0.2 (model step 25) to 0.365 (model step 36); it peaked at 0.365 (model step 36); standard deviation over the run 0.0518.',
       'Reward never fell from one window of steps to the next.',
@@ -121,7 +119,7 @@ describe('job report for a language model', () => {
     ]);
     assert.deepEqual(explainJobFacts({ id: 'job-0' }, [started(3), failed('')], { now: noon }), [
       'The job failed after 0 job steps.',
-      'Failure message (verbatim): The training job failed without a message.',
+      'Failure message (verbatim, quoted on one line): "The training job failed without a message."',
       'The job failed before any gradient step.',
       'No gradient step was reported, so there are no metrics.',
     ]);

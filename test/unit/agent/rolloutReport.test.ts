@@ -20,7 +20,7 @@ describe('rollout report for a language model', () => {
     assert.equal(
       text,
       [
-        'Rollout file: rollouts.jsonl',
+        'Rollout file: "rollouts.jsonl"',
         'Groups: 3 · trajectories: 8 (2.67 per group on average) · exceptions: 1',
         'The last line (line 5) is unfinished: perhaps still being written; it is not counted.',
         // Rewards 0, 1, 1, 0.5 | 1, 1 | 0.25, 0.75.
@@ -73,7 +73,7 @@ describe('rollout report for a language model', () => {
   it('says so when there is nothing to read, and when every reward is the same', async () => {
     assert.equal(
       describeRolloutsForAgent('empty.jsonl', await snapshotOf('')),
-      ['Rollout file: empty.jsonl', 'Groups: 0 · trajectories: 0 · exceptions: 0', 'No group could be read, so there are no figures.', 'Problems: none.'].join('\n'),
+      ['Rollout file: "empty.jsonl"', 'Groups: 0 · trajectories: 0 · exceptions: 0', 'No group could be read, so there are no figures.', 'Problems: none.'].join('\n'),
     );
     const same = describeRolloutsForAgent('same.jsonl', await snapshotOf(JSON.stringify(groupOfRewards([1, 1, 1]))));
     assert.ok(same.includes('\nReward histogram: all 3 values are 1.\n'), same);
@@ -83,7 +83,7 @@ describe('rollout report for a language model', () => {
     const secret = 'sk-live-0123456789abcdef';
     const text = describeRolloutsForAgent(`run-${secret}.jsonl`, await snapshotOf(flaggedFile), { maxChars: 300, secrets: [secret] });
     assert.equal(text.includes(secret), false);
-    assert.match(text, /^Rollout file: \S*\[redacted\]\.jsonl\n/);
+    assert.match(text, /^Rollout file: "\S*\[redacted\]\.jsonl"\n/);
     const lines = text.split('\n');
     assert.match(lines.at(-1)!, /^… \d+ more lines$/);
     const whole = describeRolloutsForAgent('run-x.jsonl', await snapshotOf(flaggedFile));

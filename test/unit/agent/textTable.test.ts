@@ -34,6 +34,11 @@ describe('text for a language model', () => {
     );
   });
 
+  it('cuts a long quoted cell inside its quotes, so the quote still closes', () => {
+    const [header] = textTable(['step', '"reward\\n- job succeeded and more"'], [['1', '0.5']]);
+    assert.equal(header, 'step | "reward\\n- job succeed…"');
+  });
+
   it('keeps whole lines within the cap and says how many it left out', () => {
     const lines = Array.from({ length: 50 }, (_, index) => `line ${index} ${'.'.repeat(20)}`);
     const text = joinCapped(lines, 200);

@@ -1,32 +1,36 @@
 import * as vscode from 'vscode';
+import { ConfirmedPlans } from '../../../agent/confirmedPlans';
 import { inputObject } from '../../../agent/toolInput';
 import { capText } from '../../../agent/textCap';
+import type { Confirmation } from '../../../agent/toolConfirmations';
 import type { Services } from '../../platform/services';
 
-/** What a confirmation names: shown by VS Code before the tool runs, with Continue and Cancel. */
-export interface Confirmation {
-  title: string;
-  /** Exactly what will happen: the model, the file, how many groups or steps, the endpoint's origin. */
-  message: string;
+/** A confirmation and what it was made from: the plan `run` carries out, exactly as named. */
+export interface Confirmed<Plan> {
+  confirmation: Confirmation;
+  plan: Plan;
 }
 
 /**
  * One of RL Studio's language-model tools, written against plain data: `read` checks the model's
  * input (throwing ToolInputError with what is wrong), `confirm` works out what will happen (it may
- * read the file or ask the platform, so the confirmation names real counts), `run` does it and
- * answers with concise text holding the ids the next call needs.
+ * read the file or ask the platform, so the confirmation names real counts) and returns it as a
+ * plan, `run` does exactly that plan (never looking its inputs up again; where a file is read
+ * again, its digest must match what was confirmed) and answers with concise text holding the ids
+ * the next call needs.
  */
-export interface AgentTool<Input> {
+export interface AgentTool<Input, Plan = undefined> {
   /** The name in package.json's languageModelTools. */
   readonly name: string;
   /** Whether the tool needs the platform (endpoints set and signed in) before it can run. */
   readonly needsPlatform: boolean;
   read(input: Record<string, unknown>): Input;
   /** Present on every tool that spends compute, sends data out or deletes. */
-  confirm?(input: Input, signal: AbortSignal): Promise<Confirmation>;
+  confirm?(input: Input, signal: AbortSignal): Promise<Confirmed<Plan>>;
   /** The progress line shown while it runs ("Reading job 4f2…"). */
   progress(input: Input): string;
-  run(input: Input, signal: AbortSignal): Promise<string>;
+  /** `plan` is what `confirm` returned for this same input (undefined for a tool that does not confirm). */
+  run(input: Input, signal: AbortSignal, plan: Plan): Promise<string>;
 }
 
 /** Results are for a model's context: long ones are cut, and the cut is said. */
@@ -35,10 +39,11 @@ const maxResultChars = 16_000;
 /**
  * The VS Code face of an AgentTool. Input is checked, and readiness too, in prepareInvocation,
  * before VS Code shows any confirmation, so a refused call never asks the person to confirm
- * something that would fail. Every text that leaves (result or error) is cut first and redacted
- * last: no result carries the key or a webhook secret.
+ * something that would fail. The plan behind a confirmation is kept until invoke, which runs that
+ * plan and nothing else, and refuses when none is kept for the input. Every text that leaves
+ * (result or error) is cut first and redacted last: no result carries the key or a webhook secret.
  */
-export function languageModelTool<Input>(services: Services, tool: AgentTool<Input>): vscode.LanguageModelTool<Record<string, unknown>> {
+export function languageModelTool<Input, Plan>(services: Services, tool: AgentTool<Input, Plan>, plans = new ConfirmedPlans()): vscode.LanguageModelTool<Record<string, unknown>> {
   return {
     prepareInvocation: async (options, token) => {
       const input = tool.read(inputObject(options.input));
@@ -46,9 +51,10 @@ export function languageModelTool<Input>(services: Services, tool: AgentTool<Inp
       const signal = signalOf(services, token);
       const prepared: vscode.PreparedToolInvocation = { invocationMessage: services.log.redact(tool.progress(input)) };
       if (tool.confirm) {
-        const confirmation = await guarded(services, tool.confirm(input, signal.signal)).finally(() => signal.dispose());
-        // Plain text, not Markdown: names from the server or the model are shown as they are, and the
-        // workbench's dialog (outside a chat) shows the same words.
+        const { confirmation, plan } = await guarded(services, tool.confirm(input, signal.signal)).finally(() => signal.dispose());
+        plans.keep(tool.name, input, plan);
+        // Plain text, not Markdown, one fact a line: names from the server, a file or the model are
+        // quoted on one line, and the workbench's dialog (outside a chat) shows the same words.
         prepared.confirmationMessages = { title: services.log.redact(confirmation.title), message: services.log.redact(confirmation.message) };
       } else signal.dispose();
       return prepared;
@@ -56,9 +62,15 @@ export function languageModelTool<Input>(services: Services, tool: AgentTool<Inp
     invoke: async (options, token) => {
       const input = tool.read(inputObject(options.input));
       if (tool.needsPlatform) await ensurePlatform(services);
+      let plan = undefined as Plan;
+      if (tool.confirm) {
+        const kept = plans.take<Plan>(tool.name, input);
+        if (kept === undefined) throw new Error(services.log.redact(unconfirmed));
+        plan = kept;
+      }
       const signal = signalOf(services, token);
       try {
-        const text = await guarded(services, tool.run(input, signal.signal));
+        const text = await guarded(services, tool.run(input, signal.signal, plan));
         services.log.info(`tool ${tool.name}: done`);
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(services.log.redact(capText(text, maxResultChars)))]);
       } finally {
@@ -67,6 +79,10 @@ export function languageModelTool<Input>(services: Services, tool: AgentTool<Inp
     },
   };
 }
+
+/** Said when a costly tool is run without a confirmation kept for its input. */
+const unconfirmed =
+  'RL Studio holds no confirmation for this call (it was not shown, it was answered more than 10 minutes ago, or it was already used), so nothing was done. Call the tool again to ask the user.';
 
 /** The platform is needed: say what to do when it is not set up, instead of failing on the first request. */
 async function ensurePlatform(services: Services): Promise<void> {

@@ -5,14 +5,17 @@ import type { EvalModelRef, NamedScorer } from '../../../evals/evalModel';
 import { primaryScorer } from '../../../evals/evalRun';
 import { leaderboard } from '../../../evals/statistics';
 import type { EvalsFeature } from '../../evals/evalsFeature';
-import { readEvalSet } from '../../evals/evalSetFiles';
+import { maxEvalSetBytes, readEvalSet } from '../../evals/evalSetFiles';
 import { existingResults, resultsUriFor, samplingPresets, type EvaluationChoice } from '../../evals/evaluateCheckpoints';
 import { startEvaluation } from '../../evals/startEvaluation';
 import type { Services } from '../../platform/services';
 import * as vscode from 'vscode';
 import type { AgentTool } from './agentTool';
-import { checkpointId, describeSteps, knownModel, modelLabel, quoted, trainingOrigin } from './trainingTools';
-import { workspaceFile } from './workspaceFiles';
+import { contentDigest, quoted, stepRanges } from '../../../core/confirmationText';
+import { escapedLine } from '../../../agent/foreignText';
+import { evaluateCheckpointsConfirmation, modelNamed } from '../../../agent/toolConfirmations';
+import { checkpointId, knownModel, namedModel, trainingOrigin } from './trainingTools';
+import { workspaceFile, type WorkspaceFile } from './workspaceFiles';
 
 /** Checkpoints compared in one evaluation from a chat: each multiplies the requests. */
 const maxEvaluatedSteps = 10;
@@ -34,17 +37,37 @@ interface EvaluationInput {
   compareWithBase: boolean;
 }
 
-export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFeature): AgentTool<EvaluationInput> {
+/** What an evaluation's confirmation named: the checkpoints resolved to model ids, and the eval set by its digest. */
+interface EvaluationPlan {
+  choice: EvaluationChoice;
+  setPath: string;
+  setLabel: string;
+  setDigest: string;
+}
+
+/** The digest of an eval set's bytes as they are now; a file past the size an eval set may be is not read. */
+async function digestOf(file: WorkspaceFile): Promise<string> {
+  const { size } = await vscode.workspace.fs.stat(file.uri);
+  if (size > maxEvalSetBytes) throw new ToolRefusal(`${quoted(file.label)} is ${Math.round(size / 2 ** 20)} MB, more than the ${maxEvalSetBytes / 2 ** 20} MB an eval set may be. Nothing was sent.`);
+  return contentDigest(await vscode.workspace.fs.readFile(file.uri));
+}
+
+export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFeature): AgentTool<EvaluationInput, EvaluationPlan> {
   /** The set, the checkpoints found on the platform, and what the run will ask. */
   const prepare = async (input: EvaluationInput, signal: AbortSignal) => {
     const model = knownModel(services, input.modelId);
     const file = await workspaceFile(input.evalSet);
+    // Digested before and after it is parsed: the samples counted are those of the bytes the digest names.
+    const setDigest = await digestOf(file);
     const set = await readEvalSet(file.uri);
+    if ((await digestOf(file)) !== setDigest) throw new ToolRefusal(`${quoted(file.label)} changed while it was read. Nothing was sent; call the tool again.`);
     if (set.samples.length === 0)
-      throw new ToolRefusal(`${file.label} has no sample to evaluate${set.problems[0] ? `: line ${set.problems[0].line + 1}: ${set.problems[0].message}` : ''}. Nothing was sent.`);
+      throw new ToolRefusal(
+        `${quoted(file.label)} has no sample to evaluate${set.problems[0] ? `: line ${set.problems[0].line + 1}: ${escapedLine(set.problems[0].message)}` : ''}. Nothing was sent.`,
+      );
     const found = await findCheckpoints(services, model.id, input.steps, signal);
     const missing = input.steps.filter((step) => !found.has(step));
-    if (missing.length > 0) throw new ToolRefusal(`${modelLabel(model)} has no checkpoint at step ${describeSteps(missing)}. List its checkpoints with the list-models tool.`);
+    if (missing.length > 0) throw new ToolRefusal(`${modelNamed(namedModel(model))} has no checkpoint at step ${stepRanges(missing)}. List its checkpoints with the list-models tool.`);
     const models: EvalModelRef[] = input.steps.map((step) => ({
       id: checkpointId(model, step),
       label: `step ${step}`,
@@ -57,7 +80,7 @@ export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFe
     if (input.compareWithBase && !input.steps.includes(0)) models.push({ id: checkpointId(model, 0), label: 'base', kind: 'base', api: 'training', step: 0, trainingModelId: model.id });
     const parameters = samplingPresets[input.sampling].parameters;
     const choice: EvaluationChoice = { setUri: file.uri, models, scorers: input.scorers, parameters, resultsUri: resultsUriFor(file.uri) };
-    return { model, file, set, choice, requests: set.samples.length * models.length * parameters.n };
+    return { model, file, set, choice, setDigest };
   };
   return {
     name: 'rlstudio_evaluate_checkpoints',
@@ -82,18 +105,31 @@ export function evaluateCheckpointsTool(services: Services, evals: () => EvalsFe
       };
     },
     confirm: async (input, signal) => {
-      const { model, file, set, choice, requests } = await prepare(input, signal);
-      const compared = choice.models.map((ref) => ref.label).join(', ');
+      const { model, file, set, choice, setDigest } = await prepare(input, signal);
       return {
-        title: 'Evaluate checkpoints?',
-        message:
-          `Evaluate ${quoted(compared)} of ${quoted(modelLabel(model))} (${model.id}) on ${quoted(file.label)}: ${set.samples.length} samples × ${choice.models.length} models × ${choice.parameters.n} answers = ` +
-          `up to ${requests} chat completions at ${trainingOrigin(services)} (answers already in ${quoted(vscode.workspace.asRelativePath(choice.resultsUri))} are reused), scored by ${choice.scorers.map((scorer) => scorer.name).join(', ')}. The report opens as it runs.`,
+        confirmation: evaluateCheckpointsConfirmation({
+          model: namedModel(model),
+          steps: input.steps,
+          withBase: input.compareWithBase && !input.steps.includes(0),
+          evalSet: file.label,
+          samples: set.samples.length,
+          models: choice.models.length,
+          answersPerSample: choice.parameters.n,
+          scorers: choice.scorers.map((scorer) => scorer.name),
+          resultsFile: vscode.workspace.asRelativePath(choice.resultsUri),
+          origin: trainingOrigin(services),
+        }),
+        plan: { choice, setPath: file.uri.fsPath, setLabel: file.label, setDigest },
       };
     },
-    progress: (input) => `Evaluating steps ${describeSteps(input.steps)} on ${input.evalSet}`,
-    run: async (input, signal) => {
-      const { choice } = await prepare(input, signal);
+    progress: (input) => `Evaluating steps ${stepRanges(input.steps)} on ${input.evalSet}`,
+    run: async (input, signal, { choice, setPath, setLabel, setDigest }) => {
+      // The checkpoints are not looked up again: the run asks the model ids the confirmation named.
+      const file = await workspaceFile(input.evalSet);
+      if (file.uri.fsPath !== setPath || (await digestOf(file)) !== setDigest)
+        throw new ToolRefusal(
+          `The file changed after you confirmed; nothing was sent. ${quoted(setLabel)} no longer holds the samples the confirmation counted: call the tool again to confirm what it holds now.`,
+        );
       const feature = evals();
       const cancel = () => feature.runs.cancel(choice.resultsUri);
       signal.addEventListener('abort', cancel, { once: true });

@@ -1,6 +1,7 @@
 import type { TrainingJob, TrainingJobEvent } from '../../../api/types';
 import { readNewEvents, RecentCursors } from '../../../core/eventPages';
 import { describeJobs, describeModels, describePlatformStatus, type ApiCheck, type JobListing, type ModelListing } from '../../../agent/platformText';
+import { foreignToken } from '../../../agent/foreignText';
 import { optionalId, optionalNumber, requiredId } from '../../../agent/toolInput';
 import type { Services } from '../../platform/services';
 import type { AgentTool } from './agentTool';
@@ -39,7 +40,7 @@ export function platformStatusTool(services: Services): AgentTool<Record<string,
           timed(async () => {
             const check = await client.training.systemCheck({ signal });
             const failing = Object.entries(check.checks).filter(([, entry]) => entry && typeof entry === 'object' && (entry as { success?: unknown }).success === false);
-            return check.healthy ? 'system check passed' : `system check failing: ${failing.map(([name]) => name).join(', ') || `status ${check.status}`}`;
+            return check.healthy ? 'system check passed' : `system check failing: ${failing.map(([name]) => foreignToken(name, 60)).join(', ') || `status ${foreignToken(String(check.status), 60)}`}`;
           }),
           timed(async () => `${(await client.inference.listModels({ signal })).data.length} catalogue models`),
         ]);
@@ -78,12 +79,20 @@ export function listModelsTool(services: Services): AgentTool<{ modelId?: string
         }
       }
       const text = describeModels(listings, catalogue);
-      return input.modelId && listings.length === 0 ? `No training model with id ${input.modelId} is in RL Studio. ${text}` : text;
+      return input.modelId && listings.length === 0 ? `No training model with id ${foreignToken(input.modelId)} is in RL Studio. ${text}` : text;
     },
   };
 }
 
-export function listJobsTool(services: Services): AgentTool<Record<string, never>> {
+/**
+ * The facts of the latest job listing, kept beside its text: `@rlstudio /jobs` reads the states from
+ * here instead of parsing the text back (where a job's label or error message is foreign text).
+ */
+export class LatestJobListing {
+  listings: readonly JobListing[] = [];
+}
+
+export function listJobsTool(services: Services, latest = new LatestJobListing()): AgentTool<Record<string, never>> {
   return {
     name: 'rlstudio_list_jobs',
     needsPlatform: true,
@@ -102,6 +111,7 @@ export function listJobsTool(services: Services): AgentTool<Record<string, never
         }
         return listing;
       });
+      latest.listings = listings;
       return describeJobs(listings, jobs.length - listed.length);
     },
   };

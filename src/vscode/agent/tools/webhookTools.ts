@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { optionalText, ToolRefusal, workspacePath } from '../../../agent/toolInput';
 import { capText } from '../../../agent/textCap';
-import { oneLine } from '../../../core/format';
+import { contentDigest, quoted } from '../../../core/confirmationText';
+import { escapedLine, foreignName } from '../../../agent/foreignText';
+import { sendWebhookTestConfirmation } from '../../../agent/toolConfirmations';
 import type { PayloadAnalysis } from '../../../payload';
 import type { Webhook } from '../../../webhook/model';
 import { payloadCore } from '../../payloadLanguage/payloadCore';
@@ -11,7 +13,6 @@ import { sendTest } from '../../webhooks/sendTestCommand';
 import type { WebhooksFeature } from '../../webhooks/webhooksFeature';
 import type { WebhookStore } from '../../webhooks/webhookStore';
 import type { AgentTool } from './agentTool';
-import { quoted } from './trainingTools';
 import { workspaceFile } from './workspaceFiles';
 
 /** Characters of the rendered body a result shows. */
@@ -49,10 +50,10 @@ function webhookOf(parts: PayloadParts, name: string | undefined, document: vsco
   const webhook = parts.store.list().find((candidate) => candidate.name === name || candidate.id === name);
   if (!webhook)
     throw new ToolRefusal(
-      `No webhook named "${name}" is set up in RL Studio. Set up: ${
+      `No webhook named ${quoted(name)} is set up in RL Studio. Set up: ${
         parts.store
           .list()
-          .map((candidate) => `"${candidate.name}"`)
+          .map((candidate) => foreignName(candidate.name, 80))
           .join(', ') || 'none'
       }.`,
     );
@@ -61,10 +62,10 @@ function webhookOf(parts: PayloadParts, name: string | undefined, document: vsco
 
 async function renderingOf(parts: PayloadParts, input: PayloadInput): Promise<Rendering> {
   const file = await workspaceFile(input.path);
-  if (!/\.(payload|automation)\.json$/i.test(file.uri.fsPath)) throw new ToolRefusal(`${file.label} is not a payload (*.payload.json) or automation (*.automation.json) file.`);
+  if (!/\.(payload|automation)\.json$/i.test(file.uri.fsPath)) throw new ToolRefusal(`${quoted(file.label)} is not a payload (*.payload.json) or automation (*.automation.json) file.`);
   const document = await vscode.workspace.openTextDocument(file.uri);
   const analysis = parts.payloadLanguage().documents.analysisOf(document);
-  if (!analysis) throw new ToolRefusal(`${file.label} could not be read as a payload.`);
+  if (!analysis) throw new ToolRefusal(`${quoted(file.label)} could not be read as a payload.`);
   return { label: file.label, document, analysis, webhook: webhookOf(parts, input.webhook, document, analysis) };
 }
 
@@ -84,17 +85,17 @@ export function renderPayloadTool(parts: PayloadParts): AgentTool<PayloadInput> 
       // Secrets render as a mask: the result goes to a language model.
       const rendered = core.renderPayload(analysis, { sample, ...(names ? { webhook: names } : {}), maskSecrets: true });
       const lines = [
-        `${label}: ${problems.length === 0 ? 'no problems' : `${problems.length} problems`}; rendered with the ${sample.type} sample event${webhook ? ` for webhook "${webhook.name}"` : ' (no webhook chosen: its secret names are unknown)'}.`,
+        `${quoted(label)}: ${problems.length === 0 ? 'no problems' : `${problems.length} problems`}; rendered with the ${sample.type} sample event${webhook ? ` for webhook ${foreignName(webhook.name)}` : ' (no webhook chosen: its secret names are unknown)'}.`,
       ];
       for (const problem of problems.slice(0, listedProblems)) {
         const position = document.positionAt(problem.start);
-        lines.push(`- line ${position.line + 1}, column ${position.character + 1}: ${problem.severity}: ${oneLine(problem.message, 300)}`);
+        lines.push(`- line ${position.line + 1}, column ${position.character + 1}: ${problem.severity}: ${escapedLine(problem.message, 300)}`);
       }
       if (problems.length > listedProblems) lines.push(`- … ${problems.length - listedProblems} more`);
       if (rendered.notRendered) lines.push(`Not rendered: ${rendered.invalid?.message ?? 'the template is past a limit'}.`);
       else {
         if (rendered.invalid) lines.push(`The rendered body is not valid JSON: ${rendered.invalid.message} (offset ${rendered.invalid.offset}). The endpoint would most likely reject it.`);
-        if (rendered.unresolved.length > 0) lines.push(`Left as written: ${rendered.unresolved.map((name) => `\${${name}}`).join(', ')}.`);
+        if (rendered.unresolved.length > 0) lines.push(`Left as written: ${rendered.unresolved.map((name) => quoted(`\${${name}}`, 80)).join(', ')}.`);
         lines.push('Rendered body (secrets masked):', capText(rendered.text, shownBodyChars));
       }
       return lines.join('\n');
@@ -102,15 +103,25 @@ export function renderPayloadTool(parts: PayloadParts): AgentTool<PayloadInput> 
   };
 }
 
-export function sendWebhookTestTool(services: Services, parts: PayloadParts): AgentTool<PayloadInput> {
+/** What a webhook test's confirmation named: the webhook, where it sends, how it signs, and the rendered body by its digest. */
+interface WebhookTestPlan {
+  webhookId: string;
+  endpoint: string;
+  urlDigest: string;
+  hasAccessToken: boolean;
+  secretName: string | undefined;
+  payloadDigest: string;
+}
+
+export function sendWebhookTestTool(services: Services, parts: PayloadParts): AgentTool<PayloadInput, WebhookTestPlan> {
   const prepare = async (input: PayloadInput) => {
     const rendering = await renderingOf(parts, input);
     if (!rendering.webhook)
       throw new ToolRefusal(
-        `${rendering.label} is not written for a webhook: name one with "webhook" (set up: ${
+        `${quoted(rendering.label)} is not written for a webhook: name one with "webhook" (set up: ${
           parts.store
             .list()
-            .map((candidate) => `"${candidate.name}"`)
+            .map((candidate) => foreignName(candidate.name, 80))
             .join(', ') || 'none'
         }).`,
       );
@@ -118,32 +129,56 @@ export function sendWebhookTestTool(services: Services, parts: PayloadParts): Ag
     const rendered = payloadCore().renderPayload(rendering.analysis, { sample: parts.payloadLanguage().documents.samples.sampleFor(rendering.document, rendering.analysis), maskSecrets: true });
     if (rendered.notRendered || rendered.invalid)
       throw new ToolRefusal(
-        `${rendering.label} does not render to valid JSON (${rendered.invalid?.message ?? 'past a limit'}), so nothing was sent. Render it with the render-payload tool to see why.`,
+        `${quoted(rendering.label)} does not render to valid JSON (${quoted(rendered.invalid?.message ?? 'past a limit')}), so nothing was sent. Render it with the render-payload tool to see why.`,
       );
-    return { ...rendering, webhook: rendering.webhook, bytes: Buffer.byteLength(rendered.text) };
+    const webhook = rendering.webhook;
+    const plan: WebhookTestPlan = {
+      webhookId: webhook.id,
+      endpoint: webhook.endpoint,
+      urlDigest: contentDigest((await parts.store.url(webhook.id)) ?? ''),
+      hasAccessToken: webhook.hasAccessToken,
+      secretName: webhook.secretName,
+      payloadDigest: contentDigest(`${rendering.document.uri.toString()}\u0000${rendering.document.getText()}\u0000${rendered.text}`),
+    };
+    return { ...rendering, webhook, bytes: Buffer.byteLength(rendered.text), plan };
   };
   return {
     name: 'rlstudio_send_webhook_test',
     needsPlatform: false,
     read: payloadInput,
     confirm: async (input) => {
-      const { label, webhook, bytes } = await prepare(input);
+      const { label, webhook, bytes, plan } = await prepare(input);
       return {
-        title: 'Send a webhook test?',
-        message: `Send ${quoted(label)}, rendered with the sample event (about ${bytes} bytes), as a POST to webhook ${quoted(webhook.name)} at ${quoted(webhook.endpoint)}${webhook.hasAccessToken ? ', with its access token' : ''}${webhook.secretName ? `, signed with its secret ${quoted(webhook.secretName)}` : ''}. The endpoint receives it as a real event would arrive.`,
+        confirmation: sendWebhookTestConfirmation({
+          file: label,
+          bytes,
+          webhook: webhook.name,
+          endpoint: webhook.endpoint,
+          hasAccessToken: webhook.hasAccessToken,
+          ...(webhook.secretName ? { secretName: webhook.secretName } : {}),
+        }),
+        plan,
       };
     },
     progress: (input) => `Sending ${input.path} as a webhook test`,
-    run: async (input) => {
-      const { label, document, analysis, webhook } = await prepare(input);
+    run: async (input, _signal, confirmed) => {
+      // Rendered again, and sent only when the webhook, its address, its credentials' names and the body are those confirmed.
+      const { label, document, analysis, webhook, plan } = await prepare(input);
+      const same =
+        plan.webhookId === confirmed.webhookId &&
+        plan.endpoint === confirmed.endpoint &&
+        plan.urlDigest === confirmed.urlDigest &&
+        plan.hasAccessToken === confirmed.hasAccessToken &&
+        plan.secretName === confirmed.secretName &&
+        plan.payloadDigest === confirmed.payloadDigest;
+      if (!same)
+        throw new ToolRefusal(
+          `The payload or the webhook changed after you confirmed; nothing was sent. ${quoted(label)} for webhook ${foreignName(webhook.name)} is no longer what the confirmation named: call the tool again to confirm it as it is now.`,
+        );
       const summary = await sendTest(services, parts.store, parts.payloadLanguage().documents, parts.webhooks().reports, webhook, { document, analysis, label });
       if (!summary) return 'Nothing was sent.';
-      const outcome = summary.ok
-        ? `the endpoint answered ${summary.status}`
-        : summary.status !== undefined
-          ? `the endpoint answered ${summary.status}`
-          : `it failed: ${summary.failure ?? 'no answer'}`;
-      return `Sent ${label} to webhook "${webhook.name}": ${outcome}${summary.ok ? ' (success)' : ''}. The full report (request and answer, secrets masked) is open in the editor.`;
+      const outcome = summary.status !== undefined ? `the endpoint answered ${summary.status}` : `it failed: ${quoted(summary.failure ?? 'no answer')}`;
+      return `Sent ${quoted(label)} to webhook ${foreignName(webhook.name)}: ${outcome}${summary.ok ? ' (success)' : ''}. The full report (request and answer, secrets masked) is open in the editor.`;
     },
   };
 }
