@@ -61,6 +61,8 @@ const hostBundles = {
   evals: 'src/vscode/evals/evalsFeature.ts',
   /** RL Studio in agent mode: the language-model tools and the @rlstudio chat participant. */
   agent: 'src/vscode/agent/agentFeature.ts',
+  /** The results file's reader, run on a worker thread so a large file never stalls the extension host. */
+  resultsFileWorker: 'src/evals/resultsFileWorker.ts',
   /** The payload language core and its JSON parser, needed once a payload is analysed. */
   payloadCore: 'src/payload/index.ts',
   /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */
