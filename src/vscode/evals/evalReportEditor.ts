@@ -125,6 +125,18 @@ class EvalReportPanel {
         leaderboard: leaderboard(this.run, scorer),
         ...(ended ? {} : { progress: { done: progress.done, total: progress.total, failed: progress.failed, ...(progress.rateLimitedUntil ? { rateLimitedUntil: progress.rateLimitedUntil } : {}) } }),
       });
+      // The run's answers are recorded as produced here by now: the page hears again how many came with the file.
+      if (ended)
+        void this.open(true).then(
+          (opened) => this.emitProvenance(opened),
+          () => undefined,
+        );
+    });
+  }
+
+  private emitProvenance(opened: Opened): void {
+    void opened.provenance.then((provenance) => {
+      if (provenance && this.opened !== undefined) this.channel.emit({ type: 'provenance', provenance: provenance.counts });
     });
   }
 
@@ -190,10 +202,7 @@ class EvalReportPanel {
     const progress = this.runs.get(this.uri)?.progress;
     const checkpoints = run.models.filter((model) => model.kind === 'checkpoint');
     const trainingModels = new Set(checkpoints.map((model) => model.trainingModelId));
-    void opened.provenance.then((provenance) => {
-      if (provenance) this.channel.emit({ type: 'provenance', provenance: provenance.counts });
-    });
-    return {
+    const snapshot: ReportSnapshot = {
       fileName: path.posix.basename(this.uri.path),
       run: { ...run, answers: await reader.page(0, answersPerPage, previewChars) },
       answerCount: reader.head.answerCount,
@@ -204,6 +213,9 @@ class EvalReportPanel {
       canPromote: checkpoints.length > 0 && trainingModels.size === 1 && (await this.services.credentials.isSignedIn()),
       gone: [...this.gone],
     };
+    // After the reply is posted: the page draws the snapshot first, then hears where its answers came from.
+    setImmediate(() => this.emitProvenance(opened));
+    return snapshot;
   }
 
   /** The eval set's samples, found from the results file's folder up (the path is the workspace's); none when the set is gone. */
