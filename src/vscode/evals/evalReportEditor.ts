@@ -43,6 +43,8 @@ function preview(answer: EvalRunFile['answers'][number]): ReturnType<typeof prev
  */
 export class EvalReportProvider implements vscode.CustomReadonlyEditorProvider {
   private readonly provenance: AnswerProvenanceStore;
+  /** Reports open now, for the extension's tests. */
+  readonly panels = new Set<EvalReportPanel>();
 
   constructor(
     private readonly services: Services,
@@ -58,7 +60,9 @@ export class EvalReportProvider implements vscode.CustomReadonlyEditorProvider {
   }
 
   resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
-    new EvalReportPanel(this.services, this.runs, this.provenance, document.uri, panel);
+    const opened = new EvalReportPanel(this.services, this.runs, this.provenance, document.uri, panel);
+    this.panels.add(opened);
+    panel.onDidDispose(() => this.panels.delete(opened));
   }
 }
 
@@ -69,8 +73,14 @@ interface Opened {
   provenance: Promise<{ counts: AnswerProvenance; digests: string[]; producedHere: ReadonlySet<string> } | undefined>;
 }
 
-class EvalReportPanel {
+/** Events a report keeps for the extension's tests (only while they run). */
+const maxEventsKept = 200;
+
+export class EvalReportPanel {
   private readonly channel: PageChannel;
+  private readonly handlerTable: Handlers<ReportHostMethods>;
+  /** What was sent to the page, newest last, while the extension's tests run. */
+  readonly emitted: ReportHostEvent[] = [];
   private readonly subscriptions: vscode.Disposable[] = [];
   private run: EvalRunFile | undefined;
   private opened: Promise<Opened> | undefined;
@@ -82,12 +92,13 @@ class EvalReportPanel {
     private readonly services: Services,
     private readonly runs: EvalRuns,
     private readonly provenanceStore: AnswerProvenanceStore,
-    private readonly uri: vscode.Uri,
+    readonly uri: vscode.Uri,
     panel: vscode.WebviewPanel,
   ) {
+    this.handlerTable = this.handlers();
     this.channel = new RpcEndpoint<ReportPageMethods, ReportHostMethods, ReportHostEvent, ReportPageEvent>({
       post: (message: WireMessage) => void panel.webview.postMessage(message),
-      handlers: this.handlers(),
+      handlers: this.handlerTable,
       onProtocolError: (problem) => services.log.warn(`evaluation report page: ${problem}`),
     });
     loadWebviewPage(panel.webview, services.context.extensionUri, 'evalReport', path.posix.basename(uri.path));
@@ -109,6 +120,19 @@ class EvalReportPanel {
     this.follow();
   }
 
+  /** Asks the report what the page asks, as the page would (the extension's tests). */
+  request<K extends keyof ReportHostMethods & string>(method: K, params: ReportHostMethods[K]['params']): Promise<ReportHostMethods[K]['result']> {
+    return Promise.resolve(this.handlerTable[method](params) as ReportHostMethods[K]['result'] | Promise<ReportHostMethods[K]['result']>);
+  }
+
+  private emit(event: ReportHostEvent): void {
+    if (this.services.testMode) {
+      this.emitted.push(event);
+      if (this.emitted.length > maxEventsKept) this.emitted.shift();
+    }
+    this.channel.emit(event);
+  }
+
   /** Pushes the answers of the run writing this file, while one goes. */
   private follow(): void {
     const active = this.runs.get(this.uri);
@@ -119,7 +143,7 @@ class EvalReportPanel {
       this.opened = undefined;
       const scorer = primaryScorer(this.run.scorers);
       const ended = progress.done + progress.failed >= progress.total && progress.inFlight === 0;
-      this.channel.emit({
+      this.emit({
         type: 'answers',
         answers: answers.map(preview),
         leaderboard: leaderboard(this.run, scorer),
@@ -136,7 +160,7 @@ class EvalReportPanel {
 
   private emitProvenance(opened: Opened): void {
     void opened.provenance.then((provenance) => {
-      if (provenance && this.opened !== undefined) this.channel.emit({ type: 'provenance', provenance: provenance.counts });
+      if (provenance && this.opened !== undefined) this.emit({ type: 'provenance', provenance: provenance.counts });
     });
   }
 
@@ -280,7 +304,7 @@ class EvalReportPanel {
           for (const model of models) {
             if (model.kind === 'checkpoint' && model.trainingModelId === after.trainingModelId && model.step !== undefined && !listed.has(model.step)) this.gone.add(model.id);
           }
-          this.channel.emit({ type: 'checkpoints', gone: [...this.gone] });
+          this.emit({ type: 'checkpoints', gone: [...this.gone] });
         });
         return null;
       },
