@@ -140,7 +140,13 @@ export class EvalReportPanel {
     this.stopListening?.();
     this.stopListening = active.run.onAnswers((answers, progress) => {
       this.run = active.run.current;
+      // What was opened before is stale now: the next request reads the run as it stands.
+      const stale = this.opened;
       this.opened = undefined;
+      void stale?.then(
+        (opened) => opened.reader.dispose(),
+        () => undefined,
+      );
       const scorer = primaryScorer(this.run.scorers);
       const ended = progress.done + progress.failed >= progress.total && progress.inFlight === 0;
       this.emit({
