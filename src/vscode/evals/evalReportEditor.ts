@@ -70,7 +70,8 @@ export class EvalReportProvider implements vscode.CustomReadonlyEditorProvider {
 interface Opened {
   reader: RunFileReader;
   leaderboard: LeaderboardRow[];
-  provenance: Promise<{ counts: AnswerProvenance; digests: string[]; producedHere: ReadonlySet<string> } | undefined>;
+  /** Digested on first ask (once per opening), so a report that only pages never pays for it. */
+  provenance(): Promise<{ counts: AnswerProvenance; digests: string[]; producedHere: ReadonlySet<string> } | undefined>;
 }
 
 /** Events a report keeps for the extension's tests (only while they run). */
@@ -165,7 +166,7 @@ export class EvalReportPanel {
   }
 
   private emitProvenance(opened: Opened): void {
-    void opened.provenance.then((provenance) => {
+    void opened.provenance().then((provenance) => {
       if (provenance && this.opened !== undefined) this.emit({ type: 'provenance', provenance: provenance.counts });
     });
   }
@@ -181,12 +182,15 @@ export class EvalReportPanel {
   private open(fresh = false): Promise<Opened> {
     if (fresh || !this.opened) {
       const previous = this.opened;
-      this.opened = this.read();
+      const opening = this.read();
+      this.opened = opening;
       void previous?.then(
         (opened) => opened.reader.dispose(),
         () => undefined,
       );
-      this.opened.catch(() => (this.opened = undefined));
+      opening.catch(() => {
+        if (this.opened === opening) this.opened = undefined;
+      });
     }
     return this.opened;
   }
@@ -214,14 +218,16 @@ export class EvalReportPanel {
       if (!opened.ok) throw new Error(`${name} is not a results file RL Studio can read: ${opened.error}`);
       reader = opened.reader;
     }
-    const provenance = Promise.all([reader.digests(), this.provenanceStore.producedHere(this.uri)]).then(
-      ([digests, producedHere]) => ({ counts: countProvenance(digests, producedHere), digests, producedHere }),
-      (error: unknown) => {
-        this.services.log.warn(`which answers of ${this.uri.fsPath} were produced here could not be told: ${this.services.describeFailure(error).message}`);
-        return undefined;
-      },
-    );
-    return { reader, leaderboard: reader.head.leaderboard, provenance };
+    let provenance: ReturnType<Opened['provenance']> | undefined;
+    const told = (): ReturnType<Opened['provenance']> =>
+      Promise.all([reader.digests(), this.provenanceStore.producedHere(this.uri)]).then(
+        ([digests, producedHere]) => ({ counts: countProvenance(digests, producedHere), digests, producedHere }),
+        (error: unknown) => {
+          this.services.log.warn(`which answers of ${this.uri.fsPath} were produced here could not be told: ${this.services.describeFailure(error).message}`);
+          return undefined;
+        },
+      );
+    return { reader, leaderboard: reader.head.leaderboard, provenance: () => (provenance ??= told()) };
   }
 
   private async snapshot(): Promise<ReportSnapshot> {
@@ -335,8 +341,16 @@ export class EvalReportPanel {
    * offers to re-score first. True to go on with the action; false when the person re-scores or cancels.
    */
   private async offerRescore(opened: Opened, action: string): Promise<boolean> {
-    const provenance = await opened.provenance;
-    if (!provenance) return true;
+    const provenance = await opened.provenance();
+    if (!provenance) {
+      // Not known is not "produced here": the person decides with that said.
+      const choice = await this.services.dialogs.choose(
+        'Whether the answers of this leaderboard were produced on this machine could not be told.',
+        { modal: true, detail: `They may have come with the file, scores and all. "Continue anyway" goes on to ${action} with the leaderboard as it is.` },
+        'Continue anyway',
+      );
+      return choice === 'Continue anyway';
+    }
     const { counts } = provenance;
     if (counts.fromFile === 0) return true;
     const choice = await this.services.dialogs.choose(
