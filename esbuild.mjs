@@ -1,6 +1,7 @@
 // Builds every bundle of the extension:
 //   dist/extension.js   the extension host entry: the activation glue only (see src/extension.ts)
 //   dist/<part>.js      the parts activation does not run, each required on first use (hostBundles)
+//   dist/<worker>.js    scripts of worker threads, started by path (workerBundles)
 //   media/dist/*.js     webview scripts (browser), one per folder in src/webview/ that has a main.ts
 //   out/**              every source and test file transpiled one-to-one, for mocha in Node and in the extension host
 //   out/bundles.meta.json  esbuild's record of which source files each host bundle holds (its tests read it)
@@ -67,6 +68,13 @@ const hostBundles = {
   developmentSeed: 'src/vscode/platform/developmentSeed.ts',
 };
 
+// Scripts of worker threads, by output name: started by path (`new Worker(…)`), never required, so
+// they are neither activation's bundle nor a late part. Each is whole in itself.
+const workerBundles = {
+  /** The results file's reader: parses and holds a large file off the extension host's thread. */
+  resultsFileWorker: 'src/evals/resultsFileWorker.ts',
+};
+
 // The source loads a part by requiring its entry module by path (`require('./chatFeature')`),
 // which also works for the one-to-one transpiled files in out/. In a bundle, such a require (or an
 // import) of another bundle's entry is left to Node as `./<name>.js` (see bundleBoundary).
@@ -92,7 +100,8 @@ const removeStaleBundles = {
     build.onStart(() => {
       if (!existsSync('dist')) return;
       for (const file of readdirSync('dist')) {
-        if (!Object.hasOwn(hostBundles, file.replace(/\.js(\.map)?$/, ''))) rmSync(join('dist', file));
+        const name = file.replace(/\.js(\.map)?$/, '');
+        if (!Object.hasOwn(hostBundles, name) && !Object.hasOwn(workerBundles, name)) rmSync(join('dist', file));
       }
     });
   },
@@ -104,6 +113,14 @@ const hostBuild = {
   metafile: true,
   minify,
   entryPoints: hostBundles,
+  outdir: 'dist',
+};
+
+const workerBuild = {
+  ...hostOptions,
+  external: [],
+  minify,
+  entryPoints: workerBundles,
   outdir: 'dist',
 };
 
@@ -135,7 +152,7 @@ const webviewBuild = {
 // otherwise stay behind, and mocha would still run it.
 if (!transpileOnly) for (const dir of ['out/src', 'out/test']) rmSync(dir, { recursive: true, force: true });
 
-const builds = transpileOnly ? [transpile(transpileOnly)] : [hostBuild, ...(Object.keys(webviewEntries).length ? [webviewBuild] : []), transpile(['src', 'test'])];
+const builds = transpileOnly ? [transpile(transpileOnly)] : [hostBuild, workerBuild, ...(Object.keys(webviewEntries).length ? [webviewBuild] : []), transpile(['src', 'test'])];
 
 if (watch) {
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));

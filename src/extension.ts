@@ -45,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
   const webhooks = registerWebhooks(services, webhookStore, payloadLanguage);
   const agent = registerAgent(services, { evals, payloadLanguage, webhooks, store: webhookStore });
-  return services.testMode ? createTestApi(services, sidebar, rollouts, agent) : undefined;
+  return services.testMode ? createTestApi(services, sidebar, rollouts, agent, evals) : undefined;
 }
 
 export function deactivate(): void {

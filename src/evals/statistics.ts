@@ -81,6 +81,24 @@ export function leaderboard(run: EvalRunFile, scorer: string): LeaderboardRow[] 
   return rows.map(({ row }) => row);
 }
 
+/**
+ * The row the report may call best: the highest mean of the rows with a score, unless another row
+ * has the same mean (a tie crowns nobody) or more of its answers failed than were scored (too little
+ * evidence). Undefined when no row qualifies; the order of `rows` does not matter.
+ */
+export function crownedBest<Row extends Pick<LeaderboardRow, 'mean' | 'scored' | 'failed'>>(rows: readonly Row[]): Row | undefined {
+  let best: Row | undefined;
+  let tied = false;
+  for (const row of rows) {
+    if (row.scored === 0) continue;
+    if (!best || row.mean > best.mean) {
+      best = row;
+      tied = false;
+    } else if (row.mean === best.mean) tied = true;
+  }
+  return best && !tied && best.failed <= best.scored ? best : undefined;
+}
+
 /** A sample's scores, one per model of the run (in its order): the mean over its draws, or null when none was scored. */
 export interface SampleRow {
   sample: string;

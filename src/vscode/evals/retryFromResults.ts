@@ -1,12 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { contentDigest } from '../../core/confirmationText';
 import { checkpointModelId, parseCheckpointModelId } from '../../core/checkpointIds';
+import { contentDigestInSlices } from '../../core/confirmationText';
 import type { EvalRunFile } from '../../evals/evalModel';
 import type { ParsedEvalSet } from '../../evals/evalSet';
 import { programsOf } from '../../evals/programScorers';
 import { describeRequests, summarizeRequests, unknownModels, type KnownModels, type RequestSummary } from '../../evals/requestSummary';
-import { maxRunFileChars, parseRunFile } from '../../evals/resultsFile';
+import { maxRunFileChars } from '../../evals/resultsFile';
+import { openRunFile } from '../../evals/resultsFileLoader';
 import { checkParameters, planRun, type RunPlan } from '../../evals/runPlan';
 import type { Services } from '../platform/services';
 import type { EvalRuns } from './evalRuns';
@@ -15,8 +16,12 @@ import { allowNamedPrograms, refusedInRestrictedMode } from './programAllowances
 import { runFolder, startEvaluation } from './startEvaluation';
 import { resolveWorkspacePath } from './workspaceFilePaths';
 
-/** What a retry from the report asks: the failed answers with these keys (all failed ones when none), or the answers the file lacks. */
-export type RetryRequest = { failed: readonly string[] } | { missing: true };
+/**
+ * What a retry from the report asks: the failed answers with these keys (all failed ones when
+ * none), the answers the file lacks, or these answers again whatever they hold (re-scoring answers
+ * that came with the file).
+ */
+export type RetryRequest = { failed: readonly string[] } | { missing: true } | { again: readonly string[] };
 
 /**
  * A retry from a results file's report. The file is somebody's data: it may name any models,
@@ -43,7 +48,10 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
 
   const read = await readResults(resultsUri);
   if ('problem' in read) return refuse(`${read.problem} Nothing was sent.`);
-  const { run, digest } = read;
+  const { digest } = read;
+  // Answers asked again are planned as failed ones: the file's text and scores for them are not kept.
+  const againKeys = 'again' in request ? new Set(request.again) : undefined;
+  const run = againKeys ? { ...read.run, answers: read.run.answers.map((answer) => (againKeys.has(answer.key) ? { ...answer, text: undefined, error: 'asked again: it came with the file', scores: {} } : answer)) } : read.run;
   const tooMuch = checkParameters(run.parameters);
   if (tooMuch) return refuse(`Nothing was sent: ${name} asks for more than a run may: ${tooMuch}.`);
 
@@ -55,7 +63,9 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
     setUri = await resolveWorkspacePath(folder.uri, run.set.path, 'eval set');
     set = await readEvalSet(setUri);
     const base = { samples: set.samples, models: run.models, parameters: run.parameters, scorers: run.scorers, existing: run };
-    if ('failed' in request) {
+    if ('again' in request) {
+      plan = planRun({ ...base, retryFailed: request.again, onlyRetry: true });
+    } else if ('failed' in request) {
       plan = planRun({ ...base, retryFailed: request.failed.length > 0 ? request.failed : true, onlyRetry: true });
       // What the file describes and does not hold.
       missing = Math.max(0, set.samples.length * run.models.length * run.parameters.n - plan.total);
@@ -67,7 +77,7 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
   }
   const summary = summarizeRequests(plan, run.scorers);
   if (summary.requests === 0) {
-    services.dialogs.info('failed' in request ? `Nothing to retry: none of those answers of ${name} failed.` : `${name} lacks no answer: nothing to ask.`);
+    services.dialogs.info('missing' in request ? `${name} lacks no answer: nothing to ask.` : `Nothing to ask again: none of those answers is in ${name}.`);
     return undefined;
   }
 
@@ -76,7 +86,7 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
   if (restrictedPrograms) return refuse(restrictedPrograms);
   const unknown = unknownModels(summary, await knownModels(services, summary));
   const restricted = !vscode.workspace.isTrusted;
-  if ('missing' in request || restricted || unknown.length > 0) {
+  if (!('failed' in request) || restricted || unknown.length > 0) {
     if (!(await confirmRequests(services, name, request, summary, run, unknown, restricted))) return undefined;
   }
   const programs = await allowNamedPrograms(services, uses, { label: name, digest });
@@ -88,7 +98,7 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
     runs,
     { setUri, models: run.models, scorers: run.scorers, parameters: run.parameters, resultsUri },
     run,
-    'failed' in request ? { retryFailed: retried, onlyRetry: true, set, programs: programs.allowed } : { set, programs: programs.allowed },
+    'missing' in request ? { set, programs: programs.allowed } : { retryFailed: retried, onlyRetry: true, set, programs: programs.allowed },
   );
   if (missing > 0)
     services.dialogs.info(`${name} also lacks ${missing.toLocaleString('en-US')} answers that were never asked; the retry sends only the failed ones.`, {
@@ -104,8 +114,14 @@ async function readResults(uri: vscode.Uri): Promise<{ run: EvalRunFile; digest:
     const { size } = await vscode.workspace.fs.stat(uri);
     if (size > maxRunFileChars) return { problem: `${path.posix.basename(uri.path)} is larger than the ${maxRunFileChars / 2 ** 20} MB a results file may be.` };
     const bytes = await vscode.workspace.fs.readFile(uri);
-    const parsed = parseRunFile(new TextDecoder().decode(bytes));
-    return parsed.ok ? { run: parsed.run, digest: contentDigest(bytes) } : { problem: parsed.error };
+    // Parsed off the host's thread (a large file would block it for seconds), digested in slices.
+    const opened = await openRunFile(bytes);
+    if (!opened.ok) return { problem: opened.error };
+    try {
+      return { run: await opened.reader.whole(), digest: await contentDigestInSlices(bytes) };
+    } finally {
+      opened.reader.dispose();
+    }
   } catch (error) {
     return { problem: `${path.posix.basename(uri.path)} could not be read (${error instanceof Error ? error.message : String(error)}).` };
   }
@@ -142,10 +158,8 @@ async function confirmRequests(
   restricted: boolean,
 ): Promise<boolean> {
   const answers = summary.models.filter((model) => !model.judge).reduce((sum, model) => sum + model.requests, 0);
-  const what =
-    'failed' in request
-      ? `Retry ${answers.toLocaleString('en-US')} failed answer${answers === 1 ? '' : 's'}`
-      : `Ask ${answers.toLocaleString('en-US')} answer${answers === 1 ? '' : 's'} ${name} lacks`;
+  const count = `${answers.toLocaleString('en-US')} ${'failed' in request ? 'failed ' : ''}answer${answers === 1 ? '' : 's'}`;
+  const what = 'failed' in request ? `Retry ${count}` : 'again' in request ? `Ask again ${count} that came with the file` : `Ask ${count} ${name} lacks`;
   const detail = [
     ...describeRequests(summary, run.parameters, unknown),
     ...(restricted ? ['This workspace is in Restricted Mode: the results file came with a folder you have not trusted.'] : []),
@@ -153,3 +167,4 @@ async function confirmRequests(
   ];
   return services.dialogs.confirm(`${what} of ${name}?`, services.log.redact(detail.join('\n')), `Send ${summary.requests.toLocaleString('en-US')} Request${summary.requests === 1 ? '' : 's'}`);
 }
+

@@ -6,6 +6,7 @@ import type { RegisteredViews } from '../sidebar/sidebarActivation';
 import { errorMessage } from '../../api/errorMessage';
 import type { RolloutEditorProvider } from '../rollouts/rolloutEditorProvider';
 import type { AgentFeature } from '../agent/agentFeature';
+import type { EvalsFeature } from '../evals/evalsFeature';
 
 /**
  * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
@@ -23,6 +24,8 @@ export interface RlStudioTestApi {
    * outside a chat VS Code asks for its confirmation in a workbench dialog no extension test can answer.
    */
   readonly agent: AgentFeature;
+  /** Checkpoint evaluation: its runs and the report editor, with the reports open now (reading this loads it). */
+  readonly evals: EvalsFeature;
   /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
   readonly dialogs: Dialogs;
   /** Recent lines of the RL Studio log channel, newest last (already redacted). */
@@ -35,7 +38,13 @@ export interface RlStudioTestApi {
   disposeAll(): void;
 }
 
-export function createTestApi(services: Services, views: () => RegisteredViews, rollouts: () => RolloutEditorProvider, agent: () => AgentFeature): RlStudioTestApi | undefined {
+export function createTestApi(
+  services: Services,
+  views: () => RegisteredViews,
+  rollouts: () => RolloutEditorProvider,
+  agent: () => AgentFeature,
+  evals: () => EvalsFeature,
+): RlStudioTestApi | undefined {
   if (!services.testMode) return undefined;
   const { globalState, workspaceState, subscriptions } = services.context;
   return {
@@ -47,6 +56,9 @@ export function createTestApi(services: Services, views: () => RegisteredViews, 
     },
     get agent() {
       return agent();
+    },
+    get evals() {
+      return evals();
     },
     dialogs: services.dialogs,
     recentLogLines: () => services.log.recentLines(),

@@ -6,6 +6,7 @@
  * place (filters, order, scroll, the sample shown) in the webview state.
  */
 import type { LeaderboardRow } from '../../evals/evalModel';
+import { answersPerPage } from '../../evals/reportPaging';
 import type { ReportHostEvent, ReportHostMethods, ReportPageEvent, ReportPageMethods, ReportSnapshot, RunProgress } from './evalReportProtocol';
 import { h } from '../common/dom';
 import { RpcEndpoint } from '../common/rpc';
@@ -25,6 +26,8 @@ import { parseViewState, type EvalReportViewState } from './viewState';
 const saveDelayMs = 250;
 /** Whole answers asked for at most per page load (each is one request; a person reads a few). */
 const maxWholeRequests = 2_000;
+/** Pages of answers asked for at most per page load: every answer a run may hold (a million). */
+const maxAnswerPages = 1_000;
 
 type Host = RpcEndpoint<ReportHostMethods, ReportPageMethods, ReportPageEvent, ReportHostEvent>;
 
@@ -53,6 +56,8 @@ export class EvalReportPage {
   private answersFrame = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly wholeAsked = new Set<string>();
+  /** Checkpoints (model ids) deleted since the report was drawn: shown as such, never offered. */
+  private gone = new Set<string>();
   private readonly wholeMissing = new Set<string>();
 
   constructor(
@@ -133,6 +138,11 @@ export class EvalReportPage {
     if (typeof event !== 'object' || event === null) return;
     if (event.type === 'snapshot') {
       this.applySnapshot(event.snapshot);
+    } else if (event.type === 'provenance') {
+      this.header.renderProvenance(event.provenance);
+    } else if (event.type === 'checkpoints') {
+      if (Array.isArray(event.gone)) this.gone = new Set(event.gone.filter((model) => typeof model === 'string'));
+      if (this.index && this.snapshot) this.renderSummary();
     } else if (event.type === 'answers') {
       // Batches may come faster than frames: they are merged together once per frame.
       if (Array.isArray(event.answers)) this.pendingAnswers.push(event.answers);
@@ -150,6 +160,7 @@ export class EvalReportPage {
     const samples = parseSamples(snapshot.samples);
     this.index = new ReportIndex(snapshot.run, samples, snapshot.primaryScorer);
     this.leaderboardRows = Array.isArray(snapshot.leaderboard) ? snapshot.leaderboard : [];
+    this.gone = new Set(Array.isArray(snapshot.gone) ? snapshot.gone : []);
     this.header.render(snapshot, this.index.sampleCount);
     this.renderSummary();
     this.matrix.setModels(this.index.models, this.ranking[0]);
@@ -163,6 +174,33 @@ export class EvalReportPage {
     if (shown !== undefined) this.sideBySide.show(this.index, shown, undefined, this.ranking);
     else this.sideBySide.hide();
     this.matrix.setSelected(shown);
+    const answerCount = typeof snapshot.answerCount === 'number' ? snapshot.answerCount : snapshot.run.answers.length;
+    if (answerCount > snapshot.run.answers.length) void this.fetchPages(this.index, snapshot.run.answers.length, answerCount);
+  }
+
+  /**
+   * Asks the host for the answers past the first page, one page at a time, each merged as the answers
+   * of a run are (drawn once a frame); stops when the report was loaded again.
+   */
+  private async fetchPages(index: ReportIndex, offset: number, total: number): Promise<void> {
+    this.header.renderLoading(offset, total);
+    for (let page = 0; page < maxAnswerPages && offset < total; page++) {
+      let reply: { answers: ShownAnswer[]; total: number };
+      try {
+        reply = await this.host.request('answers', { offset, limit: answersPerPage });
+      } catch (error) {
+        if (index === this.index) this.header.renderLoading(offset, total, error instanceof Error ? error.message : String(error));
+        return;
+      }
+      if (index !== this.index) return;
+      if (!Array.isArray(reply.answers) || reply.answers.length === 0) break;
+      offset += reply.answers.length;
+      if (typeof reply.total === 'number') total = reply.total;
+      this.pendingAnswers.push(reply.answers);
+      if (!this.answersFrame) this.answersFrame = requestAnimationFrame(() => this.applyAnswers());
+      this.header.renderLoading(offset, total);
+    }
+    this.header.renderLoading(total, total);
   }
 
   private applyAnswers(): void {
@@ -191,7 +229,7 @@ export class EvalReportPage {
     this.ranking = rankRows(this.leaderboardRows)
       .filter((row) => row.scored > 0)
       .map((row) => row.model);
-    this.leaderboard.render(this.leaderboardRows, index.models, snapshot.canPromote === true, snapshot.primaryScorer);
+    this.leaderboard.render(this.leaderboardRows, index.models, snapshot.canPromote === true, snapshot.primaryScorer, this.gone);
     this.chart.render(this.leaderboardRows, index.models, this.metric);
     this.failures.render(index);
   }

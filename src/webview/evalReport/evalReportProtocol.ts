@@ -1,8 +1,9 @@
 /**
  * The evaluation report's methods and events, on the wire format every webview shares
- * (../common/wire.ts). The page asks for the run when it (re)loads; while a run is going the host
- * pushes each batch of new answers and the progress. Answers travel cut to `previewChars`; the page
- * asks for one whole when it shows it side by side.
+ * (../common/wire.ts). The page asks for the run when it (re)loads and gets its first screen: the
+ * leaderboard, the models, the counts and the first page of answers; it asks for the other pages
+ * one at a time. While a run is going the host pushes each batch of new answers and the progress.
+ * Answers travel cut to `previewChars`; the page asks for one whole when it shows it side by side.
  */
 import type { AnswerRecord, EvalRunFile, LeaderboardRow } from '../../evals/evalModel';
 import type { NoMethods } from '../common/wire';
@@ -34,11 +35,20 @@ export interface SampleView {
   reference?: string;
 }
 
-/** Everything the page shows, the reply to `ready`. */
+/** How many of the answers a run on this machine produced; the others came with the file. */
+export interface ProvenanceView {
+  total: number;
+  producedHere: number;
+  fromFile: number;
+}
+
+/** The first screen, the reply to `ready`. */
 export interface ReportSnapshot {
   fileName: string;
-  /** The run, with every answer's text cut at `previewChars` (`cut` on those that were). */
+  /** The run with the first page of its answers, each text cut at `previewChars` (`cut` on those that were). */
   run: Omit<EvalRunFile, 'answers'> & { answers: PreviewAnswer[] };
+  /** Answers the run holds in all; the page asks for those past the first page with `answers`. */
+  answerCount: number;
   /** The eval set's samples in set order (empty when the set file can no longer be read). */
   samples: SampleView[];
   /** The scorer the leaderboard ranks by (the first). */
@@ -48,22 +58,31 @@ export interface ReportSnapshot {
   progress?: RunProgress;
   /** Whether the step can be promoted and the others deleted (signed in, checkpoints of one training model). */
   canPromote: boolean;
+  /** Checkpoints of the report (model ids) the platform no longer lists: deleted since. */
+  gone: string[];
 }
 
 export type ReportHostEvent =
   /** New answers; without `progress` the run has ended. */
-  { type: 'answers'; answers: PreviewAnswer[]; leaderboard: LeaderboardRow[]; progress?: RunProgress } | { type: 'snapshot'; snapshot: ReportSnapshot };
+  | { type: 'answers'; answers: PreviewAnswer[]; leaderboard: LeaderboardRow[]; progress?: RunProgress }
+  | { type: 'snapshot'; snapshot: ReportSnapshot }
+  /** Which answers were produced here, known shortly after the first screen. */
+  | { type: 'provenance'; provenance: ProvenanceView }
+  /** Checkpoints of the report deleted since it was drawn (after "Delete the others", read again from the platform). */
+  | { type: 'checkpoints'; gone: string[] };
 
 /** Requests the page sends to the host. */
 export type ReportHostMethods = {
   ready: { params: Record<string, never>; result: ReportSnapshot };
+  /** A page of answers, cut to previews, from `offset` (at most `answersPerPage`); `total` is the count now. */
+  answers: { params: { offset: number; limit: number }; result: { answers: PreviewAnswer[]; total: number } };
   /** One answer whole, by its key; null when the file no longer has it. */
   answer: { params: { key: string }; result: AnswerRecord | null };
   /** Asks the failed answers again (all of them when `keys` is empty). */
   retry: { params: { keys: string[] }; result: null };
   /** Promotes a checkpoint: copies its id, pins it in the chat and the model picker, makes it the chat's default. */
   useModel: { params: { model: string }; result: null };
-  /** Deletes every checkpoint of the run's training model except this one, the best and the latest, after a confirmation. */
+  /** Deletes the checkpoints this evaluation scored below this one (never the best, the latest or one it did not score), after a confirmation. */
   deleteOthers: { params: { keep: string }; result: null };
   cancel: { params: Record<string, never>; result: null };
 };

@@ -1,8 +1,9 @@
 /**
  * The report's header: the eval set and its size, the models, the scorers, the sampling, and while
- * the run goes its progress (done, total, failed), the platform's slowdown and a Cancel button.
+ * the run goes its progress (done, total, failed), the platform's slowdown and a Cancel button;
+ * how many answers came with the file rather than from a run here; the answers still loading.
  */
-import type { ReportSnapshot, RunProgress } from './evalReportProtocol';
+import type { ProvenanceView, ReportSnapshot, RunProgress } from './evalReportProtocol';
 import { button, h } from '../common/dom';
 import { formatCount, modelLabel, plural } from './labels';
 
@@ -14,6 +15,8 @@ export class Header {
   private readonly scorers = h('div', { class: 'fact-row' });
   private readonly parameters = h('div', { class: 'fact-row' });
   private readonly progressRow = h('div', { class: 'progress-row', hidden: true });
+  private readonly provenance = h('p', { class: 'provenance-note', hidden: true });
+  private readonly loading = h('p', { class: 'loading-note muted small', hidden: true });
   private readonly bar = h('progress', { class: 'run-progress' });
   private readonly counts = h('span', { class: 'counts' });
   private readonly rateLimit = h('span', { class: 'rate-limited', hidden: true });
@@ -32,8 +35,10 @@ export class Header {
       { title: 'Stop the run: answers already in are kept in the results file, the rest are asked by the next run' },
     );
     this.rateLimit.setAttribute('role', 'status');
+    this.provenance.setAttribute('role', 'note');
+    this.loading.setAttribute('role', 'status');
     this.progressRow.append(this.bar, this.counts, this.rateLimit, this.cancelButton);
-    this.element.append(this.title, this.facts, this.models, this.scorers, this.parameters, this.progressRow);
+    this.element.append(this.title, this.facts, this.provenance, this.models, this.scorers, this.parameters, this.progressRow, this.loading);
   }
 
   render(snapshot: ReportSnapshot, sampleCount: number): void {
@@ -62,6 +67,25 @@ export class Header {
     if (p.topP !== undefined) parts.push(`top p ${p.topP}`);
     this.parameters.replaceChildren(h('span', { class: 'fact-label' }, 'Sampling'), h('span', {}, parts.join(' · ')));
     this.renderProgress(snapshot.progress);
+    this.renderProvenance(undefined);
+  }
+
+  /** Says plainly when answers (and so their scores) came with the file rather than from a run on this machine. */
+  renderProvenance(provenance: ProvenanceView | undefined): void {
+    const fromFile = provenance?.fromFile ?? 0;
+    this.provenance.hidden = !provenance || !(fromFile > 0);
+    if (!provenance || !(fromFile > 0)) return;
+    const all = fromFile === provenance.total;
+    this.provenance.textContent = `${all ? `All ${formatCount(provenance.total)}` : `${formatCount(fromFile)} of ${formatCount(provenance.total)}`} answers came with the file; they were not produced on this machine, so neither were their scores. Using a checkpoint or deleting the others first offers to re-score.`;
+  }
+
+  /** The answers taken in so far while the rest come a page at a time; hidden once all are in. */
+  renderLoading(loaded: number, total: number, problem?: string): void {
+    this.loading.hidden = loaded >= total && problem === undefined;
+    this.loading.textContent =
+      problem !== undefined
+        ? `Answers ${formatCount(loaded)} of ${formatCount(total)} are shown; the rest could not be loaded: ${problem}`
+        : `Loading answers: ${formatCount(loaded)} of ${formatCount(total)}…`;
   }
 
   renderProgress(progress: RunProgress | undefined): void {

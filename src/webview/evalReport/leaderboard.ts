@@ -4,6 +4,7 @@
  * answers scored and failed, and on a checkpoint's row the buttons that ship it.
  */
 import type { EvalModelRef, LeaderboardRow } from '../../evals/evalModel';
+import { crownedBest } from '../../evals/statistics';
 import { button, h } from '../common/dom';
 import { formatCount, formatScore, modelLabel } from './labels';
 
@@ -38,7 +39,7 @@ export class Leaderboard {
     this.element = h('section', { class: 'panel leaderboard-panel', ariaLabel: 'Leaderboard' }, h('h2', {}, 'Leaderboard'), table, this.lead);
   }
 
-  render(rows: readonly LeaderboardRow[], models: readonly EvalModelRef[], canPromote: boolean, primary: string): void {
+  render(rows: readonly LeaderboardRow[], models: readonly EvalModelRef[], canPromote: boolean, primary: string, gone: ReadonlySet<string> = new Set()): void {
     const ranked = rankRows(rows);
     const byId = new Map(models.map((model) => [model.id, model]));
     const finite = ranked.filter((row) => Number.isFinite(row.low) && Number.isFinite(row.high));
@@ -51,15 +52,17 @@ export class Leaderboard {
     if (max <= min) [min, max] = [0, 1];
     this.scale.textContent = `${formatScore(min)}–${formatScore(max)}`;
     const at = (value: number) => `${(100 * (Math.max(min, Math.min(max, value)) - min)) / (max - min)}%`;
-    const best = ranked.find((row) => row.scored > 0);
+    const best = crownedBest(ranked);
     this.body.replaceChildren(
       ...ranked.map((row) => {
         const model = byId.get(row.model);
         const label = model ? modelLabel(model) : row.label;
         const isBest = row === best;
-        const tr = h('tr', { class: isBest ? 'best' : '', data: { model: row.model } });
+        const deleted = gone.has(row.model);
+        const tr = h('tr', { class: [isBest ? 'best' : '', deleted ? 'deleted' : ''].filter(Boolean).join(' '), data: { model: row.model } });
         const name = h('td', { class: 'col-model', title: row.model }, label);
         if (isBest) name.append(h('span', { class: 'badge best-badge', title: `The highest mean ${primary}` }, 'best'));
+        if (deleted) name.append(h('span', { class: 'badge deleted-badge', title: 'The platform no longer lists this checkpoint' }, 'deleted'));
         tr.append(name, h('td', { class: 'numeric mean' }, formatScore(row.mean, 3)));
         const track = h('div', { class: 'ci-track', title: `${label}: mean ${formatScore(row.mean, 3)}, 95 % CI ${formatScore(row.low, 3)} to ${formatScore(row.high, 3)}` });
         if (row.scored > 0 && Number.isFinite(row.low) && Number.isFinite(row.high)) {
@@ -84,14 +87,15 @@ export class Leaderboard {
           const short = model.step !== undefined ? `step ${model.step}` : label;
           actions.append(
             button(`Use ${short}`, () => this.events.useModel(row.model), {
-              title: `Copy its id, pin it in the chat and the model picker, and make it the chat's default model`,
+              title: deleted ? `${short} was deleted` : `Copy its id, pin it in the chat and the model picker, and make it the chat's default model`,
               class: isBest ? 'primary' : 'secondary',
             }),
             button('Delete the others', () => this.events.deleteOthers(row.model), {
-              title: `Delete every checkpoint of this training model except ${short}, the best and the latest (asks first)`,
+              title: deleted ? `${short} was deleted` : `Delete the checkpoints this evaluation scored below ${short}; the best, the latest and every step it did not score stay (asks first)`,
               ariaLabel: `Delete the others, keeping ${short}`,
             }),
           );
+          if (deleted) for (const control of actions.querySelectorAll('button')) control.disabled = true;
         }
         tr.append(actions);
         return tr;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { contentDigest, quoted, stepRanges, urlLines } from '../../../src/core/confirmationText';
+import { contentDigest, contentDigestInSlices, quoted, stepRanges, urlLines } from '../../../src/core/confirmationText';
 
 describe('Confirmation text', () => {
   it('stepRanges names every step as sorted ranges, duplicates once, however many', () => {
@@ -30,5 +30,10 @@ describe('Confirmation text', () => {
   it('contentDigest changes with one byte', () => {
     assert.notEqual(contentDigest('{"a":1}\n'), contentDigest('{"a":2}\n'));
     assert.equal(contentDigest(new TextEncoder().encode('x')), contentDigest('x'));
+  });
+
+  it('contentDigestInSlices gives contentDigest of a body larger than a slice', async () => {
+    const body = new Uint8Array(9 * 1024 * 1024 + 7).map((_, at) => at % 251);
+    assert.equal(await contentDigestInSlices(body), contentDigest(body));
   });
 });

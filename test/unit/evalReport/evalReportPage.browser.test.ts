@@ -369,4 +369,71 @@ describe('evaluation report page in a real browser', function () {
       },
     );
   });
+  it('takes a large run a page at a time: the first page with the first screen, then each page it asks for, until every answer is in', async () => {
+    const run = fixtureRun({ samples: 300, steps: [100, 200, 300], draws: 3, failEvery: 11 });
+    const all = run.snapshot.run.answers;
+    const pageSize = 1_000;
+    const offsets: number[] = [];
+    for (let offset = pageSize; offset < all.length; offset += pageSize) offsets.push(offset);
+    assert.ok(offsets.length >= 2, `${all.length} answers make more than two pages`);
+    run.snapshot.run.answers = all.slice(0, pageSize);
+    run.snapshot.answerCount = all.length;
+    await withPage(
+      fixtureHandlers(() => run, {
+        answers: (params) => {
+          const { offset, limit } = params as { offset: number; limit: number };
+          return { answers: all.slice(offset, offset + Math.min(limit, pageSize)), total: all.length };
+        },
+      }),
+      async (view) => {
+        await view.page.waitForSelector('.leaderboard tbody tr');
+        await view.page.waitForSelector('.loading-note', { state: 'hidden' });
+        const asked = view.requests.filter((request) => request.method === 'answers').map((request) => (request.params as { offset: number }).offset);
+        assert.deepEqual(asked, offsets, 'each page asked once, in turn');
+        const failures = all.filter((answer) => answer.error !== undefined || typeof answer.scores.exact === 'object').length;
+        assert.ok(failures > 50, 'failures on every page');
+        await view.page.waitForFunction((count) => document.querySelector('.failures h2')?.textContent === `${count.toLocaleString('en-US')} answers failed`, failures);
+        await noProblems(view);
+      },
+    );
+  });
+
+  it('says plainly how many answers came with the file rather than from a run here', async () => {
+    const run = fixtureRun({ samples: 40, steps: [100, 200] });
+    await withPage(
+      fixtureHandlers(() => run),
+      async (view) => {
+        await view.page.waitForSelector('.leaderboard tbody tr');
+        assert.equal(await view.page.locator('.provenance-note').isHidden(), true);
+        view.push({ type: 'provenance', provenance: { total: 320, producedHere: 8, fromFile: 312 } });
+        await view.page.waitForSelector('.provenance-note:not([hidden])');
+        assert.match((await view.page.locator('.provenance-note').textContent()) ?? '', /^312 of 320 answers came with the file; they were not produced on this machine/);
+        view.push({ type: 'provenance', provenance: { total: 320, producedHere: 320, fromFile: 0 } });
+        await view.page.waitForSelector('.provenance-note', { state: 'hidden' });
+        await noProblems(view);
+      },
+    );
+  });
+
+  it('marks a checkpoint deleted since and offers nothing on it; crowns no model on a tie', async () => {
+    const run = fixtureRun({ samples: 40, steps: [100, 200, 300] });
+    const [first, second] = rankRows(run.snapshot.leaderboard);
+    run.snapshot.leaderboard = run.snapshot.leaderboard.map((row) => (row.model === second!.model ? { ...row, mean: first!.mean } : row));
+    await withPage(
+      fixtureHandlers(() => run),
+      async (view) => {
+        await view.page.waitForSelector('.leaderboard tbody tr');
+        assert.equal(await view.page.locator('.leaderboard tr.best').count(), 0, 'a tie crowns nobody');
+        const gone = run.models[0]!.id;
+        view.push({ type: 'checkpoints', gone: [gone] });
+        const row = view.page.locator(`.leaderboard tr[data-model="${gone}"]`);
+        await view.page.waitForSelector(`.leaderboard tr.deleted[data-model="${gone}"]`);
+        assert.match((await row.locator('.col-model').textContent()) ?? '', /deleted$/);
+        assert.deepEqual(await row.locator('button').evaluateAll((buttons) => buttons.map((button) => (button as HTMLButtonElement).disabled)), [true, true]);
+        const other = view.page.locator(`.leaderboard tr[data-model="${run.models[1]!.id}"] button`);
+        assert.deepEqual(await other.evaluateAll((buttons) => buttons.map((button) => (button as HTMLButtonElement).disabled)), [false, false]);
+        await noProblems(view);
+      },
+    );
+  });
 });

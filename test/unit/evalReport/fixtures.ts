@@ -148,6 +148,8 @@ export function fixtureRun(options: RunOptions): FixtureRun {
   const snapshot: ReportSnapshot & { samples: SampleView[] } = {
     fileName: 'geography-and-math.rleval.json',
     run,
+    answerCount: answers.length,
+    gone: [],
     primaryScorer: 'exact',
     leaderboard: leaderboardOf(models, answers, 'exact'),
     canPromote: options.canPromote ?? true,

@@ -22,6 +22,7 @@ export interface EvalReportPageUnderTest extends WebviewPage {
 export function fixtureHandlers(run: () => FixtureRun, more: Partial<Handlers<ReportHostMethods>> = {}): Handlers<ReportHostMethods> {
   return {
     ready: () => run().snapshot,
+    answers: () => ({ answers: [], total: run().snapshot.answerCount }),
     answer: (params) => run().whole.get((params as { key: string }).key) ?? null,
     retry: () => null,
     useModel: () => null,
