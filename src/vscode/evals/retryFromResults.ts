@@ -51,7 +51,9 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
   const { digest } = read;
   // Answers asked again are planned as failed ones: the file's text and scores for them are not kept.
   const againKeys = 'again' in request ? new Set(request.again) : undefined;
-  const run = againKeys ? { ...read.run, answers: read.run.answers.map((answer) => (againKeys.has(answer.key) ? { ...answer, text: undefined, error: 'asked again: it came with the file', scores: {} } : answer)) } : read.run;
+  const run = againKeys
+    ? { ...read.run, answers: read.run.answers.map((answer) => (againKeys.has(answer.key) ? { ...answer, text: undefined, error: 'asked again: it came with the file', scores: {} } : answer)) }
+    : read.run;
   const tooMuch = checkParameters(run.parameters);
   if (tooMuch) return refuse(`Nothing was sent: ${name} asks for more than a run may: ${tooMuch}.`);
 
@@ -167,4 +169,3 @@ async function confirmRequests(
   ];
   return services.dialogs.confirm(`${what} of ${name}?`, services.log.redact(detail.join('\n')), `Send ${summary.requests.toLocaleString('en-US')} Request${summary.requests === 1 ? '' : 's'}`);
 }
-
