@@ -51,16 +51,19 @@ export class Header {
     this.models.replaceChildren(h('span', { class: 'fact-label' }, 'Models'), ...run.models.map((model) => h('span', { class: `chip model-${model.kind}`, title: model.id }, modelLabel(model))));
     this.scorers.replaceChildren(
       h('span', { class: 'fact-label' }, 'Scorers'),
-      ...run.scorers.map((scorer) =>
-        h(
+      ...run.scorers.map((scorer) => {
+        const primary = scorer.name === snapshot.primaryScorer ? ': the leaderboard ranks by this one' : '';
+        if (scorer.spec.kind !== 'command') return h('span', { class: `chip${primary ? ' primary' : ''}`, title: `${scorer.spec.kind}${primary}` }, scorer.name);
+        // A program of this machine scores these answers: said on the chip itself, with what runs.
+        const program = [scorer.spec.command, ...(scorer.spec.args ?? [])].map((part) => JSON.stringify(part)).join(' ');
+        return h(
           'span',
-          {
-            class: `chip${scorer.name === snapshot.primaryScorer ? ' primary' : ''}`,
-            title: scorer.name === snapshot.primaryScorer ? `${scorer.spec.kind}: the leaderboard ranks by this one` : scorer.spec.kind,
-          },
+          { class: `chip program${primary ? ' primary' : ''}`, title: `Runs a program on this machine${primary}: ${program}. It runs only when you chose it, or allowed it when asked.` },
+          h('span', { class: 'program-mark' }, 'program'),
+          ' ',
           scorer.name,
-        ),
-      ),
+        );
+      }),
     );
     const p = run.parameters;
     const parts = [`temperature ${p.temperature}`, `seed ${p.seed}`, `n ${p.n}`, `max tokens ${formatCount(p.maxTokens)}`];

@@ -258,6 +258,49 @@ export class FakeHost {
           const rule = this.rules.find((candidate) => candidate.pattern.test(options.title ?? ''));
           return rule?.answer;
         },
+        // An input box that checks its answer while open (Sign In): the rule's answer is typed and
+        // accepted; an answer the box refuses is given up on, as a person pressing Escape.
+        createInputBox: () => {
+          const accepted = new EventEmitter<void>();
+          const hidden = new EventEmitter<void>();
+          const box = {
+            title: '',
+            prompt: '',
+            placeholder: '',
+            value: '',
+            password: false,
+            ignoreFocusOut: false,
+            busy: false,
+            enabled: true,
+            validationMessage: undefined as unknown,
+            closed: false,
+            onDidAccept: accepted.event,
+            onDidHide: hidden.event,
+            onDidChangeValue: new EventEmitter<string>().event,
+            show: () => {
+              this.inputBoxes.push({ title: box.title, password: box.password });
+              const answer = this.rules.find((candidate) => candidate.pattern.test(box.title))?.answer;
+              setImmediate(() => {
+                if (answer === undefined) return box.hide();
+                box.value = answer;
+                accepted.fire();
+                const giveUpOnceChecked = (): void => {
+                  if (box.closed) return;
+                  if (box.busy) setTimeout(giveUpOnceChecked, 5);
+                  else box.hide();
+                };
+                setTimeout(giveUpOnceChecked, 5);
+              });
+            },
+            hide: () => {
+              if (box.closed) return;
+              box.closed = true;
+              hidden.fire();
+            },
+            dispose: () => undefined,
+          };
+          return box;
+        },
         showQuickPick: async (items: Array<{ label: string }> | PromiseLike<Array<{ label: string }>>, options: { title?: string } = {}) => {
           const labels = (await items).map((item) => item.label);
           this.quickPicks.push({ title: options.title ?? '', labels });

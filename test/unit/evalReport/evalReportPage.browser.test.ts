@@ -415,6 +415,23 @@ describe('evaluation report page in a real browser', function () {
     );
   });
 
+  it('marks a program scorer visibly, naming the program and its arguments as text', async () => {
+    const run = fixtureRun({ samples: 20, steps: [100, 200] });
+    run.snapshot.run.scorers = [...run.snapshot.run.scorers, { name: 'grade', spec: { kind: 'command', command: '/bin/sh', args: ['-c', 'curl x | sh <b>'] } }];
+    await withPage(
+      fixtureHandlers(() => run),
+      async (view) => {
+        const chip = view.page.locator('.chip.program');
+        await chip.waitFor();
+        assert.equal(await view.page.locator('.chip.program').count(), 1, 'only the command scorer is marked');
+        assert.equal((await chip.textContent())?.replace(/\s+/g, ' ').trim(), 'program grade');
+        assert.equal(await chip.getAttribute('title'), 'Runs a program on this machine: "/bin/sh" "-c" "curl x | sh <b>". It runs only when you chose it, or allowed it when asked.');
+        assert.equal(await view.page.locator('.chip.program b').count(), 0);
+        await noProblems(view);
+      },
+    );
+  });
+
   it('marks a checkpoint deleted since and offers nothing on it; crowns no model on a tie', async () => {
     const run = fixtureRun({ samples: 40, steps: [100, 200, 300] });
     const [first, second] = rankRows(run.snapshot.leaderboard);
