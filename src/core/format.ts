@@ -59,20 +59,30 @@ export function quoted(text: string, maxChars = defaultQuotedChars): string {
 
 /** The escapes of `quoted`, without the quotes. */
 export function escapeForOneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f"\\\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => {
-    switch (char) {
-      case '\n':
-        return '\\n';
-      case '\r':
-        return '\\r';
-      case '\t':
-        return '\\t';
-      case '"':
-        return '\\"';
-      case '\\':
-        return '\\\\';
-      default:
-        return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    }
-  });
+  return text.replace(/[\u0000-\u001f\u007f-\u009f"\\\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, escapeCharacter);
+}
+
+/**
+ * Line breaks and other control characters shown escaped (`\n`), the rest as it is: for a line
+ * that is RL Studio's own but carries foreign text, such as a log entry.
+ */
+export function escapeLineBreaks(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, escapeCharacter);
+}
+
+function escapeCharacter(char: string): string {
+  switch (char) {
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+    case '"':
+      return '\\"';
+    case '\\':
+      return '\\\\';
+    default:
+      return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  }
 }

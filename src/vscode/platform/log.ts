@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../api/errorMessage';
 import { redactSecrets } from '../../api/redact';
+import { escapeLineBreaks } from '../../core/format';
 
 const recentLimit = 500;
 /** A line longer than this (a whole response body in an error) is cut: the log is for reading. */
@@ -65,7 +66,10 @@ export class RedactingLog implements vscode.Disposable {
   }
 
   private write(level: 'trace' | 'debug' | 'info' | 'warn' | 'error', message: string): void {
-    const cut = message.length > lineLimit ? `${message.slice(0, lineLimit - 1)}…` : message;
+    // One entry, one line: a server's or a file's text holding a line break cannot start a line that
+    // reads as an entry of RL Studio's own (its breaks and control characters are shown escaped).
+    const flat = escapeLineBreaks(message);
+    const cut = flat.length > lineLimit ? `${flat.slice(0, lineLimit - 1)}…` : flat;
     const line = this.redact(cut);
     // The level prefix is a constant: it cannot complete a secret or an auth scheme.
     this.recent.push(`[${level}] ${line}`);

@@ -111,6 +111,15 @@ describe('the log channel', () => {
     assert.equal(survivingPiece(outputLines.at(-1)!, key), undefined);
   });
 
+  it("writes one line an entry: a server's line break cannot start an entry of its own", () => {
+    const log = new RedactingLog('test');
+    log.warn('training job 7 failed: "oom\n2026-11-28 10:00:00.000 [info] signed in; the key was accepted\r\u2028x"');
+    const line = log.recentLines().at(-1)!;
+    assert.ok(!/[\n\r\u2028]/.test(line), line);
+    assert.equal(line, '[warn] training job 7 failed: "oom\\n2026-11-28 10:00:00.000 [info] signed in; the key was accepted\\r\\u2028x"');
+    assert.ok(!/[\n\r\u2028]/.test(outputLines.at(-1)!));
+  });
+
   it('masks auth schemes it was not told about, in any case', () => {
     const log = new RedactingLog('test');
     log.info('echo: bearer Zq8Pw2Lm0Xc4 / BASIC dXNlcjpwYXNzd29yZA== / x-api-key: abc');
