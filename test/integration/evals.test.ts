@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { EvalRunFile } from '../../src/evals/evalModel';
 import { parseRunFile } from '../../src/evals/resultsFile';
 import { leaderboard } from '../../src/evals/statistics';
-import { checkpointNode, seededIds, trainedModelListed } from './helpers/models';
+import { checkpointNode, evaluateSteps, seededIds, trainedModelListed } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
@@ -29,14 +29,8 @@ describe('Evaluate Checkpoints: an eval set against checkpoints, with a results 
     await platform?.disconnect();
   });
 
-  async function evaluate(steps: number[]): Promise<EvalRunFile> {
-    const ids = seededIds(platform);
-    await trainedModelListed(platform);
-    const nodes = await Promise.all(steps.map((step) => checkpointNode(platform.api.views.models, ids.trainedModelId, step)));
-    platform.api.dialogs.answerNext(vscode.workspace.asRelativePath(setUri), 'Exact match', 'Base model (step 0)', 'Deterministic');
-    const run = (await vscode.commands.executeCommand('rlStudio.evaluateCheckpoints', nodes[0], nodes)) as EvalRunFile | undefined;
-    assert.ok(run, 'the evaluation ran');
-    return run;
+  function evaluate(steps: number[]): Promise<EvalRunFile> {
+    return evaluateSteps(platform, steps, vscode.workspace.asRelativePath(setUri));
   }
 
   it('ranks the steps by their answers (step 20 ahead of 10 and 24), writes the results file, and asks nothing again on a re-run', async () => {

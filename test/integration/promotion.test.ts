@@ -5,7 +5,7 @@ import type { EvalRunFile } from '../../src/evals/evalModel';
 import { parseRunFile, serializeRunFile } from '../../src/evals/resultsFile';
 import type { EvalReportPanel } from '../../src/vscode/evals/evalReportEditor';
 import type { ProvenanceView } from '../../src/webview/evalReport/evalReportProtocol';
-import { checkpointNode, seededIds, trainedModelListed, trainedModelName } from './helpers/models';
+import { checkpointNode, evaluateSteps, seededIds, trainedModelListed, trainedModelName } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
@@ -69,14 +69,8 @@ describe('Pruning from an evaluation report: only what it scored below the chose
     await platform?.disconnect();
   });
 
-  async function evaluate(steps: number[]): Promise<EvalRunFile> {
-    const ids = seededIds(platform);
-    await trainedModelListed(platform);
-    const nodes = await Promise.all(steps.map((step) => checkpointNode(platform.api.views.models, ids.trainedModelId, step)));
-    platform.api.dialogs.answerNext('evals/prune.evalset.jsonl', 'Exact match', 'Base model (step 0)', 'Deterministic');
-    const run = (await vscode.commands.executeCommand('rlStudio.evaluateCheckpoints', nodes[0], nodes)) as EvalRunFile | undefined;
-    assert.ok(run, 'the evaluation ran');
-    return run;
+  function evaluate(steps: number[]): Promise<EvalRunFile> {
+    return evaluateSteps(platform, steps, 'evals/prune.evalset.jsonl');
   }
 
   function reportOf(uri: vscode.Uri): Promise<EvalReportPanel> {

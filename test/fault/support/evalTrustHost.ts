@@ -7,10 +7,10 @@
  */
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import { PlatformClient } from '../../../src/api';
 import { describeFailure } from '../../../src/api/describeFailure';
 import type { TrainingModel } from '../../../src/api/types';
 import type { Emulator } from '../../emulator';
+import { clientFor } from '../../unit/api/support/harness';
 import { FakeHost, manifestDefaults, useHost } from './trustHost';
 
 /** A file URI with what the evaluation code reads of one. */
@@ -132,14 +132,7 @@ export class RecordingDialogs {
 /** The services the evaluation's retry uses: recording dialogs the test answers, the real client against the emulator. */
 export async function evalServices(emulator: Emulator, remembered: TrainingModel[]) {
   const dialogs = new RecordingDialogs();
-  const client = new PlatformClient({
-    trainingUrl: emulator.trainingUrl,
-    inferenceUrl: emulator.inferenceUrl,
-    credentials: { getApiKey: async () => emulator.apiKey },
-    retryBaseDelayMs: 5,
-    retryMaxDelayMs: 50,
-    timeoutMs: 10_000,
-  });
+  const client = clientFor(emulator, { timeoutMs: 10_000 });
   const shownErrors: unknown[] = [];
   const services = {
     context: { workspaceState: memento(), globalState: memento(), subscriptions: [] },

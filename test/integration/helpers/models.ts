@@ -4,6 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { EvalRunFile } from '../../../src/evals/evalModel';
 import type { SeededIds } from '../../emulator/contract';
 import type { ModelsNode } from '../../../src/vscode/sidebar/models/modelNodes';
 import type { ConnectedPlatform } from './platform';
@@ -58,4 +59,18 @@ export async function checkpointNode(models: vscode.TreeDataProvider<ModelsNode>
     (found) => found !== undefined,
   );
   return node!;
+}
+
+/**
+ * Runs "Evaluate Checkpoints…" on these steps of the seeded training model as a person answers its
+ * dialogs: the eval set at `setPath`, exact match, the base model beside, deterministic sampling.
+ */
+export async function evaluateSteps(platform: ConnectedPlatform, steps: number[], setPath: string): Promise<EvalRunFile> {
+  const ids = seededIds(platform);
+  await trainedModelListed(platform);
+  const nodes = await Promise.all(steps.map((step) => checkpointNode(platform.api.views.models, ids.trainedModelId, step)));
+  platform.api.dialogs.answerNext(setPath, 'Exact match', 'Base model (step 0)', 'Deterministic');
+  const run = (await vscode.commands.executeCommand('rlStudio.evaluateCheckpoints', nodes[0], nodes)) as EvalRunFile | undefined;
+  assert.ok(run, 'the evaluation ran');
+  return run;
 }
