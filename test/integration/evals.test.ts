@@ -50,6 +50,32 @@ describe('Evaluate Checkpoints: an eval set against checkpoints, with a results 
     assert.equal(after - before, 0, 'every answer came from the results file');
   });
 
+  it('scores against a JSON Schema file picked in the dialog, and says when answers failed once the run ends', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const schemaUri = vscode.Uri.joinPath(folder, 'answer.schema.json');
+    await vscode.workspace.fs.writeFile(schemaUri, new TextEncoder().encode('{"type": "object", "required": ["answer"]}'));
+    const ids = seededIds(platform);
+    await trainedModelListed(platform);
+    const node = await checkpointNode(platform.api.views.models, ids.trainedModelId, 16);
+    // Three answers refused by the platform, for good (a 400 is not retried).
+    platform.emulator.addFault({ kind: 'status', status: 400, method: 'POST', path: '/training/v1/chat/completions', times: 3 });
+    const shownBefore = platform.api.dialogs.shown.length;
+    platform.api.dialogs.answerNext(vscode.workspace.asRelativePath(setUri), 'JSON Schema…', schemaUri.fsPath, 'Base model (step 0)', 'Sampled');
+    const run = (await vscode.commands.executeCommand('rlStudio.evaluateCheckpoints', node, [node])) as EvalRunFile | undefined;
+    assert.ok(run, 'the evaluation ran');
+    assert.deepEqual(run.scorers, [{ name: 'schema answer.schema.json', spec: { kind: 'jsonSchema', schema: { type: 'object', required: ['answer'] } } }]);
+    const failed = run.answers.filter((answer) => answer.error !== undefined).length;
+    assert.equal(failed, 3);
+    assert.ok(
+      run.answers.some((answer) => answer.scores['schema answer.schema.json'] === 0),
+      'plain-text answers do not satisfy the schema',
+    );
+    const said = platform.api.dialogs.shown.slice(shownBefore).find((message) => message.includes('answers failed'));
+    assert.match(said ?? '', new RegExp(`^3 of ${run.answers.length} answers failed, for example: ".+"\\. The report lists them; Retry there asks them again\\.$`));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(schemaUri);
+  });
+
   it('a report whose results file names an eval set outside the workspace reads nothing there and says so', async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
     const uri = vscode.Uri.joinPath(folder, '.rlstudio', 'evals', 'outside.rleval.json');

@@ -4,6 +4,8 @@ import type { Checkpoint } from '../../api/types';
 import { checkpointModelId } from '../../core/checkpointIds';
 import type { EvalModelRef, EvalParameters, EvalRunFile, NamedScorer } from '../../evals/evalModel';
 import { openRunFile, runFileSizeProblem } from '../../evals/resultsFileLoader';
+import { checkSchema } from '../../evals/jsonSchemaSubset';
+import { firstTooDeep, tooDeepMessage } from '../../core/strictJson';
 import type { Dialogs } from '../platform/dialogs';
 import type { Services } from '../platform/services';
 import type { RememberedModel } from '../sidebar/rememberedItems';
@@ -135,6 +137,20 @@ async function pickScorers(services: Services, dialogs: Dialogs, hasReferences: 
       },
     },
     {
+      label: 'JSON Schema…',
+      description: 'the answer parses as JSON and satisfies a schema file of the workspace',
+      make: async () => {
+        const file = await dialogs.openFile({ title: 'JSON Schema the answers must satisfy', filters: { 'JSON Schema': ['json'] }, openLabel: 'Use Schema' });
+        if (!file) return undefined;
+        const schema = await readSchema(file);
+        if (typeof schema === 'string') {
+          dialogs.error(schema);
+          return undefined;
+        }
+        return { name: `schema ${path.posix.basename(file.path).slice(0, 60)}`, spec: { kind: 'jsonSchema', schema } };
+      },
+    },
+    {
       label: 'Length at most…',
       make: async () => {
         const max = await dialogs.input({ title: 'Longest answer, in words', value: '200', validateInput: (value) => (/^\d+$/.test(value.trim()) ? undefined : 'A whole number') });
@@ -201,6 +217,24 @@ async function pickOthers(services: Services, dialogs: Dialogs, first: Checkpoin
   const picked = await dialogs.pick(items, { title: 'Compare with (optional)', canPickMany: true, placeHolder: 'Press Enter to compare the checkpoints alone' });
   if (picked === undefined) return undefined;
   return (Array.isArray(picked) ? (picked as Item[]) : [picked as Item]).map((item) => item.ref);
+}
+
+/** Largest schema file read: a schema is a page of JSON, not data. */
+const maxSchemaBytes = 1024 * 1024;
+
+/** A schema file's value, checked against the subset the scorer supports, or why it cannot be used. */
+async function readSchema(file: vscode.Uri): Promise<unknown> {
+  const name = path.posix.basename(file.path);
+  try {
+    if ((await vscode.workspace.fs.stat(file)).size > maxSchemaBytes) return `${name} is larger than ${maxSchemaBytes / 1024} KB: not a schema RL Studio reads.`;
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    if (firstTooDeep(text) >= 0) return `${name} is JSON ${tooDeepMessage}.`;
+    const schema: unknown = JSON.parse(text);
+    const problem = checkSchema(schema);
+    return problem ? `${name} cannot be used as a scorer: ${problem}.` : schema;
+  } catch (error) {
+    return `${name} could not be read as JSON (${error instanceof Error ? error.message : String(error)}).`;
+  }
 }
 
 /** The two ways checkpoints are compared: one greedy answer, or four sampled ones. */

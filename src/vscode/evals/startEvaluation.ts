@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { quoted } from '../../core/confirmationText';
 import type { EvalRunFile } from '../../evals/evalModel';
 import type { Services } from '../platform/services';
 import { createEvalRun } from './evalRunner';
@@ -80,6 +81,16 @@ export async function startEvaluation(
     });
     const failed = finished.answers.filter((answer) => answer.error !== undefined).length;
     services.log.info(`evaluation of ${choice.models.length} models on ${set.samples.length} samples written to ${choice.resultsUri.fsPath} (${finished.answers.length} answers, ${failed} failed)`);
+    // The progress notification has gone: an evaluation whose answers failed says so, with what helps.
+    if (failed > 0) {
+      const reason = finished.answers.find((answer) => answer.error !== undefined)?.error ?? '';
+      services.dialogs.warn(
+        services.log.redact(
+          `${failed.toLocaleString('en-US')} of ${finished.answers.length.toLocaleString('en-US')} answers failed, for example: ${quoted(reason, 200)}. The report lists them; Retry there asks them again.`,
+        ),
+        { title: 'Open Report', run: () => void vscode.commands.executeCommand('vscode.openWith', choice.resultsUri, evalReportViewType) },
+      );
+    }
     return finished;
   } catch (error) {
     services.showError(error, 'evaluating checkpoints');
