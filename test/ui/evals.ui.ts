@@ -75,7 +75,14 @@ export async function evaluatesThreeCheckpointsAndReadsTheLeaderboard(context: U
   const rows = report.locator('table.leaderboard tbody tr');
   const labels = await until(
     'the leaderboard of the three steps, every answer in',
-    async () => ((await report.locator('progress').count()) === 0 || !(await report.locator('progress').first().isVisible()) ? rows.allInnerTexts() : []),
+    async () => {
+      try {
+        return (await report.locator('progress').count()) === 0 || !(await report.locator('progress').first().isVisible()) ? await rows.allInnerTexts() : [];
+      } catch {
+        // The report's frame is replaced while its webview loads: read again.
+        return [];
+      }
+    },
     (shown) => shown.length === steps.length,
     120_000,
   );

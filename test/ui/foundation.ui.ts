@@ -5,7 +5,20 @@
  */
 import * as assert from 'node:assert/strict';
 import type { UiTestContext } from './context';
-import { ensureSignedIn, ensureSignedOut, inputBox, openViewContainer, runCommand, signedOutPrompt, submitInputBox, viewRows, viewWelcomeText, waitForText, waitForViewRows } from './workbench';
+import {
+  ensureSignedIn,
+  ensureSignedOut,
+  inputBox,
+  openViewContainer,
+  runCommand,
+  signedOutPrompt,
+  submitInputBox,
+  typeAll,
+  viewRows,
+  viewWelcomeText,
+  waitForText,
+  waitForViewRows,
+} from './workbench';
 
 const inferenceModelsOf = ({ emulator }: UiTestContext) => emulator.seeded?.inferenceModels ?? [];
 
@@ -31,7 +44,7 @@ export async function signsInWithTheKeyTypedIntoThePasswordBox(context: UiTestCo
   await runCommand(page, 'RL Studio: Sign In (Set API Key)');
   const input = await inputBox(page, 'RL Studio: Sign In');
   assert.equal(await input.getAttribute('type'), 'password', 'the key is typed into a password box');
-  await input.pressSequentially(emulator.apiKey);
+  await typeAll(input, emulator.apiKey);
   await screenshot('api-key-input');
   await submitInputBox(input);
   await waitForText(() => viewWelcomeText(page, 'Training Jobs'), signedOutPrompt, 30_000, false);
@@ -42,14 +55,13 @@ export async function saysARefusedKeyUnderWhatWasTypedAndKeepsTheBoxOpen(context
   await ensureSignedOut(page, inferenceModelsOf(context));
   await runCommand(page, 'RL Studio: Sign In (Set API Key)');
   const input = await inputBox(page, 'RL Studio: Sign In');
-  await input.pressSequentially('not-the-key');
+  await typeAll(input, 'not-the-key');
   await input.press('Enter');
   const message = page.locator('.quick-input-widget .quick-input-message');
   await waitForText(async () => (await message.innerText()).trim(), /rejected this key \(401\)/);
   assert.ok(await input.isVisible(), 'the box stays open, with what was typed');
   await screenshot('refused-key-in-the-box');
-  await input.fill('');
-  await input.pressSequentially(emulator.apiKey);
+  await typeAll(input, emulator.apiKey);
   await submitInputBox(input);
   await waitForText(() => viewWelcomeText(page, 'Training Jobs'), signedOutPrompt, 30_000, false);
 }

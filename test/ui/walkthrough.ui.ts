@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { UiTestContext } from './context';
-import { ensureSignedOut, inputBox, pickInQuickInput, runCommand, submitInputBox, until } from './workbench';
+import { ensureSignedOut, inputBox, pickInQuickInput, runCommand, submitInputBox, typeAll, until } from './workbench';
 
 const stepTitles = [
   'Point RL Studio at the platform',
@@ -37,7 +37,7 @@ export async function opensTheGetStartedWalkthroughWithTheSignInStepCheckedOff(c
   await signIn.click();
   await signIn.getByRole('button', { name: 'Sign In' }).click();
   const input = await inputBox(page, 'RL Studio: Sign In');
-  await input.pressSequentially(emulator.apiKey);
+  await typeAll(input, emulator.apiKey);
   await submitInputBox(input);
   await until('the sign-in step checked off', checked, (value) => value === 'true');
   await steps.filter({ hasText: 'Follow a training job' }).click();

@@ -176,13 +176,26 @@ export async function submitInputBox(input: Locator): Promise<void> {
 }
 
 /**
+ * Types `text` into an input box as a person does, key by key, and makes sure the box holds all of
+ * it: keys pressed while a box that just opened takes the focus can be lost, so it types again then.
+ */
+export async function typeAll(input: Locator, text: string): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await input.fill('');
+    await input.pressSequentially(text);
+    if ((await input.inputValue()) === text) return;
+  }
+  throw new Error(`the input box did not take the ${text.length} characters typed`);
+}
+
+/**
  * Signs in through the palette and the password box, then waits for proof: the Models view lists
  * the emulator's inference models (a welcome view not yet drawn would look signed in too).
  */
 export async function signInThroughThePalette(page: Page, apiKey: string, inferenceModels: string[]): Promise<void> {
   await runCommand(page, 'RL Studio: Sign In (Set API Key)');
   const input = await inputBox(page, 'RL Studio: Sign In');
-  await input.pressSequentially(apiKey);
+  await typeAll(input, apiKey);
   await submitInputBox(input);
   await waitForViewRows(page, 'Models', (rows) => inferenceModels.some((id) => rows.some((row) => row.includes(id))));
 }
