@@ -304,6 +304,29 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
     assert.deepEqual(JSON.parse(preview!.getText()), { who: 'jane-doe', s: '********' });
   });
 
+  it('marks in the preview each variable it leaves as written, saying why', async () => {
+    const document = await openPayload('{"who": "${event_author}", "typo": "${event_authro}", "again": "x ${event_authro}"}');
+    await vscode.commands.executeCommand('rlStudio.payload.chooseWebhook', document.uri, webhookId);
+    await vscode.commands.executeCommand('rlStudio.payload.preview', document.uri);
+    const preview = await waitUntil(
+      'the preview document',
+      () => vscode.workspace.textDocuments.find((candidate) => candidate.uri.scheme === 'rl-payload-preview' && candidate.getText().includes('event_authro')),
+      Boolean,
+    );
+    const marked = await waitUntil(
+      'the preview marked',
+      () => vscode.languages.getDiagnostics(preview!.uri).filter((diagnostic) => diagnostic.source === 'RL Studio preview'),
+      (found) => found.length === 2,
+    );
+    assert.deepEqual(
+      marked.map((diagnostic) => [preview!.getText(diagnostic.range), diagnostic.severity, diagnostic.message]),
+      [
+        ['${event_authro}', vscode.DiagnosticSeverity.Warning, '${event_authro} is not rendered: no such variable, or a secret with no stored value. A test sends it as written.'],
+        ['${event_authro}', vscode.DiagnosticSeverity.Warning, '${event_authro} is not rendered: no such variable, or a secret with no stored value. A test sends it as written.'],
+      ],
+    );
+  });
+
   it('sends a signed test to the local receiver and shows the answer', async () => {
     // Starting the receiver offers to add a webhook for it: declined here.
     api.dialogs.answerNext(undefined);

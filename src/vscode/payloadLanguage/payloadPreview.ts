@@ -64,14 +64,25 @@ export class PayloadPreview implements vscode.TextDocumentContentProvider, vscod
       webhook: this.documents.webhooks.secretNamesFor(source, analysis),
       maskSecrets: true,
     });
+    const diagnostics: vscode.Diagnostic[] = [];
     if (rendered.invalid) {
       const at = positionIn(rendered.text, rendered.invalid.offset);
-      const diagnostic = new vscode.Diagnostic(new vscode.Range(at, at.translate(0, 1)), rendered.invalid.message, vscode.DiagnosticSeverity.Error);
-      diagnostic.source = 'RL Studio preview';
-      this.problems.set(uri, [diagnostic]);
-    } else {
-      this.problems.delete(uri);
+      diagnostics.push(new vscode.Diagnostic(new vscode.Range(at, at.translate(0, 1)), rendered.invalid.message, vscode.DiagnosticSeverity.Error));
     }
+    // A variable left as written is never silent: each place it stands is marked, saying why.
+    for (const { offset, name } of unresolvedPlaces(rendered.text, rendered.unresolved)) {
+      const at = positionIn(rendered.text, offset);
+      diagnostics.push(
+        new vscode.Diagnostic(
+          new vscode.Range(at, at.translate(0, name.length + 3)),
+          `\${${name}} is not rendered: no such variable, or a secret with no stored value. A test sends it as written.`,
+          vscode.DiagnosticSeverity.Warning,
+        ),
+      );
+    }
+    for (const diagnostic of diagnostics) diagnostic.source = 'RL Studio preview';
+    if (diagnostics.length > 0) this.problems.set(uri, diagnostics);
+    else this.problems.delete(uri);
     return rendered.text;
   }
 
@@ -91,6 +102,19 @@ export class PayloadPreview implements vscode.TextDocumentContentProvider, vscod
 
 function sourceOf(previewUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.parse(previewUri.query);
+}
+
+/** Places marked in a preview at most: enough to find each variable, never a flood. */
+const maxMarkedPlaces = 200;
+
+/** Where each variable left as written stands in the rendered text, in order, up to the bound. */
+function unresolvedPlaces(text: string, names: readonly string[]): { offset: number; name: string }[] {
+  const places: { offset: number; name: string }[] = [];
+  for (const name of names) {
+    const written = `\${${name}}`;
+    for (let at = text.indexOf(written); at >= 0 && places.length < maxMarkedPlaces; at = text.indexOf(written, at + written.length)) places.push({ offset: at, name });
+  }
+  return places.sort((a, b) => a.offset - b.offset);
 }
 
 /** The position of an offset in text the editor has not opened yet (the preview being produced). */

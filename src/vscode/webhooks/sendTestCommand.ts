@@ -111,6 +111,7 @@ export async function sendTest(
       bodyBytes: Buffer.byteLength(rendered.text, 'utf8'),
       carriesAccessToken: credentials.accessToken !== undefined && credentials.accessToken !== '',
       signedWith: webhook.secretName && credentials.secret !== undefined ? webhook.secretName : undefined,
+      unresolved: rendered.unresolved,
     });
     if (!(await services.dialogs.confirm(confirmation.message, confirmation.detail, confirmation.action))) return undefined;
     if (source.snapshot && (await source.snapshot.changed())) {

@@ -40,4 +40,19 @@ describe('the webhook test confirmation', () => {
     assert.match(confirmation.detail, /^Endpoint host: 127\.0\.0\.1:9000 \(http: not encrypted\)$/m);
     assert.match(confirmation.detail, /no credential/);
   });
+  it('names the variables sent as written, so an unknown one is never sent without a word', () => {
+    const confirmation = sendTestConfirmation({
+      webhook: 'deploy',
+      url: 'https://hooks.example/x',
+      secrets: [],
+      payload: 'deploy.payload.json',
+      sampleEvent: 'LINK_ARTIFACT',
+      bodyBytes: 10,
+      carriesAccessToken: false,
+      signedWith: undefined,
+      unresolved: ['artifact_versoin', 'MISSING_SECRET'],
+    });
+    assert.equal(confirmation.message, 'Send a test request to the webhook "deploy", with 2 variables left unrendered?');
+    assert.match(confirmation.detail, /^Not rendered, sent as written: "\$\{artifact_versoin\}", "\$\{MISSING_SECRET\}" \(unknown variables, or secrets with no stored value\)\.$/m);
+  });
 });
