@@ -327,6 +327,21 @@ describe('webhooks, preview and a signed test send in a real VS Code', () => {
     );
   });
 
+  it('removes the webhook added for the local receiver when the receiver stops, and says so', async () => {
+    const storedNames = (): string[] => {
+      const stored = Object.entries(api.storedState()).find(([key]) => key.endsWith(':rlStudio.webhooks'))?.[1];
+      return Array.isArray(stored) ? stored.map((webhook) => String((webhook as { name?: unknown }).name)) : [];
+    };
+    api.dialogs.answerNext('Add Webhook for It');
+    await vscode.commands.executeCommand('rlStudio.webhook.startReceiver', { secret: null });
+    await waitUntil('the receiver webhook added', storedNames, (names) => names.some((name) => name.startsWith('local-receiver')));
+    const shownBefore = api.dialogs.shown.length;
+    await vscode.commands.executeCommand('rlStudio.webhook.stopReceiver');
+    assert.ok(!storedNames().some((name) => name.startsWith('local-receiver')), JSON.stringify(storedNames()));
+    assert.ok(storedNames().length > 0, 'the other webhooks stay');
+    assert.match(api.dialogs.shown.slice(shownBefore).join('\n'), /The local receiver stopped, so the webhook "local-receiver(-\d+)?" added for it was removed/);
+  });
+
   it('sends a signed test to the local receiver and shows the answer', async () => {
     // Starting the receiver offers to add a webhook for it: declined here.
     api.dialogs.answerNext(undefined);

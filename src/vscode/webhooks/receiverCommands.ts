@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { quoted } from '../../core/confirmationText';
 import type * as Receiver from '../../webhook/receiver';
 import type { Dialogs } from '../platform/dialogs';
 import type { Services } from '../platform/services';
@@ -19,6 +20,24 @@ export interface StartReceiverOptions {
 }
 
 export function registerReceiverCommands(services: Services, receiver: ReceiverController, store: WebhookStore): void {
+  // A webhook added for a receiver points at an address only that receiver answers (a random path
+  // on a port of this run): it goes when the receiver stops, so no dead webhook is left behind.
+  const forReceiver = new Set<string>();
+  const removeReceiverWebhooks = async (): Promise<void> => {
+    const names: string[] = [];
+    for (const id of forReceiver) {
+      const webhook = store.get(id);
+      if (!webhook) continue;
+      await store.remove(id);
+      names.push(webhook.name);
+    }
+    forReceiver.clear();
+    if (names.length === 0) return;
+    services.log.info(`removed the webhook${names.length === 1 ? '' : 's'} ${names.join(', ')} added for the local receiver, which stopped`);
+    services.dialogs.info(`The local receiver stopped, so the webhook ${names.map((name) => quoted(name)).join(', ')} added for it was removed: its address no longer answers.`);
+  };
+  services.context.subscriptions.push({ dispose: () => void removeReceiverWebhooks() });
+
   services.registerCommand('rlStudio.webhook.startReceiver', async (options?: StartReceiverOptions) => {
     // A secret and a port come only from the extension's own tests; anyone else is asked.
     const fromTests = onlyFromTests(services, options);
@@ -26,14 +45,24 @@ export function registerReceiverCommands(services: Services, receiver: ReceiverC
     const secret = given.secret !== undefined ? (given.secret ?? undefined) : await askSecret(services.dialogs, store);
     if (secret === cancelled) return undefined;
     const port = receiverPort(given.port ?? vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('receiverPort', 0), services, receiver);
+    // Starting again stops the receiver running: its webhook goes with it.
+    await removeReceiverWebhooks();
     const running = await receiver.start({ port, secret: secret || undefined });
     services.log.info(`local webhook receiver listening on 127.0.0.1:${running.port}`);
-    void offerWebhook(services.dialogs, running.url, secret || undefined, store).catch((error) => services.showError(error));
+    void offerWebhook(services.dialogs, running.url, secret || undefined, store)
+      .then((id) => {
+        if (id) forReceiver.add(id);
+      })
+      .catch((error) => services.showError(error));
     // The receiver holds every request it got, credentials included: handed to tests only.
     return onlyFromTests(services, running);
   });
 
-  services.registerCommand('rlStudio.webhook.stopReceiver', () => receiver.stop());
+  services.registerCommand('rlStudio.webhook.stopReceiver', async () => {
+    const stopped = await receiver.stop();
+    await removeReceiverWebhooks();
+    return stopped;
+  });
   services.registerCommand('rlStudio.webhook.showReceiver', () => receiver.showLog());
 }
 
@@ -74,15 +103,15 @@ async function askSecret(dialogs: Dialogs, store: WebhookStore): Promise<string 
 }
 
 /** A receiver is most useful as the endpoint of a webhook: offer to add one pointing at it. */
-async function offerWebhook(dialogs: Dialogs, url: string, secret: string | undefined, store: WebhookStore): Promise<void> {
+async function offerWebhook(dialogs: Dialogs, url: string, secret: string | undefined, store: WebhookStore): Promise<string | undefined> {
   const add = 'Add Webhook for It';
   const copy = 'Copy URL';
   const answer = await dialogs.choose(`The local receiver is listening. Send webhooks to ${url}: only this address is answered.`, { modal: false, severity: 'info' }, add, copy);
   if (answer === copy) await vscode.env.clipboard.writeText(url);
-  if (answer !== add) return;
+  if (answer !== add) return undefined;
   const taken = new Set(store.list().map((webhook) => webhook.name));
   let name = 'local-receiver';
   for (let index = 2; taken.has(name); index++) name = `local-receiver-${index}`;
   // Called directly, not through the command: the command takes no secret value from its caller.
-  await addWebhook(dialogs, store, { name, url, ...(secret ? { secretName: 'RECEIVER_SECRET', secretValue: secret } : {}) }, true);
+  return addWebhook(dialogs, store, { name, url, ...(secret ? { secretName: 'RECEIVER_SECRET', secretValue: secret } : {}) }, true);
 }
