@@ -43,6 +43,7 @@ export class InspectedFile {
   private generation = 0;
   private reading: { bytesRead: number; totalBytes: number } | undefined;
   private error: string | undefined;
+  private unreadable = false;
   private running: Promise<void> | undefined;
   private changedWhileReading = false;
   private fingerprint: { offset: number; bytes: Uint8Array } | undefined;
@@ -113,6 +114,7 @@ export class InspectedFile {
       groupsNotKept: snapshot.groupsNotKept,
       metadata: this.metadataChoices(),
       ...(this.error ? { error: this.error } : {}),
+      ...(this.unreadable ? { unreadable: true } : {}),
     };
   }
 
@@ -196,7 +198,11 @@ export class InspectedFile {
     try {
       size = await source.size();
     } catch (error) {
-      this.fail(`The file could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      this.fail(
+        isMissing(error)
+          ? 'This file is no longer there: it was moved or deleted. Close this tab, or open the file where it is now.'
+          : `The file could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return;
     }
     const full = requestedFull || !(await this.appendedOnly(size));
@@ -209,6 +215,7 @@ export class InspectedFile {
       return;
     }
     this.error = undefined;
+    this.unreadable = false;
     const from = this.collection.next;
     this.reading = { bytesRead: from.offset, totalBytes: size };
     const everyMs = this.options.announceEveryMs ?? 250;
@@ -257,6 +264,7 @@ export class InspectedFile {
 
   private fail(message: string): void {
     this.error = message;
+    this.unreadable = true;
     this.reading = undefined;
     this.announce();
   }
@@ -306,4 +314,10 @@ function formatPath(path: JsonPath): string {
 function hasNumericReward(value: unknown): boolean {
   const reward = typeof value === 'object' && value !== null ? (value as { reward?: unknown }).reward : undefined;
   return typeof reward === 'number' && Number.isFinite(reward);
+}
+
+/** A file that is not there, as VS Code's file system (FileNotFound) or Node's (ENOENT) says it. */
+function isMissing(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === 'FileNotFound' || code === 'ENOENT' || code === 'EntryNotFound';
 }

@@ -102,6 +102,8 @@ export interface RolloutFileState {
   metadata: MetadataChoices[];
   /** Why the file could not be read (at all, or any further), in words; undefined when it could. */
   error?: string;
+  /** Nothing of the file could be read (gone, or refused): the page shows why and nothing else. */
+  unreadable?: boolean;
 }
 
 /** A span of a completion compared with the best sibling's: `added` is in this one only, `removed` in the best only. */

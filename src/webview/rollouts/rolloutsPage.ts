@@ -130,6 +130,8 @@ export class RolloutsPage {
     // A state older than the one drawn (a reply overtaken by an event) changes nothing.
     if (previous && state.version < previous.version) return;
     this.state = state;
+    // A file that cannot be read at all shows why, and no dashboard of zeros beneath.
+    document.body.classList.toggle('unreadable', state.unreadable === true);
     this.header.render(state);
     this.problems.render(state);
     this.overview.render(state);

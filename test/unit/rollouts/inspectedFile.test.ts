@@ -56,6 +56,21 @@ describe('InspectedFile: a rollout file as the inspector holds it', () => {
     assert.equal(truncated.total, 1);
   });
 
+  it('says in words that a file is no longer there, and marks it unreadable; reading it again once it is back clears both', async () => {
+    const { file, path } = inspect('gone.trajectories.jsonl', `${group('42', [1, 0])}\n`);
+    rmSync(path);
+    await file.open();
+    const gone = file.state();
+    assert.equal(gone.error, 'This file is no longer there: it was moved or deleted. Close this tab, or open the file where it is now.');
+    assert.equal(gone.unreadable, true);
+    writeFileSync(path, `${group('42', [1, 0])}\n`);
+    await file.changed();
+    const back = file.state();
+    assert.equal(back.error, undefined);
+    assert.equal(back.unreadable, undefined);
+    assert.equal(back.statistics.groups, 1);
+  });
+
   it('announces a first screen of groups before the file is read whole', async () => {
     const lines = Array.from({ length: 2_000 }, (_, index) => group(`answer ${index}`, [index % 2, 1], { index }));
     const { file, states } = inspect('many.jsonl', `${lines.join('\n')}\n`, { firstScreenGroups: 60, announceEveryMs: 60_000 });

@@ -84,6 +84,24 @@ describe('rollout inspector page in a real browser', function () {
     );
   });
 
+  it('a file that is no longer there shows why and nothing else: no dashboard of zeros', async () => {
+    const file = generatedFile(0);
+    const gone = 'This file is no longer there: it was moved or deleted. Close this tab, or open the file where it is now.';
+    await withPage(
+      fixtureHandlers(() => ({ ...file, state: { ...file.state, error: gone, unreadable: true } })),
+      async (view) => {
+        await view.page.waitForSelector('body.unreadable');
+        assert.equal(await view.page.locator('.page-header .problem').textContent(), gone);
+        assert.equal(await view.page.locator('.overview').isVisible(), false);
+        assert.equal(await view.page.locator('.workspace').isVisible(), false);
+        view.push({ type: 'state', state: { ...file.state, version: 2 } });
+        await view.page.waitForSelector('body:not(.unreadable)');
+        assert.equal(await view.page.locator('.overview').isVisible(), true);
+        await noProblems(view);
+      },
+    );
+  });
+
   it('a flag count clicked in the overview asks rows with that flag, and the list shows only those groups', async () => {
     const file = generatedFile(600);
     await withPage(
