@@ -89,6 +89,27 @@ describe('Pruning from an evaluation report: only what it scored below the chose
     ).then((event) => (event as { provenance: ProvenanceView }).provenance);
   }
 
+  it('an open report is drawn again when a run adds a model, and the run over leaves no progress or Cancel behind', async () => {
+    await evaluate([10, 20]);
+    const report = await reportOf(vscode.Uri.joinPath(folder, '.rlstudio', 'evals', 'prune.rleval.json'));
+    const before = report.emitted.length;
+    const run = await evaluate([10, 20, 24]);
+    const snapshots = () => report.emitted.slice(before).filter((event): event is Extract<typeof event, { type: 'snapshot' }> => event.type === 'snapshot');
+    const last = await waitUntil(
+      'the report drawn again with the run as written',
+      async () => snapshots().at(-1)?.snapshot,
+      (snapshot) => snapshot !== undefined && snapshot.answerCount === run.answers.length && snapshot.progress === undefined,
+    );
+    assert.deepEqual(
+      last!.run.models.map((model) => model.label),
+      run.models.map((model) => model.label),
+    );
+    assert.ok(
+      last!.run.models.some((model) => model.step === 24),
+      'the step the run added is drawn',
+    );
+  });
+
   const deletes = () => platform.emulator.requests.filter((request) => request.method === 'DELETE' && request.path.endsWith('/checkpoints'));
 
   it('keeps step 20 and deletes only the steps scored below it (10, and 24 once it is not the latest), never a step it did not score, naming the model and every step, then marks them deleted', async () => {

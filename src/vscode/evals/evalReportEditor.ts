@@ -89,6 +89,9 @@ export class EvalReportPanel {
   /** Checkpoints of the report the platform no longer lists (model ids). */
   private readonly gone = new Set<string>();
   private stopListening: (() => void) | undefined;
+  /** Drawings of the whole report sent so far, and the one being made: they go out in order. */
+  private drawings = 0;
+  private redrawing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly services: Services,
@@ -140,6 +143,7 @@ export class EvalReportPanel {
     const active = this.runs.get(this.uri);
     if (!active) return;
     this.stopListening?.();
+    let drawn = false;
     this.stopListening = active.run.onAnswers((answers, progress) => {
       this.run = active.run.current;
       // What was opened before is stale now: the next request reads the run as it stands.
@@ -157,18 +161,31 @@ export class EvalReportPanel {
         leaderboard: leaderboard(this.run, scorer),
         ...(ended ? {} : { progress: { done: progress.done, total: progress.total, failed: progress.failed, ...(progress.rateLimitedUntil ? { rateLimitedUntil: progress.rateLimitedUntil } : {}) } }),
       });
-      // The run's answers are recorded as produced here by now: the page hears again how many came with the file.
-      if (ended)
-        void this.open(true).then(
-          (opened) => this.emitProvenance(opened),
-          () => undefined,
-        );
+      // The run's answers are recorded as produced here by now: the page gets the run as written (its
+      // failures and the rows they bring), then hears again how many answers came with the file.
+      // A run may also bring models, scorers or failures the page has not drawn: with its first
+      // answers (the file's kept ones merged by then) the page gets the run whole.
+      if (ended || !drawn) void this.refresh();
+      drawn = true;
     });
   }
 
-  private emitProvenance(opened: Opened): void {
+  /** Sends the page the report as it stands now, as it was drawn when it opened; one drawing at a time, in order. */
+  private refresh(): Promise<void> {
+    this.redrawing = this.redrawing.then(async () => {
+      try {
+        this.emit({ type: 'snapshot', snapshot: await this.snapshot() });
+      } catch (error) {
+        this.services.log.warn(`the evaluation report of ${this.uri.fsPath} could not be drawn again: ${this.services.describeFailure(error).message}`);
+      }
+    });
+    return this.redrawing;
+  }
+
+  private emitProvenance(opened: Opened, drawing: number): void {
     void opened.provenance().then((provenance) => {
-      if (provenance && this.opened !== undefined) this.emit({ type: 'provenance', provenance: provenance.counts });
+      // Only for the latest drawing: an earlier one's counts, told late, would be stale.
+      if (provenance && this.opened !== undefined && drawing === this.drawings) this.emit({ type: 'provenance', provenance: provenance.counts });
     });
   }
 
@@ -236,7 +253,9 @@ export class EvalReportPanel {
     const { reader } = opened;
     const run = reader.head.run;
     const scorer = primaryScorer(run.scorers);
-    const progress = this.runs.get(this.uri)?.progress;
+    // A run that has settled every answer is over for the page, though it is still writing the file.
+    const running = this.runs.get(this.uri)?.progress;
+    const progress = running && running.done + running.failed < running.total ? running : undefined;
     const checkpoints = run.models.filter((model) => model.kind === 'checkpoint');
     const trainingModels = new Set(checkpoints.map((model) => model.trainingModelId));
     const snapshot: ReportSnapshot = {
@@ -251,7 +270,8 @@ export class EvalReportPanel {
       gone: [...this.gone],
     };
     // After the reply is posted: the page draws the snapshot first, then hears where its answers came from.
-    setImmediate(() => this.emitProvenance(opened));
+    const drawing = ++this.drawings;
+    setImmediate(() => this.emitProvenance(opened, drawing));
     return snapshot;
   }
 
