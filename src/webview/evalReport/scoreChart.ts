@@ -110,8 +110,8 @@ export class ScoreChart {
       this.plot.append(svg('line', { class: 'grid', x1: margin.left, x2: margin.left + innerWidth, y1: y, y2: y }));
       this.plot.append(text('axis score-axis', margin.left - 6, y + 4, 'end', formatScore(tick)));
     }
-    for (const point of points) this.plot.append(text('axis x-axis', xOf(point.step), height - 20, 'middle', formatMetric(point.step)));
-    if (hasBase && points[0]!.step !== 0) this.plot.append(text('axis x-axis', xOf(0), height - 20, 'middle', '0'));
+    const steps = [...(hasBase && points[0]!.step !== 0 ? [0] : []), ...points.map((point) => point.step)];
+    for (const step of legibleSteps(steps, xOf)) this.plot.append(text('axis x-axis', xOf(step), height - 20, 'middle', formatMetric(step)));
     this.plot.append(text('axis axis-name', margin.left + innerWidth / 2, height - 3, 'middle', 'training step'));
 
     // The interval band, then the mean line over it.
@@ -165,6 +165,31 @@ export class ScoreChart {
     if (catalogue.length) keys.push(legendItem('key-catalogue', 'catalogue models'));
     this.legend.replaceChildren(...keys);
   }
+}
+
+/** Width of a step label on the axis, in pixels: about a character's width each, and a gap. */
+const labelWidth = (step: number): number => formatMetric(step).length * 7 + 8;
+
+/**
+ * The steps labelled on the axis: every one that has room, the first and the last always. Steps
+ * close together (98, 99, 100 beside 0) would print over one another; the dots keep every step, and
+ * each dot's tooltip names it.
+ */
+export function legibleSteps(steps: readonly number[], xOf: (step: number) => number): number[] {
+  const shown: number[] = [];
+  const rightOf = (step: number): number => xOf(step) + labelWidth(step) / 2;
+  const leftOf = (step: number): number => xOf(step) - labelWidth(step) / 2;
+  for (const step of steps) {
+    const previous = shown.at(-1);
+    if (previous === undefined || leftOf(step) >= rightOf(previous)) shown.push(step);
+  }
+  const last = steps.at(-1);
+  if (last !== undefined && shown.at(-1) !== last) {
+    // The last step is labelled: it takes the place of the label it would overlap.
+    while (shown.length > 1 && leftOf(last) < rightOf(shown.at(-1)!)) shown.pop();
+    shown.push(last);
+  }
+  return shown;
 }
 
 function legendItem(key: string, label: string): HTMLElement {
