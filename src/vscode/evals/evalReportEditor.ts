@@ -171,15 +171,12 @@ export class EvalReportPanel {
   }
 
   /** Sends the page the report as it stands now, as it was drawn when it opened; one drawing at a time, in order. */
-  private refresh(): Promise<void> {
-    this.redrawing = this.redrawing.then(async () => {
-      try {
-        this.emit({ type: 'snapshot', snapshot: await this.snapshot() });
-      } catch (error) {
-        this.services.log.warn(`the evaluation report of ${this.uri.fsPath} could not be drawn again: ${this.services.describeFailure(error).message}`);
-      }
-    });
-    return this.redrawing;
+  private async refresh(): Promise<void> {
+    try {
+      this.emit({ type: 'snapshot', snapshot: await this.snapshot() });
+    } catch (error) {
+      this.services.log.warn(`the evaluation report of ${this.uri.fsPath} could not be drawn again: ${this.services.describeFailure(error).message}`);
+    }
   }
 
   private emitProvenance(opened: Opened, drawing: number): void {
@@ -248,7 +245,21 @@ export class EvalReportPanel {
     return { reader, leaderboard: reader.head.leaderboard, provenance: () => (provenance ??= told()) };
   }
 
-  private async snapshot(): Promise<ReportSnapshot> {
+  /**
+   * The report as it stands, read afresh. One drawing at a time, in order: a drawing opens the file
+   * again and closes the reader the one before it used, so two at once (the page's first request,
+   * a run's) would close each other's.
+   */
+  private snapshot(): Promise<ReportSnapshot> {
+    const drawn = this.redrawing.then(() => this.draw());
+    this.redrawing = drawn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return drawn;
+  }
+
+  private async draw(): Promise<ReportSnapshot> {
     const opened = await this.open(true);
     const { reader } = opened;
     const run = reader.head.run;

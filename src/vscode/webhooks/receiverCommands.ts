@@ -21,17 +21,20 @@ export interface StartReceiverOptions {
 
 export function registerReceiverCommands(services: Services, receiver: ReceiverController, store: WebhookStore): void {
   // A webhook added for a receiver points at an address only that receiver answers (a random path
-  // on a port of this run): it goes when the receiver stops, so no dead webhook is left behind.
-  const forReceiver = new Set<string>();
+  // on a port of this run): it goes once that receiver stops, so no dead webhook is left behind. The
+  // addresses of the receivers this window started tell such webhooks apart, whenever the offer to
+  // add one was answered.
+  const startedUrls: string[] = [];
   const removeReceiverWebhooks = async (): Promise<void> => {
+    const live = receiver.running?.url;
     const names: string[] = [];
-    for (const id of forReceiver) {
-      const webhook = store.get(id);
-      if (!webhook) continue;
-      await store.remove(id);
+    for (const webhook of store.list()) {
+      if (!/^local-receiver(-\d+)?$/.test(webhook.name)) continue;
+      const url = await store.url(webhook.id);
+      if (!url || url === live || !startedUrls.includes(url)) continue;
+      await store.remove(webhook.id);
       names.push(webhook.name);
     }
-    forReceiver.clear();
     if (names.length === 0) return;
     services.log.info(`removed the webhook${names.length === 1 ? '' : 's'} ${names.join(', ')} added for the local receiver, which stopped`);
     services.dialogs.info(`The local receiver stopped, so the webhook ${names.map((name) => quoted(name)).join(', ')} added for it was removed: its address no longer answers.`);
@@ -45,14 +48,15 @@ export function registerReceiverCommands(services: Services, receiver: ReceiverC
     const secret = given.secret !== undefined ? (given.secret ?? undefined) : await askSecret(services.dialogs, store);
     if (secret === cancelled) return undefined;
     const port = receiverPort(given.port ?? vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('receiverPort', 0), services, receiver);
-    // Starting again stops the receiver running: its webhook goes with it.
-    await removeReceiverWebhooks();
     const running = await receiver.start({ port, secret: secret || undefined });
+    startedUrls.push(running.url);
+    if (startedUrls.length > 50) startedUrls.shift();
+    // Starting again stopped the receiver that ran: its webhook goes with it.
+    await removeReceiverWebhooks();
     services.log.info(`local webhook receiver listening on 127.0.0.1:${running.port}`);
     void offerWebhook(services.dialogs, running.url, secret || undefined, store)
-      .then((id) => {
-        if (id) forReceiver.add(id);
-      })
+      // Answered after the receiver stopped: the webhook just added goes at once.
+      .then(() => (receiver.running?.url === running.url ? undefined : removeReceiverWebhooks()))
       .catch((error) => services.showError(error));
     // The receiver holds every request it got, credentials included: handed to tests only.
     return onlyFromTests(services, running);
@@ -103,15 +107,15 @@ async function askSecret(dialogs: Dialogs, store: WebhookStore): Promise<string 
 }
 
 /** A receiver is most useful as the endpoint of a webhook: offer to add one pointing at it. */
-async function offerWebhook(dialogs: Dialogs, url: string, secret: string | undefined, store: WebhookStore): Promise<string | undefined> {
+async function offerWebhook(dialogs: Dialogs, url: string, secret: string | undefined, store: WebhookStore): Promise<void> {
   const add = 'Add Webhook for It';
   const copy = 'Copy URL';
   const answer = await dialogs.choose(`The local receiver is listening. Send webhooks to ${url}: only this address is answered.`, { modal: false, severity: 'info' }, add, copy);
   if (answer === copy) await vscode.env.clipboard.writeText(url);
-  if (answer !== add) return undefined;
+  if (answer !== add) return;
   const taken = new Set(store.list().map((webhook) => webhook.name));
   let name = 'local-receiver';
   for (let index = 2; taken.has(name); index++) name = `local-receiver-${index}`;
   // Called directly, not through the command: the command takes no secret value from its caller.
-  return addWebhook(dialogs, store, { name, url, ...(secret ? { secretName: 'RECEIVER_SECRET', secretValue: secret } : {}) }, true);
+  await addWebhook(dialogs, store, { name, url, ...(secret ? { secretName: 'RECEIVER_SECRET', secretValue: secret } : {}) }, true);
 }
