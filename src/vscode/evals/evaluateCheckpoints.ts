@@ -3,13 +3,13 @@ import * as vscode from 'vscode';
 import type { Checkpoint } from '../../api/types';
 import { checkpointModelId } from '../../core/checkpointIds';
 import type { EvalModelRef, EvalParameters, EvalRunFile, NamedScorer } from '../../evals/evalModel';
-import { openRunFile, runFileSizeProblem } from '../../evals/resultsFileLoader';
 import { checkSchema } from '../../evals/jsonSchemaSubset';
 import { firstTooDeep, tooDeepMessage } from '../../core/strictJson';
 import type { Dialogs } from '../platform/dialogs';
 import type { Services } from '../platform/services';
 import type { RememberedModel } from '../sidebar/rememberedItems';
 import { evalSetCandidates, readEvalSet } from './evalSetFiles';
+import { readResultsFile } from './resultsFiles';
 
 /** What a run is asked to do, chosen in the dialogs of "Evaluate Checkpoints…". */
 export interface EvaluationChoice {
@@ -248,31 +248,10 @@ async function pickParameters(dialogs: Dialogs): Promise<EvalParameters | undefi
   return (await dialogs.pick(choices, { title: 'Evaluate Checkpoints: sampling' }))?.parameters;
 }
 
-/**
- * The results file already written for this set, whose answers the run reuses; undefined when there
- * is none or it cannot be read. Its size is checked before reading and a large one is parsed on the
- * worker thread, as the report reads it: the file may be anyone's, of any size.
- */
+/** The results file already written for this set, whose answers the run reuses; undefined when there is none or it cannot be read. */
 export async function existingResults(uri: vscode.Uri, services: Services): Promise<EvalRunFile | undefined> {
-  let bytes: Uint8Array;
-  try {
-    const tooLarge = runFileSizeProblem((await vscode.workspace.fs.stat(uri)).size);
-    if (tooLarge) {
-      services.log.warn(`results file ${uri.fsPath} is not read (${tooLarge}); the run starts afresh`);
-      return undefined;
-    }
-    bytes = await vscode.workspace.fs.readFile(uri);
-  } catch {
-    return undefined; // No file yet.
-  }
-  const opened = await openRunFile(bytes);
-  if (!opened.ok) {
-    services.log.warn(`results file ${uri.fsPath} could not be read (${opened.error}); the run starts afresh`);
-    return undefined;
-  }
-  try {
-    return await opened.reader.whole();
-  } finally {
-    opened.reader.dispose();
-  }
+  const read = await readResultsFile(uri);
+  if (read.ok) return read.run;
+  if (!read.missing) services.log.warn(`results file ${uri.fsPath} is not read (${read.problem}); the run starts afresh`);
+  return undefined;
 }

@@ -6,13 +6,12 @@ import type { EvalRunFile } from '../../evals/evalModel';
 import type { ParsedEvalSet } from '../../evals/evalSet';
 import { programsOf } from '../../evals/programScorers';
 import { describeRequests, summarizeRequests, unknownModels, type KnownModels, type RequestSummary } from '../../evals/requestSummary';
-import { maxRunFileChars } from '../../evals/resultsFile';
-import { openRunFile } from '../../evals/resultsFileLoader';
 import { checkParameters, planRun, type RunPlan } from '../../evals/runPlan';
 import type { Services } from '../platform/services';
 import type { EvalRuns } from './evalRuns';
 import { readEvalSet } from './evalSetFiles';
 import { allowNamedPrograms, refusedInRestrictedMode } from './programAllowances';
+import { readResultsFile } from './resultsFiles';
 import { runFolder, startEvaluation } from './startEvaluation';
 import { resolveWorkspacePath } from './workspaceFilePaths';
 
@@ -110,23 +109,10 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
   return { finished };
 }
 
-/** The results file's bytes (bounded before reading) and its digest, parsed. */
+/** The results file, read as the report reads it, and the digest of the bytes that were read. */
 async function readResults(uri: vscode.Uri): Promise<{ run: EvalRunFile; digest: string } | { problem: string }> {
-  try {
-    const { size } = await vscode.workspace.fs.stat(uri);
-    if (size > maxRunFileChars) return { problem: `${path.posix.basename(uri.path)} is larger than the ${maxRunFileChars / 2 ** 20} MB a results file may be.` };
-    const bytes = await vscode.workspace.fs.readFile(uri);
-    // Parsed off the host's thread (a large file would block it for seconds), digested in slices.
-    const opened = await openRunFile(bytes);
-    if (!opened.ok) return { problem: opened.error };
-    try {
-      return { run: await opened.reader.whole(), digest: await contentDigestInSlices(bytes) };
-    } finally {
-      opened.reader.dispose();
-    }
-  } catch (error) {
-    return { problem: `${path.posix.basename(uri.path)} could not be read (${error instanceof Error ? error.message : String(error)}).` };
-  }
+  const read = await readResultsFile(uri);
+  return read.ok ? { run: read.run, digest: await contentDigestInSlices(read.bytes) } : { problem: read.problem };
 }
 
 /** The person's models: remembered training models and pinned checkpoints; the catalogue listed only when an inference model is asked. */
