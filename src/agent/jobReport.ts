@@ -7,12 +7,12 @@
 import { redactSecrets } from '../api/redact';
 import type { TrainingJob, TrainingJobEvent } from '../api/types';
 import { quoted } from '../core/confirmationText';
-import { formatDuration, formatTimestamp } from '../core/format';
+import { formatCount, formatDuration, formatTimestamp, plural } from '../core/format';
 import { foreignName, foreignToken } from './foreignText';
 import { applyJobEvents, elapsedMs, initialJobStatus, progressOf, withJobRecord, type JobStatus } from '../core/jobStatus';
 import { describeJobProgress, stepAxisName } from '../core/jobSteps';
 import { summariseMetrics, type MetricsSummary, type MetricTrend, type WindowChange } from './jobTrend';
-import { defaultReportChars, formatCount, formatFigure, formatSignedFigure, joinCapped, plural, stepRange, textTable } from './textTable';
+import { defaultReportChars, formatFigure, formatSignedFigure, joinCapped, stepRange, textTable } from './textTable';
 
 export interface JobReportOptions {
   /** Epoch ms: how long a running job has been running. */

@@ -8,7 +8,8 @@ import { escapedLine, foreignName, foreignToken } from './foreignText';
 import type { GroupFlag } from '../rollouts/groupSummary';
 import type { RolloutSnapshot } from '../rollouts/rolloutCollection';
 import type { Histogram, SeriesStatistics } from '../rollouts/rolloutStatistics';
-import { defaultReportChars, formatCount, formatFigure, joinCapped, plural } from './textTable';
+import { formatCount, plural } from '../core/format';
+import { defaultReportChars, formatFigure, joinCapped } from './textTable';
 
 export interface RolloutReportOptions {
   /** Characters of the whole text at most (8,000 by default). */

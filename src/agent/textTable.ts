@@ -3,6 +3,7 @@
  * a rollout file: short figures, plain lines, and a cap that says what it left out.
  */
 import { redactSecrets } from '../api/redact';
+import { plural } from '../core/format';
 
 /** Characters of a report at most, unless the caller asks for another bound. */
 export const defaultReportChars = 8_000;
@@ -24,17 +25,6 @@ export function formatFigure(value: number): string {
 export function formatSignedFigure(value: number): string {
   const text = formatFigure(value);
   return value > 0 ? `+${text}` : text;
-}
-
-const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-
-/** 12,345 */
-export function formatCount(value: number): string {
-  return Number.isFinite(value) ? countFormat.format(value) : String(value);
-}
-
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 /** "model step 40" or "model steps 30–39": step numbers as the views print them, with no separators. */

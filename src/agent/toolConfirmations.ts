@@ -5,6 +5,7 @@
  * does exactly what these words say (see confirmedPlans). No `vscode` import: tested in Node.
  */
 import { quoted, stepRanges, urlLines } from '../core/confirmationText';
+import { plural } from '../core/format';
 import { foreignName, foreignToken } from './foreignText';
 
 /** What a confirmation names: shown by VS Code before the tool runs, with Continue and Cancel. */
@@ -26,10 +27,6 @@ const maxPathChars = 1_024;
 /** `"agent-001" (model id m-1)`: by name and by id, so two models of one name cannot be confused. */
 export function modelNamed(model: NamedModel): string {
   return `${model.name ? foreignName(model.name) : 'the model'} (model id ${foreignToken(model.id, 512)})`;
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 export function deleteCheckpointsConfirmation(facts: { model: NamedModel; steps: readonly number[]; origin: string }): Confirmation {

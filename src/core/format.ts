@@ -29,6 +29,21 @@ export function formatTimestamp(value: number): string {
   return Number.isNaN(date.getTime()) ? String(value) : date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+// Made on first use: this module is part of the activation bundle, which only registers.
+let countFormat: Intl.NumberFormat | undefined;
+
+/** 12,345 */
+export function formatCount(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  countFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  return countFormat.format(value);
+}
+
+/** "1 group", "12,345 groups" */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
 /** Characters of a message line at most, unless the caller needs another bound. */
 export const defaultLineChars = 300;
 

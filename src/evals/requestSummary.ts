@@ -5,6 +5,7 @@
  * RL Studio remembers nor a model of the catalogue). No `vscode` here.
  */
 import { quoted } from '../core/confirmationText';
+import { plural } from '../core/format';
 import type { EvalModelRef, EvalParameters, NamedScorer } from './evalModel';
 import type { RunPlan } from './runPlan';
 
@@ -56,8 +57,6 @@ export interface KnownModels {
 export function unknownModels(summary: RequestSummary, known: KnownModels): ModelRequests[] {
   return summary.models.filter((model) => (model.api === 'training' ? !known.isKnownCheckpoint(model.id) : !known.catalogue?.has(model.id)));
 }
-
-const plural = (count: number, one: string, many = `${one}s`): string => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
 /** The lines of a confirmation naming every request: how many, to which model (label and id, quoted), with which token limit. */
 export function describeRequests(summary: RequestSummary, parameters: EvalParameters, unknown: readonly ModelRequests[]): string[] {

@@ -7,6 +7,7 @@
  */
 import type { CreateModelRequest, CreateSftJobRequest, ExperimentalConfig } from '../../api/types';
 import { escapeForOneLine, quoted, stepRanges, urlLines } from '../../core/confirmationText';
+import { plural } from '../../core/format';
 
 /** A modal confirmation: the question, the lines under it, and the button that does it. */
 export interface Confirmation {
@@ -44,11 +45,6 @@ export function modelLine(model: NamedModel): string {
   return full ? `Model: ${quoted(full)}, id ${escapeForOneLine(model.id)}` : `Model: id ${escapeForOneLine(model.id)} (its name is not known here)`;
 }
 
-function plural(count: number, word: string): string {
-  const many = word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`;
-  return `${count.toLocaleString('en-US')} ${count === 1 ? word : many}`;
-}
-
 function sourceLines(source: GroupSourceWords): string[] {
   const lines = [`File: ${escapeForOneLine(source.path)}`];
   if (source.picked) lines.push(`Groups of the file (numbered from 1): ${stepRanges(source.picked)}`);
@@ -69,7 +65,7 @@ export function trainingConfirmation(plan: {
   return {
     message: `Start a training job on ${modelName(plan.model)} with ${plural(plan.groups, 'trajectory group')} from ${escapeForOneLine(plan.source.name)}?`,
     detail: [
-      `${plural(plan.groups, 'trajectory group')}, ${plural(plan.trajectories, 'trajectory')}.`,
+      `${plural(plan.groups, 'trajectory group')}, ${plural(plan.trajectories, 'trajectory', 'trajectories')}.`,
       ...sourceLines(plan.source),
       modelLine(plan.model),
       plan.config ? `Experimental config: ${escapeForOneLine(JSON.stringify(plan.config))}` : "Settings: the platform's defaults",
@@ -84,7 +80,7 @@ export function logConfirmation(plan: { source: GroupSourceWords; groups: number
   return {
     message: `Log ${plural(plan.groups, 'trajectory group')} from ${escapeForOneLine(plan.source.name)} to ${modelName(plan.model)} (split ${quoted(plan.split)})?`,
     detail: [
-      `${plural(plan.groups, 'trajectory group')}, ${plural(plan.trajectories, 'trajectory')}.`,
+      `${plural(plan.groups, 'trajectory group')}, ${plural(plan.trajectories, 'trajectory', 'trajectories')}.`,
       ...sourceLines(plan.source),
       modelLine(plan.model),
       `Split: ${quoted(plan.split)}`,
