@@ -6,7 +6,6 @@
  */
 import { formatDuration, oneLine, quoted } from '../core/format';
 import { hostAndPort } from './baseUrl';
-import { STATUS_CODES } from 'node:http';
 import { errorMessage } from './errorMessage';
 import { isPlatformError, type ApiName, type ConnectionProblem, type PlatformErrorKind } from './errors';
 
@@ -270,6 +269,8 @@ function serverReason(facts: FailureFacts): string | undefined {
 function saidBy(reason: string | undefined, status: number): string {
   if (!reason) return '';
   const plain = (text: string): string => text.toLowerCase().replace(/[^a-z]/g, '');
+  // node:http is loaded here, when a failure is put into words, not with the activation bundle.
+  const { STATUS_CODES } = require('node:http') as typeof import('node:http');
   if (plain(reason) === plain(STATUS_CODES[status] ?? '')) return '';
   return ` It said: ${quoted(reason, reasonChars)}.`;
 }
