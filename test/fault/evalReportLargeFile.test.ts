@@ -69,7 +69,9 @@ describe('a 100 MB results file in the evaluation report', function () {
         `      ${(bytes / 1024 / 1024).toFixed(0)} MB: first screen in ${result.at.toFixed(0)} ms, provenance in ${result.provenanceAt.toFixed(0)} ms, every answer in ${result.wholeAt.toFixed(0)} ms, longest event-loop stall ${measurement.maxEventLoopDelayMs.toFixed(0)} ms, ${ticks} probe ticks`,
       );
       // How soon the first screen comes is a figure of `npm run bench` (evalsLargeFile), against a peer.
-      assert.ok(measurement.maxEventLoopDelayMs < 200, `the event loop was blocked for ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
+      // A bound with room for a busy machine's garbage collection: reading such a file on the host
+      // thread blocked it for seconds (3 s at 97 MB, 14 s under load).
+      assert.ok(measurement.maxEventLoopDelayMs < 1_000, `the event loop was blocked for ${measurement.maxEventLoopDelayMs.toFixed(0)} ms`);
       assert.ok(ticks > 0, 'the probe ran while the file was read');
     } finally {
       clearInterval(probe);

@@ -207,7 +207,8 @@ describe('faults', () => {
       setTimeout(() => controller.abort(), 100);
       const error = await failure(slow.inference.listModels({ signal: controller.signal }));
       assert.equal(error.kind, 'aborted');
-      assert.ok(performance.now() - started < 1_000);
+      // The back-off is 10 s: ending far sooner is ending at the abort.
+      assert.ok(performance.now() - started < 5_000);
     } finally {
       await slow.close();
     }

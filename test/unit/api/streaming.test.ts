@@ -15,7 +15,23 @@ class EndlessStreamServer {
   private server: Server | undefined;
   written = 0;
   closedAt: number | undefined;
+  private onClosed: ((at: number) => void) | undefined;
   url = '';
+
+  /**
+   * When the server sees the client's connection close, or a failure naming the wait; the bound is
+   * far under the client's idle timeout, so a socket left open fails rather than closing by itself.
+   */
+  closed(withinMs = 5_000): Promise<number> {
+    if (this.closedAt !== undefined) return Promise.resolve(this.closedAt);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server saw no close within ${withinMs} ms`)), withinMs);
+      this.onClosed = (at) => {
+        clearTimeout(timer);
+        resolve(at);
+      };
+    });
+  }
 
   async start(): Promise<void> {
     this.server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -29,6 +45,8 @@ class EndlessStreamServer {
       response.on('close', () => {
         clearInterval(timer);
         this.closedAt = performance.now();
+        this.onClosed?.(this.closedAt);
+        this.onClosed = undefined;
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -326,9 +344,9 @@ describe('chat streams', () => {
         if (++seen === 3) break;
       }
       const leftAt = performance.now();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.ok(endless.closedAt !== undefined, 'the server saw the connection close');
-      assert.ok(endless.closedAt - leftAt < 100);
+      const closedAt = await endless.closed();
+      // At once: the loop's exit closes the socket, rather than the idle timeout much later.
+      assert.ok(closedAt - leftAt < 2_000, `closed ${Math.round(closedAt - leftAt)} ms after the loop was left`);
     });
 
     it('closes the socket at once when aborted', async () => {
@@ -342,8 +360,7 @@ describe('chat streams', () => {
       });
       assert.equal(error.kind, 'aborted');
       assert.equal(seen, 2);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.ok(endless.closedAt !== undefined, 'the server saw the connection close');
+      await endless.closed();
     });
   });
 });

@@ -165,7 +165,8 @@ describe('run plan of a retry and the bounds of what a file may ask', () => {
     const started = performance.now();
     const plan = planRun({ samples: many, models: wide, parameters: asked, scorers, existing: { ...run(wide, [failed]), parameters: asked }, retryFailed: true, onlyRetry: true });
     assert.equal(plan.items.length, 1);
-    assert.ok(performance.now() - started < 500, `took ${Math.round(performance.now() - started)} ms`);
+    // Hashing every described answer took 9.6 s; only the failed ones is a few ms. The bound leaves room for a busy machine.
+    assert.ok(performance.now() - started < 3_000, `took ${Math.round(performance.now() - started)} ms`);
   });
 
   it('"retry all failed" asks the failed ones only', () => {

@@ -58,7 +58,8 @@ describe('credential shapes in header values', () => {
     const started = performance.now();
     assert.equal(looksLikeCredential('a-'.repeat(40_000)), true);
     assert.equal(looksLikeCredential('ab-'.repeat(20_000)), false);
-    assert.ok(performance.now() - started < 200);
+    // Quadratic work on these 80,000 characters takes many seconds; linear, a few ms.
+    assert.ok(performance.now() - started < 2_000);
   });
 
   it('masks credential-shaped values under any header name, keeping the scheme, and collects them', () => {
