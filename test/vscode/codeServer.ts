@@ -37,10 +37,17 @@ export interface CodeServerOptions {
   logFile?: string;
   /** A fixed port on 127.0.0.1 (a free one when absent). */
   port?: number;
+  /**
+   * The port of a proxy in front of the server, on 127.0.0.1: the addresses this returns (`url`,
+   * `authority`, `workbenchUrl`, `remotePath`) are then the proxy's, as the browser sees them.
+   */
+  publicPort?: number;
 }
 
 export interface CodeServer {
   readonly url: string;
+  /** The port the server itself listens on (the proxy's target when there is one). */
+  readonly port: number;
   /** host:port, the authority of `vscode-remote://` addresses that the workbench resolves on this server. */
   readonly authority: string;
   readonly workspace: string;
@@ -126,12 +133,13 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   }
 
   const port = options.port ?? (await freePort());
-  const authority = `127.0.0.1:${port}`;
+  const ownUrl = `http://127.0.0.1:${port}`;
+  const authority = `127.0.0.1:${options.publicPort ?? port}`;
   const url = `http://${authority}`;
   const args = [
     ...commonArgs(dir),
     '--bind-addr',
-    authority,
+    `127.0.0.1:${port}`,
     '--auth',
     'none',
     '--disable-telemetry',
@@ -143,7 +151,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   ];
   const server = startInProcessGroup(codeServerBin, args, { env, logFile });
   try {
-    await waitForHealth(url, server, logFile, 60_000);
+    await waitForHealth(ownUrl, server, logFile, 60_000);
   } catch (error) {
     await server.stop();
     removeDir();
@@ -153,6 +161,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   const remotePath = (path: string): string => `vscode-remote://${authority}${path}`;
   return {
     url,
+    port,
     authority,
     workspace,
     userDataDir: join(dir, 'user'),

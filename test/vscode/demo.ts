@@ -19,8 +19,9 @@
  *   stores the key in SecretStorage as Sign In does, and remembers the models and jobs. So the
  *   demo loads RL Studio with --extensionDevelopmentPath: directly for desktop VS Code, and through
  *   the workbench's development payload for code-server, which honours that payload only with its
- *   automation driver on (a side effect: notifications collect in the Notifications list instead
- *   of popping up). The seed file is readable by this user only and removed when the demo stops.
+ *   automation driver on. The driver also keeps notifications from popping up, so the browser opens
+ *   code-server through a small proxy (toastingProxy.ts) that gives them back. The seed file is
+ *   readable by this user only and removed when the demo stops.
  */
 import { randomUUID } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,6 +33,7 @@ import type { DevelopmentSeed } from '../../src/vscode/platform/developmentSeed'
 import type { SeededIds } from '../emulator/contract';
 import { onCleanup } from './cleanup';
 import { startCodeServer } from './codeServer';
+import { startToastingProxy, type ToastingProxy } from './toastingProxy';
 import { ensureCodeServerInstalled } from './ensureInstalled';
 import { preferredPort } from './freePort';
 import { cacheDir, repoRoot, resultsDir } from './paths';
@@ -167,6 +169,16 @@ function desktopCodeAvailable(): boolean {
   return spawnSync('sh', ['-c', 'command -v code'], { stdio: 'ignore' }).status === 0;
 }
 
+/**
+ * Says once, when the browser first loads the workbench, if this code-server's workbench no longer
+ * has the code the proxy patches: its notifications then collect in the Notifications list (the
+ * bell in the status bar) without popping up.
+ */
+async function whenWorkbenchScriptServed(proxy: ToastingProxy): Promise<void> {
+  while (proxy.toastsShown === undefined) await new Promise((resolve) => setTimeout(resolve, 500));
+  if (!proxy.toastsShown) console.log('Note: notifications will not pop up in this code-server; they collect in the Notifications list (the bell at the bottom right).');
+}
+
 function waitForever(): Promise<never> {
   return new Promise(() => setInterval(() => undefined, 1 << 30));
 }
@@ -212,15 +224,18 @@ async function main(): Promise<void> {
   const port = await portFor('code-server', wantedCodeServerPort);
   const server = await startCodeServer({
     workspace,
-    port,
+    publicPort: port,
     userSettings: demoUserSettings(emulator),
     // The automation driver is what makes the workbench honour the development payload below.
     testDriver: true,
     env: { [seedVariable]: seedFile },
     logFile: join(logDir, 'code-server.log'),
   });
+  // The person opens the proxy: it gives back the toasts that the automation driver hides.
+  const proxy = await startToastingProxy(port, server.port);
   const workbenchUrl = server.workbenchUrl([['extensionDevelopmentPath', server.remotePath(repoRoot)]]);
   console.log(banner(`open ${workbenchUrl} in a browser`));
+  await whenWorkbenchScriptServed(proxy);
   await waitForever();
 }
 

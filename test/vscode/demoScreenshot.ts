@@ -198,6 +198,24 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
     await waitForText(async () => (await answer.innerText().catch(() => '')).trim(), /^hello from the demo$/, 30_000);
     return wanted;
   });
+
+  await check("a notification pops up as a toast, as in a person's VS Code, not only in the Notifications list", async () => {
+    // Use in Chat and Model Picker, from a checkpoint's context menu, says what it did in a notification.
+    await showSidebar(page);
+    const row = viewPane(page, 'Models')
+      .locator('.monaco-list-row')
+      .filter({ hasText: /^step \d+/ })
+      .first();
+    await row.click({ button: 'right' });
+    await page
+      .locator('.monaco-menu .action-label')
+      .filter({ hasText: /^Use in Chat and Model Picker$/ })
+      .first()
+      .click();
+    const toast = page.locator('.notifications-toasts .notification-toast .notification-list-item-message').filter({ hasText: /is pinned in the chat/ });
+    await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
+    return (await toast.first().innerText()).trim();
+  });
 }
 
 async function main(): Promise<void> {
