@@ -196,6 +196,20 @@ export class GroupList {
     this.refreshAll();
   }
 
+  /**
+   * After the page scrolled, the open row back in the part of the list that is still on screen
+   * (from `visibleTop`, a window coordinate, down), by scrolling the list itself.
+   */
+  keepOpenRowInSight(visibleTop: number): void {
+    const row = this.grid.querySelector<HTMLElement>('.grid-row.open');
+    if (!row) return;
+    const top = Math.max(visibleTop, this.grid.getBoundingClientRect().top + this.headerRow.offsetHeight);
+    const rowTop = row.getBoundingClientRect().top;
+    if (rowTop >= top) return;
+    this.grid.scrollTop = Math.max(0, this.grid.scrollTop - (top - rowTop));
+    this.schedule();
+  }
+
   setSelection(indices: Iterable<number>): void {
     this.selected.clear();
     for (const index of indices) {

@@ -211,12 +211,21 @@ export class RolloutsPage {
     if (token !== this.openToken) return;
     if (detail) this.groupView.show(detail);
     else this.groupView.showMissing(index, 'This group is no longer in the file: the file changed since it was read.');
+    // Again once drawn: the page may not have been long enough to scroll while the group was read.
+    if (scroll) this.bringIntoView();
   }
 
-  /** The list and the start of the group view both on screen. */
+  /**
+   * The opened group where it can be read: its start in the upper half of the window, so most of the
+   * window shows it, and the opened row still in sight in the list above it. (Only the group's heading
+   * showed at the bottom of the window when it opened from the list's last rows.)
+   */
   private bringIntoView(): void {
     const view = this.groupView.element.getBoundingClientRect();
-    if (view.top > window.innerHeight - 160) this.list.element.scrollIntoView({ block: 'start' });
+    const wantedTop = Math.max(160, Math.round(window.innerHeight * 0.45));
+    if (view.top <= wantedTop) return;
+    window.scrollBy({ top: view.top - wantedTop, behavior: 'instant' });
+    this.list.keepOpenRowInSight(0);
   }
 
   private closeGroup(): void {

@@ -281,6 +281,33 @@ describe('rollout inspector page in a real browser', function () {
     );
   });
 
+  it('a group opened from the rows at the bottom of the window opens where it can be read, its row still in sight', async () => {
+    const file = generatedFile(200, { siblings: 4 });
+    await withPage(
+      fixtureHandlers(() => file),
+      async (view) => {
+        await view.page.waitForSelector('#group-row-2:not(.pending)');
+        // The lowest row of the list that the window shows, as a person clicks it.
+        const target = await view.page.evaluate(() => {
+          const rows = [...document.querySelectorAll<HTMLElement>('.grid-rows .grid-row:not(.pending)')].filter((row) => row.getBoundingClientRect().bottom <= window.innerHeight);
+          const lowest = rows.sort((a, b) => b.getBoundingClientRect().top - a.getBoundingClientRect().top)[0]!;
+          return { id: lowest.id, top: lowest.getBoundingClientRect().top };
+        });
+        assert.ok(target.top > 700 * 0.6, `the row clicked is low in the window (at ${target.top})`);
+        await view.page.click(`#${target.id} .col-mean`);
+        await view.page.waitForSelector('.group-view .trajectory');
+        const after = await view.page.evaluate((id) => {
+          const row = document.getElementById(id)!.getBoundingClientRect();
+          return { groupViewTop: document.querySelector('.group-view')!.getBoundingClientRect().top, rowTop: row.top, rowBottom: row.bottom, innerHeight: window.innerHeight };
+        }, target.id);
+        assert.ok(after.groupViewTop > 0 && after.groupViewTop <= after.innerHeight * 0.45 + 1, `the group starts in the upper half of the window (at ${after.groupViewTop} of ${after.innerHeight})`);
+        assert.ok(after.rowTop >= 0 && after.rowBottom <= after.groupViewTop, `the opened row stays in sight above it (${after.rowTop}–${after.rowBottom})`);
+        await noProblems(view);
+      },
+      { width: 1000, height: 700 },
+    );
+  });
+
   it('a group of 64 siblings with long trained turns: the heat draws a bounded number of tokens and says where it stopped', async () => {
     const file = generatedFile(10, { siblings: 64 });
     const detail = file.detail(2)!;
