@@ -4,7 +4,8 @@
  * first send. The whole send, answer included, has one deadline, and at most maxRawBodyBytes of the
  * answer are kept for the report (which says when it was cut); the rest is never read.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undiciAgent';
 import { AttemptSignal } from './attemptSignal';
 import { hostAndPort } from './baseUrl';
 import { readCapped } from './bodyLimits';

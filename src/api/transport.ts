@@ -3,7 +3,8 @@
  * training and inference APIs each reuse their sockets), created on the first request. undici is
  * bundled into dist/network.js, which the extension loads on first use.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undiciAgent';
 
 export interface TransportOptions {
   connectTimeoutMs: number;
