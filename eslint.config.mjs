@@ -6,6 +6,7 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { importCycles } from './lint/importCycles.mjs';
 
 /** The folders of src/ that run in Node tests without VS Code: they import nothing from it. */
 const pureFolders = ['api', 'core', 'chat', 'payload', 'webhook', 'rollouts', 'evals', 'agent'];
@@ -97,6 +98,12 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: [vscodeModule], patterns: [vscodeGlue] }],
     },
+  },
+  // No file of src/ imports its way back to itself.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'rl-studio': { rules: { 'import-cycles': importCycles } } },
+    rules: { 'rl-studio/import-cycles': 'error' },
   },
   // ...and the webview scripts run in a browser: no VS Code, no Node, no undici.
   {

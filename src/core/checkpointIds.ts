@@ -3,14 +3,7 @@
  * `wandb-artifact:///<entity>/<project>/<name>:step<N>` (no suffix: the latest step). Built and read
  * here only; every other model id is a catalogue model of the inference API.
  */
-import { readModelReference } from './modelReference';
-
-/** Names of a training model as the checkpoint model ids need them. */
-export interface ModelCoordinates {
-  entity: string;
-  project: string;
-  name: string;
-}
+import { readModelReference, type ModelCoordinates } from './modelReference';
 
 /** A checkpoint model id read back: the model's names and the step (undefined: the latest). */
 export interface CheckpointReference extends ModelCoordinates {

@@ -9,8 +9,14 @@
  * The training API finds models only by id; the names are what checkpoint model ids are built
  * from. Everything refused says why in words for an input box. No vscode import: tested in Node.
  */
-import type { ModelCoordinates } from './checkpointIds';
 import { hasDotSegment } from './dotSegments';
+
+/** Names of a training model as the checkpoint model ids need them. */
+export interface ModelCoordinates {
+  entity: string;
+  project: string;
+  name: string;
+}
 
 export type ModelReference =
   | { form: 'id'; id: string }

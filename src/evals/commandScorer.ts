@@ -10,7 +10,7 @@ import type { EvalSample } from './evalModel';
 import type { Score } from './builtinScorers';
 import { cutText } from '../rollouts/plainValues';
 import { quoted } from '../core/confirmationText';
-import { isAllowedProgram } from './programScorers';
+import { isAllowedProgram, type CommandScorerSpec } from './programScorers';
 
 export const defaultCommandTimeoutMs = 10_000;
 export const maxCommandTimeoutMs = 300_000;
@@ -19,12 +19,6 @@ export const maxStdoutBytes = 64 * 1024;
 const backstopMs = 2_000;
 /** Characters of the program's error output quoted when it fails. */
 const maxQuotedChars = 300;
-
-export interface CommandScorerSpec {
-  command: string;
-  args?: string[];
-  timeoutMs?: number;
-}
 
 export interface CommandContext {
   /** The workspace folder: the program's working directory, where a relative command is found. */

@@ -6,8 +6,14 @@
  * that program, those arguments, that directory and that file's content. No `vscode` here.
  */
 import { contentDigest, quoted } from '../core/confirmationText';
-import type { CommandScorerSpec } from './commandScorer';
 import type { NamedScorer } from './evalModel';
+
+/** A program that scores an answer: what a `command` scorer names (commandScorer.ts runs it). */
+export interface CommandScorerSpec {
+  command: string;
+  args?: string[];
+  timeoutMs?: number;
+}
 
 /** One program a run would start, and the scorer that names it. */
 export interface ProgramUse {

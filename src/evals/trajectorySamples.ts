@@ -7,7 +7,7 @@
 import type { ChatMessage } from '../api/types';
 import { JsonArraySplitter } from '../rollouts/jsonArrayElements';
 import { isRecord, own } from '../rollouts/plainValues';
-import type { RolloutFormat } from '../rollouts/rolloutReader';
+import type { RolloutFormat } from '../rollouts/rolloutRecords';
 import { readChatMessage } from './chatMessages';
 import { EvalSetBuilder, linesOf, parseLineJson, sampleHashId, tooLongMessage, type ParsedEvalSet } from './evalSet';
 import type { EvalSample } from './evalModel';

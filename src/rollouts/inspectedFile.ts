@@ -15,7 +15,8 @@ import type { GroupSummary, SummaryThresholds } from './groupSummary';
 import { GroupQueryCache, metadataChoices } from './groupQuery';
 import type { GroupDetail, GroupQuery, MetadataChoices, RolloutFileState, RowsPage } from './inspectorModel';
 import { RolloutCollection } from './rolloutCollection';
-import { readRolloutRecords, type RolloutFormat } from './rolloutReader';
+import { readRolloutRecords } from './rolloutReader';
+import type { RolloutFormat } from './rolloutRecords';
 import { searchGroups } from './textSearch';
 
 export interface InspectedFileOptions {

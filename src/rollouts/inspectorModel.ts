@@ -6,7 +6,7 @@
  * make a message (or the page) unbounded.
  */
 import type { GroupFlag } from './groupSummary';
-import type { RolloutProblem } from './rolloutReader';
+import type { RolloutProblem } from './rolloutRecords';
 import type { RolloutStatistics } from './rolloutStatistics';
 
 /** A per-trajectory value a histogram shows and a range filters on. */

@@ -5,7 +5,7 @@
  * reading on from `next` into the same collection.
  */
 import type { GroupSummary } from './groupSummary';
-import { startOfFile, type IncompleteLine, type RolloutPosition, type RolloutProblem, type RolloutRecord } from './rolloutReader';
+import { startOfFile, type IncompleteLine, type RolloutPosition, type RolloutProblem, type RolloutRecord } from './rolloutRecords';
 import { RolloutStatisticsBuilder, type RolloutStatistics } from './rolloutStatistics';
 
 export interface RolloutCollectionOptions {

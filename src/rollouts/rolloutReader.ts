@@ -23,38 +23,7 @@ import { validateTrajectoryGroup, type JsonPath } from '../core/trajectoryShape'
 import { JsonArraySplitter, type ArrayPiece } from './jsonArrayElements';
 import { RolloutCollection, type RolloutCollectionOptions, type RolloutSnapshot } from './rolloutCollection';
 import { defaultMaxLineBytes, LineSplitter, type SourceLine } from './sourceLines';
-
-export type RolloutFormat = 'jsonl' | 'json';
-
-/** Where reading stands: the zero-based line and byte offset it goes on from, and the index the next group gets. */
-export interface RolloutPosition {
-  line: number;
-  offset: number;
-  index: number;
-}
-
-export const startOfFile: RolloutPosition = { line: 0, offset: 0, index: 0 };
-
-export interface RolloutProblem {
-  /** Zero-based line where the group (or the text that should have been one) starts. */
-  line: number;
-  offset: number;
-  /** Its length in bytes from `offset` (0 for a problem of the file's structure rather than of one group). */
-  bytes: number;
-  message: string;
-  /** A warning points at something unusual that the platform still accepts. */
-  severity: 'error' | 'warning';
-}
-
-/** A last line with no newline after it that does not read as JSON: perhaps still being written. */
-export interface IncompleteLine {
-  line: number;
-  offset: number;
-  bytes: number;
-}
-
-export type RolloutRecord =
-  { kind: 'group'; summary: GroupSummary; next: RolloutPosition } | { kind: 'problem'; problem: RolloutProblem; next: RolloutPosition } | ({ kind: 'incomplete' } & IncompleteLine);
+import { startOfFile, type RolloutFormat, type RolloutPosition, type RolloutProblem, type RolloutRecord } from './rolloutRecords';
 
 export interface RolloutReadOptions {
   /** The longest line (.jsonl) or array element (.json) read, in bytes; longer ones become problems. */

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCommandScorer, type CommandScorerSpec } from '../../../src/evals/commandScorer';
+import { runCommandScorer } from '../../../src/evals/commandScorer';
+import type { CommandScorerSpec } from '../../../src/evals/programScorers';
 import { programIdentity } from '../../../src/evals/programScorers';
 import { sample } from './evalFixtures';
 

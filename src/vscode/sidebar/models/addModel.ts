@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../api/errorMessage';
-import { checkpointModelId, type ModelCoordinates } from '../../../core/checkpointIds';
+import { checkpointModelId } from '../../../core/checkpointIds';
+import type { ModelCoordinates } from '../../../core/modelReference';
 import {
   describeReference,
   exampleModelId,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { checkpointModelId, type ModelCoordinates } from '../../../core/checkpointIds';
+import { checkpointModelId } from '../../../core/checkpointIds';
+import type { ModelCoordinates } from '../../../core/modelReference';
 import { describeReference, readModelReference, readProject } from '../../../core/modelReference';
 import type { Services } from '../../platform/services';
 import type { RememberedModel } from '../rememberedItems';
