@@ -197,6 +197,22 @@ describe('Agent mode: the @rlstudio chat participant', function () {
     assert.deepEqual(stream.open.buttons, ['rlStudio.openJobDetails']);
   });
 
+  it("/explain when neither the chosen model nor RL Studio's can answer: the facts stand, with a line naming both reasons", async () => {
+    const ids = seededIds(platform);
+    // Every completion fails (the stand-in's retries included) until the faults are cleared.
+    platform.emulator.addFault({ kind: 'status', status: 500, method: 'POST', path: '/inference/v1/chat/completions', times: -1 });
+    try {
+      const { stream, result } = await ask(`why did ${ids.failedJobId} fail`, 'explain', unavailableModel().model);
+      assert.equal(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
+      assert.match(stream.open.text, /CUDA out of memory/);
+      assert.match(stream.open.text, /could not answer \(Language model unavailable\), nor could RL Studio's model .+ \(.*500.*\)\. Choose another model/);
+      assert.match(stream.open.text, /The facts above are measured from the job and stand without a model\.\*$/);
+      assert.deepEqual(stream.open.buttons, ['rlStudio.openJobDetails']);
+    } finally {
+      platform.emulator.clearFaults();
+    }
+  });
+
   it("a free-form question to a chosen model that cannot answer: RL Studio's model answers, saying it calls no tools", async () => {
     const { stream, result } = await ask('how do I pick a learning rate?', undefined, unavailableModel().model);
     assert.equal(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
