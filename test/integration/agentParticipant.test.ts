@@ -8,29 +8,43 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { trajectoryGroups } from '../support/builders';
+import { foldCompletedAnswer, type ChatPart } from '../unit/agent/chatFolding';
 import { seededIds } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
 const never = new vscode.CancellationTokenSource().token;
 
+/** The text a person reads: the Markdown without its escapes. */
+const shown = (markdown: string) => markdown.replace(/\\(.)/g, '$1');
+
 /** What the participant streamed: Markdown, progress lines and buttons, in order. */
 class RecordedStream {
   readonly markdownParts: string[] = [];
   readonly progressLines: string[] = [];
   readonly buttons: vscode.Command[] = [];
+  /** Every part in the order the chat received it. */
+  readonly parts: ChatPart[] = [];
   markdown(value: string | vscode.MarkdownString): void {
-    this.markdownParts.push(typeof value === 'string' ? value : value.value);
+    const text = typeof value === 'string' ? value : value.value;
+    this.markdownParts.push(text);
+    this.parts.push({ kind: 'markdown', value: text });
   }
   progress(value: string): void {
     this.progressLines.push(value);
+    this.parts.push({ kind: 'progress', value });
   }
   button(command: vscode.Command): void {
     this.buttons.push(command);
+    this.parts.push({ kind: 'button', value: command.command });
   }
-  /** The text a person reads: the Markdown without its escapes. */
   get text(): string {
-    return this.markdownParts.join('').replace(/\\(.)/g, '$1');
+    return shown(this.markdownParts.join(''));
+  }
+  /** What stays open once the chat folds the completed answer: its last run of Markdown, and the buttons after it. */
+  get open(): { text: string; buttons: string[] } {
+    const folded = foldCompletedAnswer(this.parts);
+    return { text: shown(folded.openText), buttons: folded.after.filter((part) => part.kind === 'button').map((part) => part.value) };
   }
 }
 
@@ -66,6 +80,25 @@ function scriptedModel(endless = false): { model: vscode.LanguageModelChat; requ
   return { model: model as unknown as vscode.LanguageModelChat, requests };
 }
 
+/** A chosen model that cannot answer, as one from a chat provider nobody signed in to. */
+function unavailableModel(): { model: vscode.LanguageModelChat; asked: () => number } {
+  let asked = 0;
+  const model = {
+    id: 'gpt-unavailable',
+    vendor: 'copilot',
+    family: 'gpt',
+    name: 'GPT Unavailable',
+    version: '1',
+    maxInputTokens: 100_000,
+    countTokens: async () => 1,
+    sendRequest: async () => {
+      asked++;
+      throw new Error('Language model unavailable');
+    },
+  };
+  return { model: model as unknown as vscode.LanguageModelChat, asked: () => asked };
+}
+
 describe('Agent mode: the @rlstudio chat participant', function () {
   this.timeout(120_000);
   let platform: ConnectedPlatform;
@@ -95,9 +128,10 @@ describe('Agent mode: the @rlstudio chat participant', function () {
   it('/status: the platform, the followed jobs, a button to the newest job and a follow-up to explain the failed one', async () => {
     const ids = seededIds(platform);
     const { stream, result } = await ask('', 'status');
-    assert.match(stream.text, /Training API check: answers/);
-    assert.ok(stream.text.includes(ids.failedJobId), stream.text);
-    assert.ok(stream.buttons.some((button) => button.command === 'rlStudio.openJobDetails'));
+    // What the person reads stays open once the chat folds the work: the platform and the jobs, then the button.
+    assert.match(stream.open.text, /Training API check: answers/);
+    assert.ok(stream.open.text.includes(ids.failedJobId), stream.text);
+    assert.deepEqual(stream.open.buttons, ['rlStudio.openJobDetails']);
     const followups = platform.api.agent.participant.followups(result, { history: [] }, never);
     assert.ok(
       followups.some((followup) => followup.command === 'explain' && followup.prompt.includes(ids.failedJobId)),
@@ -138,9 +172,52 @@ describe('Agent mode: the @rlstudio chat participant', function () {
   it("/explain: the facts of the failed job in numbers, then the chosen model's explanation", async () => {
     const ids = seededIds(platform);
     const { stream, result } = await ask(`why did ${ids.failedJobId} fail`, 'explain');
-    assert.match(stream.text, /CUDA out of memory/);
+    // The facts and the model's reading are one open run of Markdown; the button comes after it, so nothing the person needs folds.
+    assert.match(stream.open.text, /CUDA out of memory/);
+    assert.ok(stream.open.text.indexOf('CUDA out of memory') < stream.open.text.length - 40, 'the reading follows the facts');
+    assert.deepEqual(stream.open.buttons, ['rlStudio.openJobDetails']);
     assert.ok(stream.buttons.some((button) => button.command === 'rlStudio.openJobDetails' && button.arguments?.[0] === ids.failedJobId));
     assert.equal((result.metadata as { job?: string }).job, ids.failedJobId);
+  });
+
+  it("/explain with a chosen model that cannot answer: one of RL Studio's models reads the facts, and a line says which and why", async () => {
+    const ids = seededIds(platform);
+    const unavailable = unavailableModel();
+    const { stream } = await ask(`why did ${ids.failedJobId} fail`, 'explain', unavailable.model);
+    assert.equal(unavailable.asked(), 1);
+    const notice = /\*The chosen model, "GPT Unavailable", could not answer \(Language model unavailable\), so RL Studio's model (.+?) answered instead\.\*/.exec(stream.open.text);
+    assert.ok(notice, stream.open.text);
+    const offered = await vscode.lm.selectChatModels({ vendor: 'rl-studio' });
+    assert.ok(
+      offered.some((model) => model.name === notice[1]!.replace(/^"|"$/g, '')),
+      `the stand-in is one of RL Studio's: ${notice[1]}`,
+    );
+    assert.match(stream.open.text, /CUDA out of memory/);
+    assert.ok(stream.open.text.trim().length > stream.open.text.indexOf(notice[0]) + notice[0].length + 20, "the stand-in's reading follows the line");
+    assert.deepEqual(stream.open.buttons, ['rlStudio.openJobDetails']);
+  });
+
+  it("/explain when neither the chosen model nor RL Studio's can answer: the facts stand, with a line naming both reasons", async () => {
+    const ids = seededIds(platform);
+    // Every completion fails (the stand-in's retries included) until the faults are cleared.
+    platform.emulator.addFault({ kind: 'status', status: 500, method: 'POST', path: '/inference/v1/chat/completions', times: -1 });
+    try {
+      const { stream, result } = await ask(`why did ${ids.failedJobId} fail`, 'explain', unavailableModel().model);
+      assert.equal(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
+      assert.match(stream.open.text, /CUDA out of memory/);
+      assert.match(stream.open.text, /could not answer \(Language model unavailable\), nor could RL Studio's model .+ \(.*500.*\)\. Choose another model/);
+      assert.match(stream.open.text, /The facts above are measured from the job and stand without a model\.\*$/);
+      assert.deepEqual(stream.open.buttons, ['rlStudio.openJobDetails']);
+    } finally {
+      platform.emulator.clearFaults();
+    }
+  });
+
+  it("a free-form question to a chosen model that cannot answer: RL Studio's model answers, saying it calls no tools", async () => {
+    const { stream, result } = await ask('how do I pick a learning rate?', undefined, unavailableModel().model);
+    assert.equal(result.errorDetails, undefined, JSON.stringify(result.errorDetails));
+    assert.match(stream.text, /could not answer \(Language model unavailable\), so RL Studio's model \S+ answered instead\. It calls no tools/);
+    assert.ok(stream.text.length > stream.text.indexOf('answer with measured numbers.*') + 40, 'an answer follows the line');
   });
 
   it("/rollouts: a file's statistics and flags, with a button to the inspector", async () => {
@@ -149,8 +226,8 @@ describe('Agent mode: the @rlstudio chat participant', function () {
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(folder, 'agent-chat'));
     await vscode.workspace.fs.writeFile(target, await vscode.workspace.fs.readFile(vscode.Uri.file(join(__dirname, '../../../test/fixtures/rollouts/flags.trajectories.jsonl'))));
     const { stream } = await ask('agent-chat/flags.trajectories.jsonl', 'rollouts');
-    assert.match(stream.text, /Groups: 7 · trajectories: 13/);
-    assert.ok(stream.buttons.some((button) => button.command === 'rlStudio.openRolloutInspector'));
+    assert.match(stream.open.text, /Groups: 7 · trajectories: 13/);
+    assert.deepEqual(stream.open.buttons, ['rlStudio.openRolloutInspector']);
   });
 
   it('a free-form question: the model calls a tool through VS Code and answers from its result', async () => {
@@ -167,12 +244,15 @@ describe('Agent mode: the @rlstudio chat participant', function () {
     assert.match(stream.text, /Stopped after 8 rounds of tool calls/);
   });
 
-  it('signed out: /jobs says how to connect, with a Sign In button', async () => {
+  it('signed out: /jobs says how to connect, with a Sign In button; a question no model can answer says to sign in', async () => {
     await platform.signOut();
     try {
       const { stream, result } = await ask('', 'jobs');
       assert.match(result.errorDetails?.message ?? '', /sign in/i);
       assert.ok(stream.buttons.some((button) => button.command === 'rlStudio.signIn'));
+      const unanswered = await ask('how do I pick a learning rate?', undefined, unavailableModel().model);
+      assert.match(unanswered.stream.open.text, /could not answer \(Language model unavailable\), and RL Studio offers its models only when signed in\. Sign in to RL Studio/);
+      assert.equal(unanswered.result.errorDetails, undefined);
     } finally {
       await platform.signIn();
     }

@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
 import { agentInstructions, explainInstructions, factBullets, jobNamedIn, pathNamedIn, toolTextAsMarkdown } from '../../agent/chatTargets';
 import { explainJobFacts } from '../../agent/jobReport';
+import { cutAnswerNotice, failureReason, fallbackModel, noAnswerNotice, openedStream, standInNotice, type ModelSummary } from '../../agent/modelFallback';
+import { OrderedReply } from '../../agent/replyOrder';
 import { escapeMarkdown } from '../../core/markdownText';
+import { chatDefaultModelKey } from '../chat/chatDefaults';
+import { languageModelVendor } from '../chat/languageModelRegistration';
 import type { Services } from '../platform/services';
 import type { AgentToolName } from './agentToolNames';
 import { readJob, type LatestJobListing } from './tools/platformTools';
@@ -23,11 +27,18 @@ interface AgentResultMetadata {
   rollouts?: string;
 }
 
+/** A model's answer (with the line saying who answered, when it was a stand-in), or the line saying no model could. */
+type ModelAnswer = { parts: AsyncIterable<unknown>; model: vscode.LanguageModelChat; options: vscode.LanguageModelChatRequestOptions; notice?: string } | { parts?: undefined; notice: string };
+
 /**
  * `@rlstudio`: the slash commands read facts through RL Studio's own tools (so they answer with
- * numbers even when no model is chosen), and a free-form question goes to the model the user
- * chose, with the tools, in a bounded loop. Every tool call goes through vscode.lm.invokeTool with
- * the request's token, so VS Code shows it in the chat and asks the user to confirm costly ones.
+ * numbers even when no model can), and a free-form question goes to the model the user chose,
+ * with the tools, in a bounded loop. When the chosen model cannot answer, one of RL Studio's own
+ * models does, and the answer says so (src/agent/modelFallback.ts). Every tool call goes through
+ * vscode.lm.invokeTool with the request's token, so VS Code shows it in the chat and asks the user
+ * to confirm costly ones. A slash command's answer keeps the order of src/agent/replyOrder.ts:
+ * work first, then what the person reads as one run of Markdown, then buttons, so the chat folds
+ * only the work.
  */
 export class AgentParticipant {
   constructor(
@@ -68,45 +79,55 @@ export class AgentParticipant {
   }
 
   private async status(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
-    stream.progress('Checking the RL platform…');
-    this.markdown(stream, await this.tool(request, 'rlstudio_platform_status', {}, token));
+    const reply = orderedReply(stream);
+    reply.step('Checking the RL platform…');
+    const platform = await this.tool(reply, request, 'rlstudio_platform_status', {}, token);
     const metadata: AgentResultMetadata = { command: 'status' };
-    if (await this.ready()) {
-      stream.markdown('\n\n');
-      Object.assign(metadata, await this.jobList(request, stream, token));
-    } else stream.button({ command: 'rlStudio.signIn', title: 'Sign In' });
+    const jobs = (await this.ready()) ? await this.jobList(reply, request, token) : undefined;
+    reply.answer(this.asMarkdown(platform));
+    if (jobs) {
+      reply.answer(`\n\n${jobs.markdown}`);
+      Object.assign(metadata, jobs.metadata);
+    } else reply.offer({ command: 'rlStudio.signIn', title: 'Sign In' });
+    reply.finish();
     return { metadata };
   }
 
   private async jobs(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     await this.requireReady(stream);
-    return { metadata: { command: 'jobs', ...(await this.jobList(request, stream, token)) } };
+    const reply = orderedReply(stream);
+    const jobs = await this.jobList(reply, request, token);
+    reply.answer(jobs.markdown);
+    reply.finish();
+    return { metadata: { command: 'jobs', ...jobs.metadata } };
   }
 
-  private async jobList(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<Partial<AgentResultMetadata>> {
-    stream.progress('Reading followed jobs…');
+  /** The followed jobs as Markdown, for the caller to write when its work is done; offers a button to the newest job. */
+  private async jobList(reply: OrderedReply<vscode.Command>, request: vscode.ChatRequest, token: vscode.CancellationToken): Promise<{ markdown: string; metadata: Partial<AgentResultMetadata> }> {
+    reply.step('Reading followed jobs…');
     this.latestJobs.listings = [];
-    this.markdown(stream, await this.tool(request, 'rlstudio_list_jobs', {}, token));
+    const markdown = this.asMarkdown(await this.tool(reply, request, 'rlstudio_list_jobs', {}, token));
     const jobs = this.services.remembered.jobs.list();
     const newest = [...jobs].sort((a, b) => b.addedAt.localeCompare(a.addedAt))[0];
-    if (newest) stream.button({ command: 'rlStudio.openJobDetails', arguments: [newest.id], title: `Open Job ${newest.id.slice(0, 8)}` });
+    if (newest) reply.offer({ command: 'rlStudio.openJobDetails', arguments: [newest.id], title: `Open Job ${newest.id.slice(0, 8)}` });
     // The first job the listing found failed, for the "explain" follow-up: read from the listing's facts, not from its text.
     const failed = this.latestJobs.listings.find((listing) => /fail|error/i.test(String(listing.record?.status ?? '')) && jobs.some((job) => job.id === listing.id));
-    return failed ? { failedJob: failed.id } : {};
+    return { markdown, metadata: failed ? { failedJob: failed.id } : {} };
   }
 
   private async explain(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     await this.requireReady(stream);
+    const reply = orderedReply(stream);
     const jobs = [...this.services.remembered.jobs.list()].sort((a, b) => b.addedAt.localeCompare(a.addedAt));
     if (jobs.length === 0) {
-      stream.markdown('RL Studio follows no training job yet. Create one, or add one by id in the Training Jobs view, then ask again.');
+      reply.answer('RL Studio follows no training job yet. Create one, or add one by id in the Training Jobs view, then ask again.');
       return { metadata: { command: 'explain' } };
     }
     const named = jobNamedIn(
       request.prompt,
       jobs.map((job) => job.id),
     );
-    stream.progress(named ? `Reading job ${named}…` : 'Looking for a failed job…');
+    reply.step(named ? `Reading job ${named}…` : 'Looking for a failed job…');
     const signal = abortSignalOf(token);
     // Without a job named: the newest failed one, else the newest.
     let target = named;
@@ -124,36 +145,51 @@ export class AgentParticipant {
     }
     read ??= await readJob(this.services, target, signal);
     const facts = explainJobFacts(read.record, read.events, { now: Date.now() });
-    stream.markdown(`**Job ${escapeMarkdown(target)}**, what its events and metrics show:\n\n`);
-    this.markdown(stream, factBullets(facts));
-    stream.button({ command: 'rlStudio.openJobDetails', arguments: [target], title: 'Open Job Details' });
-    await this.askModel(request, explainInstructions(facts.join('\n')), stream, token);
+    reply.answer(`**Job ${escapeMarkdown(target)}**, what its events and metrics show:\n\n`);
+    reply.answer(this.asMarkdown(factBullets(facts)));
+    reply.offer({ command: 'rlStudio.openJobDetails', arguments: [target], title: 'Open Job Details' });
+    await this.readFacts(request, explainInstructions(facts.join('\n')), reply, token);
+    reply.finish();
     return { metadata: { command: 'explain', job: target } };
   }
 
   private async rollouts(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+    const reply = orderedReply(stream);
     const uri = this.referencedFile(request) ?? activeRolloutFile();
     const given = uri ? vscode.workspace.asRelativePath(uri, false) : pathNamedIn(request.prompt, ['.jsonl', '.json']);
     if (!given) {
-      stream.markdown('Name the rollout file, for example `@rlstudio /rollouts rollouts/batch-7.jsonl`, or attach it with `#file`.');
+      reply.answer('Name the rollout file, for example `@rlstudio /rollouts rollouts/batch-7.jsonl`, or attach it with `#file`.');
       return { metadata: { command: 'rollouts' } };
     }
-    stream.progress(`Reading ${given}…`);
-    this.markdown(stream, await this.tool(request, 'rlstudio_summarise_rollouts', { path: given }, token));
+    reply.step(`Reading ${given}…`);
+    const summary = await this.tool(reply, request, 'rlstudio_summarise_rollouts', { path: given }, token);
     const target = uri ?? (await vscode.workspace.findFiles(given, undefined, 1))[0];
-    if (target) stream.button({ command: 'rlStudio.openRolloutInspector', arguments: [target], title: 'Open in the Rollout Inspector' });
+    reply.answer(this.asMarkdown(summary));
+    if (target) reply.offer({ command: 'rlStudio.openRolloutInspector', arguments: [target], title: 'Open in the Rollout Inspector' });
+    reply.finish();
     return { metadata: { command: 'rollouts', rollouts: given } };
   }
 
-  /** A free-form question: the user's model, RL Studio's tools, at most `maxModelTurns` turns. */
+  /** A free-form question: the user's model (or RL Studio's, when it cannot answer), RL Studio's tools, at most `maxModelTurns` turns. */
   private async converse(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const tools = vscode.lm.tools.filter((tool) => tool.tags.includes('rl-studio'));
     const messages = [vscode.LanguageModelChatMessage.User(agentInstructions), ...historyOf(context), vscode.LanguageModelChatMessage.User(request.prompt)];
+    const options: vscode.LanguageModelChatRequestOptions = { tools, justification: 'RL Studio answers questions about your training runs with its tools.' };
+    // The model that answered the first turn (the chosen one, or RL Studio's when it could not) answers the rest.
+    let answering: { model: vscode.LanguageModelChat; options: vscode.LanguageModelChatRequestOptions } | undefined;
     for (let turn = 0; turn < maxModelTurns; turn++) {
-      const response = await request.model.sendRequest(messages, { tools, justification: 'RL Studio answers questions about your training runs with its tools.' }, token);
+      let parts: AsyncIterable<unknown>;
+      if (answering) parts = (await answering.model.sendRequest(messages, answering.options, token)).stream;
+      else {
+        const answer = await this.modelAnswer(request, messages, options, 'question', token);
+        if (answer.notice) stream.markdown(`${answer.notice}\n\n`);
+        if (!answer.parts) return { metadata: { command: '' } };
+        parts = answer.parts;
+        answering = answer;
+      }
       const calls: vscode.LanguageModelToolCallPart[] = [];
       let text = '';
-      for await (const part of response.stream) {
+      for await (const part of parts) {
         if (part instanceof vscode.LanguageModelTextPart) {
           text += part.value;
           stream.markdown(part.value);
@@ -177,25 +213,77 @@ export class AgentParticipant {
     return { metadata: { command: '' } };
   }
 
-  /** Asks the user's model to explain measured facts; when it cannot, the facts stand alone. */
-  private async askModel(request: vscode.ChatRequest, prompt: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<void> {
+  /** A model's reading of measured facts, in the same run of Markdown as the facts; when no model can read them, the facts stand alone, with a line saying why. */
+  private async readFacts(request: vscode.ChatRequest, prompt: string, reply: OrderedReply<vscode.Command>, token: vscode.CancellationToken): Promise<void> {
+    const answer = await this.modelAnswer(request, [vscode.LanguageModelChatMessage.User(prompt)], {}, 'facts', token);
+    if (answer.notice) reply.answer(`\n\n${answer.notice}`);
+    if (!answer.parts) return;
+    reply.answer('\n\n');
     try {
-      const response = await request.model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, token);
-      stream.markdown('\n\n');
-      for await (const chunk of response.text) stream.markdown(chunk);
+      for await (const part of answer.parts) if (part instanceof vscode.LanguageModelTextPart) reply.answer(part.value);
     } catch (error) {
       if (token.isCancellationRequested) return;
-      stream.markdown(`\n\n*The chosen model could not explain these facts (${escapeMarkdown(errorText(error))}); they are measured from the job as listed above.*`);
+      reply.answer(`\n\n${cutAnswerNotice(answer.model, failureReason(error, this.redact), 'facts')}`);
     }
   }
 
-  private async tool(request: vscode.ChatRequest, name: AgentToolName, input: Record<string, unknown>, token: vscode.CancellationToken): Promise<string> {
+  /**
+   * The chosen model's answer; when it fails before its first word, the answer of one of RL
+   * Studio's own models, with the line that says so; when that cannot answer either, the line
+   * saying what failed and what to do.
+   */
+  private async modelAnswer(
+    request: vscode.ChatRequest,
+    messages: vscode.LanguageModelChatMessage[],
+    options: vscode.LanguageModelChatRequestOptions,
+    about: 'facts' | 'question',
+    token: vscode.CancellationToken,
+  ): Promise<ModelAnswer> {
+    const chosen = request.model as vscode.LanguageModelChat | undefined;
+    let reason = 'no model is chosen';
+    if (chosen) {
+      try {
+        return { parts: await openedStream((await chosen.sendRequest(messages, options, token)).stream), model: chosen, options };
+      } catch (error) {
+        if (token.isCancellationRequested) throw error;
+        reason = failureReason(error, this.redact);
+        this.services.log.warn(`@rlstudio: the chosen model ${chosen.vendor}/${chosen.id} could not answer: ${errorText(error)}`);
+      }
+    }
+    const offered = await Promise.resolve(vscode.lm.selectChatModels({ vendor: languageModelVendor })).catch((): vscode.LanguageModelChat[] => []);
+    const chosenSummary = chosen && summaryOf(chosen);
+    const fallback = fallbackModel(chosenSummary, offered, this.services.context.globalState.get<string>(chatDefaultModelKey));
+    if (!fallback) return { notice: noAnswerNotice({ chosen: chosenSummary, reason, signedIn: await this.services.credentials.isSignedIn(), about }) };
+    const withTools = supportsTools(fallback);
+    const fallbackOptions = withTools ? options : {};
+    try {
+      const response = await fallback.sendRequest(messages, fallbackOptions, token);
+      const parts = await openedStream(response.stream);
+      return {
+        parts,
+        model: fallback,
+        options: fallbackOptions,
+        notice: standInNotice({ chosen: chosenSummary, reason, fallback: summaryOf(fallback), withoutTools: Boolean(options.tools?.length) && !withTools }),
+      };
+    } catch (error) {
+      if (token.isCancellationRequested) throw error;
+      this.services.log.warn(`@rlstudio: RL Studio's model ${fallback.id} could not answer either: ${errorText(error)}`);
+      const failed = { model: summaryOf(fallback), reason: failureReason(error, this.redact) };
+      return { notice: noAnswerNotice({ chosen: chosenSummary, reason, fallback: failed, signedIn: true, about }) };
+    }
+  }
+
+  private readonly redact = (text: string): string => this.services.log.redact(text);
+
+  /** A tool's text; the call shows in the chat as a work step, so it must come before the answer. */
+  private async tool(reply: OrderedReply<vscode.Command>, request: vscode.ChatRequest, name: AgentToolName, input: Record<string, unknown>, token: vscode.CancellationToken): Promise<string> {
+    reply.step();
     const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: request.toolInvocationToken }, token);
     return result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
   }
 
-  private markdown(stream: vscode.ChatResponseStream, text: string): void {
-    stream.markdown(toolTextAsMarkdown(text, escapeMarkdown));
+  private asMarkdown(text: string): string {
+    return toolTextAsMarkdown(text, escapeMarkdown);
   }
 
   private async ready(): Promise<boolean> {
@@ -217,6 +305,19 @@ export class AgentParticipant {
     }
     return undefined;
   }
+}
+
+function orderedReply(stream: vscode.ChatResponseStream): OrderedReply<vscode.Command> {
+  return new OrderedReply<vscode.Command>({ markdown: (text) => stream.markdown(text), progress: (text) => stream.progress(text), button: (command) => stream.button(command) });
+}
+
+function summaryOf(model: vscode.LanguageModelChat): ModelSummary {
+  return { id: model.id, name: model.name, vendor: model.vendor };
+}
+
+/** Whether the model calls tools: RL Studio's own do not (the editor reads `capabilities`, which older typings lack). */
+function supportsTools(model: vscode.LanguageModelChat): boolean {
+  return (model as { capabilities?: { supportsToolCalling?: boolean } }).capabilities?.supportsToolCalling === true;
 }
 
 function activeRolloutFile(): vscode.Uri | undefined {
