@@ -3,10 +3,11 @@ import { errorMessage } from '../../api/errorMessage';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
 import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
 import { apiForModel } from '../../chat/modelIds';
-import { languageModelFailure, planPickerModels, planSummary, pickerModelsSetting, type LanguageModelFailureKind } from '../../chat/pickerModels';
+import { languageModelFailure, planPickerModels, planSummary, type LanguageModelFailureKind } from '../../chat/pickerModels';
 import { runStream } from '../../chat/streamRun';
 import type { ChatCompletionChunk } from '../../api/types';
 import type { Services } from '../platform/services';
+import { affectsFeatureSettings, featureSetting } from '../platform/settings';
 
 /**
  * The editor's model information with `isUserSelectable`, which the editor reads (whether the model
@@ -35,7 +36,7 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
       // A pinned checkpoint's limits come from its training model's base model.
       services.remembered.models.onDidChange(changed),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('rlStudio.languageModels')) changed();
+        if (affectsFeatureSettings(event, 'languageModels')) changed();
       }),
     );
   }
@@ -54,7 +55,7 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
         catalogue: list.data,
         pinned: this.services.remembered.pinned.list(),
         trainingModels: this.services.remembered.models.list(),
-        patterns: vscode.workspace.getConfiguration().get<unknown>(pickerModelsSetting),
+        patterns: featureSetting('languageModels.pickerModels'),
       });
       const summary = planSummary(plan);
       // Said once per change, not every time the editor asks.

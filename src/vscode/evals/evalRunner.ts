@@ -4,11 +4,12 @@ import type { EvalModelRef } from '../../evals/evalModel';
 import { EvalRun, type EvalRunInput, type ModelAnswer } from '../../evals/evalRun';
 import { RegexMatcher } from '../../evals/regexMatcher';
 import type { Services } from '../platform/services';
+import { featureSetting } from '../platform/settings';
 import type { AllowedPrograms } from './programAllowances';
 
 /** Requests in flight at once, as the setting gives it within its bounds. */
 export function evalConcurrency(): number {
-  const value = vscode.workspace.getConfiguration('rlStudio.evals').get<unknown>('concurrency');
+  const value = featureSetting('evals.concurrency');
   return typeof value === 'number' && Number.isInteger(value) ? Math.min(64, Math.max(1, value)) : 8;
 }
 

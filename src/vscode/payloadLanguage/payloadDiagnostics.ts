@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { PayloadDiagnostic } from '../../payload';
 import { KeyedDebounce } from '../../core/debounce';
-import { clampDiagnosticsDelay, defaultDiagnosticsDelayMs } from '../../payload/diagnosticsDelay';
+import { clampDiagnosticsDelay } from '../../payload/diagnosticsDelay';
+import { affectsFeatureSettings, editorValidatesJson, featureSetting } from '../platform/settings';
 import { payloadCore } from './payloadCore';
 import { toRange, type PayloadDocuments } from './payloadDocuments';
 
@@ -25,7 +26,7 @@ export class PayloadDiagnostics implements vscode.Disposable {
       }),
       vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri)),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('rlStudio.payload') || event.affectsConfiguration('json.validate')) this.refreshAll();
+        if (affectsFeatureSettings(event, 'payload') || event.affectsConfiguration('json.validate')) this.refreshAll();
       }),
     ];
     for (const document of vscode.workspace.textDocuments) this.schedule(document, 0);
@@ -90,7 +91,7 @@ function toVscode(document: vscode.TextDocument, diagnostic: PayloadDiagnostic):
 }
 
 function delay(): number {
-  return clampDiagnosticsDelay(vscode.workspace.getConfiguration('rlStudio.payload').get<unknown>('diagnosticsDelayMs', defaultDiagnosticsDelayMs));
+  return clampDiagnosticsDelay(featureSetting('payload.diagnosticsDelayMs'));
 }
 
 /**
@@ -98,9 +99,9 @@ function delay(): number {
  * would repeat each one. "auto" leaves them to it while it is enabled.
  */
 function reportSyntaxErrors(): boolean {
-  const mode = vscode.workspace.getConfiguration('rlStudio.payload').get<string>('jsonSyntaxErrors', 'auto');
+  const mode = featureSetting('payload.jsonSyntaxErrors');
   if (mode === 'always') return true;
   if (mode === 'never') return false;
   const builtInJson = vscode.extensions.getExtension('vscode.json-language-features');
-  return !builtInJson || vscode.workspace.getConfiguration('json').get<boolean>('validate.enable', true) === false;
+  return !builtInJson || !editorValidatesJson();
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { FeatureSettingName } from '../../core/settingNames';
 import type { ApprovalList } from '../trust/approvals';
 import { decideEndpoints, type PendingApproval, type RefusedValue } from '../trust/endpointPolicy';
 
@@ -56,6 +57,27 @@ export function readSettings(isApproved: (approvalKey: string) => boolean): { se
 export function clampSetting(value: unknown, bounds: { min: number; max: number; fallback: number }): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return bounds.fallback;
   return Math.min(bounds.max, Math.max(bounds.min, value));
+}
+
+/**
+ * A feature's setting as the user or the workspace set it, or its default (package.json): the one
+ * way a feature reads its settings. The feature bounds the value; nothing here trusts the schema.
+ */
+export function featureSetting(name: FeatureSettingName): unknown {
+  return vscode.workspace.getConfiguration(section).get<unknown>(name);
+}
+
+/** Whether a change of settings touches a feature's settings under `rlStudio.<group>`. */
+export function affectsFeatureSettings(event: vscode.ConfigurationChangeEvent, group: 'rollouts' | 'payload' | 'languageModels'): boolean {
+  return event.affectsConfiguration(`${section}.${group}`);
+}
+
+/**
+ * Whether VS Code's own JSON validation is on (`json.validate.enable`, VS Code's setting, not RL
+ * Studio's): payload diagnostics leave syntax errors to it while it is.
+ */
+export function editorValidatesJson(): boolean {
+  return vscode.workspace.getConfiguration('json').get<boolean>('validate.enable', true) !== false;
 }
 
 /** True when at least one API address is set; each feature says which address it misses. */

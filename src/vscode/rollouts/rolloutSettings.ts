@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { defaultThresholds, type SummaryThresholds } from '../../rollouts/groupSummary';
-import { clampSetting } from '../platform/settings';
+import { affectsFeatureSettings, clampSetting, featureSetting } from '../platform/settings';
 
 const bounds = {
   highVarianceThreshold: { min: 0, max: 1_000_000, fallback: defaultThresholds.highVarianceStd },
@@ -9,14 +9,13 @@ const bounds = {
 
 /** The flags' thresholds as the settings give them, each within its bounds. */
 export function rolloutThresholds(): SummaryThresholds {
-  const config = vscode.workspace.getConfiguration('rlStudio.rollouts');
   return {
     ...defaultThresholds,
-    highVarianceStd: clampSetting(config.get<unknown>('highVarianceThreshold'), bounds.highVarianceThreshold),
-    repetitionRatio: clampSetting(config.get<unknown>('repetitionThreshold'), bounds.repetitionThreshold),
+    highVarianceStd: clampSetting(featureSetting('rollouts.highVarianceThreshold'), bounds.highVarianceThreshold),
+    repetitionRatio: clampSetting(featureSetting('rollouts.repetitionThreshold'), bounds.repetitionThreshold),
   };
 }
 
 export function affectsRolloutThresholds(event: vscode.ConfigurationChangeEvent): boolean {
-  return event.affectsConfiguration('rlStudio.rollouts');
+  return affectsFeatureSettings(event, 'rollouts');
 }

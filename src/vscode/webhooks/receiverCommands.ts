@@ -3,6 +3,7 @@ import { quoted } from '../../core/confirmationText';
 import type * as Receiver from '../../webhook/receiver';
 import type { Dialogs } from '../platform/dialogs';
 import type { Services } from '../platform/services';
+import { featureSetting } from '../platform/settings';
 import { onlyFromTests } from '../platform/testHooks';
 import type { ReceiverController } from './receiverController';
 import { addWebhook } from './webhookCommands';
@@ -47,7 +48,7 @@ export function registerReceiverCommands(services: Services, receiver: ReceiverC
     const given = fromTests && typeof fromTests === 'object' && !('type' in fromTests) ? fromTests : {};
     const secret = given.secret !== undefined ? (given.secret ?? undefined) : await askSecret(services.dialogs, store);
     if (secret === cancelled) return undefined;
-    const port = receiverPort(given.port ?? vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('receiverPort', 0), services, receiver);
+    const port = receiverPort(given.port ?? featureSetting('webhooks.receiverPort'), services, receiver);
     const running = await receiver.start({ port, secret: secret || undefined });
     startedUrls.push(running.url);
     if (startedUrls.length > 50) startedUrls.shift();

@@ -10,6 +10,7 @@ import { payloadKindOf } from '../payloadLanguage/selector';
 import type { Dialogs } from '../platform/dialogs';
 import { changedAfterConfirmation, FileSnapshot } from '../platform/fileSnapshot';
 import type { Services } from '../platform/services';
+import { featureSetting } from '../platform/settings';
 import type { ReportDocuments } from './reportDocuments';
 import { resolveWebhook } from './webhookCommands';
 import type { WebhookStore } from './webhookStore';
@@ -121,7 +122,7 @@ export async function sendTest(
   }
   const { formatTestReport } = require('../../webhook/report') as typeof Report;
   const network = await services.network();
-  const timeoutMs = testTimeoutMs(vscode.workspace.getConfiguration('rlStudio.webhooks').get<unknown>('testTimeoutSeconds'));
+  const timeoutMs = testTimeoutMs(featureSetting('webhooks.testTimeoutSeconds'));
   const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Sending a test to ${webhook.name}…`, cancellable: true }, (_progress, token) => {
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
