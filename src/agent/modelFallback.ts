@@ -7,6 +7,7 @@
 import { oneLine } from '../core/format';
 import { escapeMarkdown } from '../core/markdownText';
 import { escapedLine, foreignToken } from './foreignText';
+import { errorMessage } from '../api/errorMessage';
 
 /** What the participant knows of a model. */
 export interface ModelSummary {
@@ -29,7 +30,7 @@ export function fallbackModel<Model extends ModelSummary>(chosen: ModelSummary |
 
 /** A failure's reason as Markdown on one line: cut, then redacted, then escaped. */
 export function failureReason(error: unknown, redact: (text: string) => string): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return escapeMarkdown(redact(escapedLine(oneLine(message, maxReasonChars) || 'no reason given')));
 }
 

@@ -6,6 +6,7 @@
  */
 import { firstTooDeep, tooDeepMessage } from '../core/strictJson';
 import { evalLimits } from './evalModel';
+import { errorMessage } from '../api/errorMessage';
 
 export type AnswerJson = { ok: true; value: unknown } | { ok: false; reason: string } | { error: string };
 
@@ -25,7 +26,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; re
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, reason: (error as Error).message };
+    return { ok: false, reason: errorMessage(error) };
   }
 }
 

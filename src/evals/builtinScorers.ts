@@ -8,6 +8,7 @@ import type { EvalSample, ScorerSpec } from './evalModel';
 import { evalLimits } from './evalModel';
 import { checkSchema, patternTests, SchemaBudgetError, validate } from './jsonSchemaSubset';
 import type { RegexMatcher } from './regexMatcher';
+import { errorMessage } from '../api/errorMessage';
 
 export type Score = number | { error: string };
 
@@ -55,7 +56,7 @@ export function checkRegexSpec(pattern: string, flags = ''): string | undefined 
   try {
     new RegExp(pattern, flags);
   } catch (error) {
-    return `the pattern is not a valid regular expression (${(error as Error).message})`;
+    return `the pattern is not a valid regular expression (${errorMessage(error)})`;
   }
   return undefined;
 }

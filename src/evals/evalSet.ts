@@ -11,6 +11,7 @@ import { isRecord, own } from '../rollouts/plainValues';
 import { canonicalJson, sha256Hex } from './canonicalJson';
 import { readChatMessages } from './chatMessages';
 import { evalLimits, type EvalSample } from './evalModel';
+import { errorMessage } from '../api/errorMessage';
 
 export interface EvalSetProblem {
   /** Zero-based line. */
@@ -87,7 +88,7 @@ export function parseLineJson(text: string): { value: unknown } | { error: strin
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { error: `the line is not JSON (${(error as Error).message})` };
+    return { error: `the line is not JSON (${errorMessage(error)})` };
   }
 }
 

@@ -13,6 +13,7 @@
  * bounded by `maxSteps` and the schema's depth by `maxSchemaDepth`.
  */
 import { isRecord, own } from '../rollouts/plainValues';
+import { errorMessage } from '../api/errorMessage';
 
 export const maxSchemaDepth = 64;
 export const maxSteps = 1_000_000;
@@ -86,7 +87,7 @@ function checkPattern(value: unknown, path: string): string | undefined {
   try {
     new RegExp(value, 'u');
   } catch (error) {
-    return `${path} is not a valid regular expression (${(error as Error).message})`;
+    return `${path} is not a valid regular expression (${errorMessage(error)})`;
   }
   return undefined;
 }

@@ -9,6 +9,7 @@ import { firstTooDeep, tooDeepMessage } from '../core/strictJson';
 import { isRecord, own, setOwn } from '../rollouts/plainValues';
 import { evalLimits, type AnswerRecord, type EvalModelRef, type EvalParameters, type EvalRunFile } from './evalModel';
 import { readScorers } from './scorerSpecs';
+import { errorMessage } from '../api/errorMessage';
 
 /** 256 MiB: a run at every limit with long answers; well below what a JS string can hold. */
 export const maxRunFileChars = 256 * 1024 * 1024;
@@ -30,7 +31,7 @@ export function parseRunFile(text: string): ParsedRunFile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return fail(`it is not JSON (${(error as Error).message})`);
+    return fail(`it is not JSON (${errorMessage(error)})`);
   }
   if (!isRecord(value) || own(value, 'kind') !== 'rl-studio-eval') return fail('it is not an RL Studio evaluation (its "kind" is not "rl-studio-eval")');
   if (own(value, 'version') !== 1) return fail(`it is of version ${String(own(value, 'version'))}, which this version of RL Studio does not read`);

@@ -18,6 +18,7 @@ import { RolloutCollection } from './rolloutCollection';
 import { readRolloutRecords } from './rolloutReader';
 import type { RolloutFormat } from './rolloutRecords';
 import { searchGroups } from './textSearch';
+import { errorMessage } from '../api/errorMessage';
 
 export interface InspectedFileOptions {
   fileName: string;
@@ -199,11 +200,7 @@ export class InspectedFile {
     try {
       size = await source.size();
     } catch (error) {
-      this.fail(
-        isMissing(error)
-          ? 'This file is no longer there: it was moved or deleted. Close this tab, or open the file where it is now.'
-          : `The file could not be read: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.fail(isMissing(error) ? 'This file is no longer there: it was moved or deleted. Close this tab, or open the file where it is now.' : `The file could not be read: ${errorMessage(error)}`);
       return;
     }
     const full = requestedFull || !(await this.appendedOnly(size));
@@ -237,7 +234,7 @@ export class InspectedFile {
         }
       }
     } catch (error) {
-      this.error = `Reading stopped at byte ${this.reading.bytesRead.toLocaleString('en-US')}: ${error instanceof Error ? error.message : String(error)}`;
+      this.error = `Reading stopped at byte ${this.reading.bytesRead.toLocaleString('en-US')}: ${errorMessage(error)}`;
     }
     this.reading = undefined;
     await this.keepFingerprint();

@@ -24,6 +24,7 @@ import { JsonArraySplitter, type ArrayPiece } from './jsonArrayElements';
 import { RolloutCollection, type RolloutCollectionOptions, type RolloutSnapshot } from './rolloutCollection';
 import { defaultMaxLineBytes, LineSplitter, type SourceLine } from './sourceLines';
 import { startOfFile, type RolloutFormat, type RolloutPosition, type RolloutProblem, type RolloutRecord } from './rolloutRecords';
+import { errorMessage } from '../api/errorMessage';
 
 export interface RolloutReadOptions {
   /** The longest line (.jsonl) or array element (.json) read, in bytes; longer ones become problems. */
@@ -155,7 +156,7 @@ function readGroup(text: string, place: GroupPlace, thresholds: SummaryThreshold
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: 'invalid', error: cut(error instanceof Error ? error.message : String(error)) };
+    return { kind: 'invalid', error: cut(errorMessage(error)) };
   }
   const result = summarizeGroup(value, place, thresholds, store);
   const issues: { message: string; severity: RolloutProblem['severity'] }[] = [];

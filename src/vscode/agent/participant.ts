@@ -9,6 +9,7 @@ import { languageModelVendor } from '../chat/languageModelRegistration';
 import type { Services } from '../platform/services';
 import type { AgentToolName } from './agentToolNames';
 import { readJob, type LatestJobListing } from './tools/platformTools';
+import { errorMessage } from '../../api/errorMessage';
 
 /** Model turns in one free-form request at most: each may call tools, and the loop must end. */
 const maxModelTurns = 8;
@@ -62,7 +63,7 @@ export class AgentParticipant {
       }
     } catch (error) {
       if (token.isCancellationRequested) return { metadata: { command: request.command ?? '' } };
-      const message = errorText(error);
+      const message = errorMessage(error);
       this.services.log.warn(`@rlstudio ${request.command ?? ''}: ${message}`);
       return { errorDetails: { message: this.services.log.redact(message) }, metadata: { command: request.command ?? '' } };
     }
@@ -204,7 +205,7 @@ export class AgentParticipant {
           results.push(new vscode.LanguageModelToolResultPart(call.callId, result.content));
         } catch (error) {
           if (token.isCancellationRequested) throw error;
-          results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(`The tool failed: ${this.services.log.redact(errorText(error))}`)]));
+          results.push(new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(`The tool failed: ${this.services.log.redact(errorMessage(error))}`)]));
         }
       }
       messages.push(vscode.LanguageModelChatMessage.User(results));
@@ -247,7 +248,7 @@ export class AgentParticipant {
       } catch (error) {
         if (token.isCancellationRequested) throw error;
         reason = failureReason(error, this.redact);
-        this.services.log.warn(`@rlstudio: the chosen model ${chosen.vendor}/${chosen.id} could not answer: ${errorText(error)}`);
+        this.services.log.warn(`@rlstudio: the chosen model ${chosen.vendor}/${chosen.id} could not answer: ${errorMessage(error)}`);
       }
     }
     const offered = await Promise.resolve(vscode.lm.selectChatModels({ vendor: languageModelVendor })).catch((): vscode.LanguageModelChat[] => []);
@@ -267,7 +268,7 @@ export class AgentParticipant {
       };
     } catch (error) {
       if (token.isCancellationRequested) throw error;
-      this.services.log.warn(`@rlstudio: RL Studio's model ${fallback.id} could not answer either: ${errorText(error)}`);
+      this.services.log.warn(`@rlstudio: RL Studio's model ${fallback.id} could not answer either: ${errorMessage(error)}`);
       const failed = { model: summaryOf(fallback), reason: failureReason(error, this.redact) };
       return { notice: noAnswerNotice({ chosen: chosenSummary, reason, fallback: failed, signedIn: true, about }) };
     }
@@ -336,10 +337,6 @@ function historyOf(context: vscode.ChatContext): vscode.LanguageModelChatMessage
     }
   }
   return messages;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function abortSignalOf(token: vscode.CancellationToken): AbortSignal {

@@ -18,6 +18,7 @@ import {
   type ReportSnapshot,
   type SampleView,
 } from '../../webview/evalReport/evalReportProtocol';
+import { errorMessage } from '../../api/errorMessage';
 import type { Services } from '../platform/services';
 import { useInChat } from '../sidebar/models/useInChat';
 import { loadWebviewPage } from '../webviews/panelOptions';
@@ -295,7 +296,7 @@ export class EvalReportPanel {
       setUri = await resolveWorkspacePath(folder, run.set.path, 'eval set');
     } catch (error) {
       // A path that leaves the workspace is the file's doing, not a set that went missing: say so.
-      if (/outside the workspace/.test(String(error))) this.services.dialogs.warn(this.services.log.redact(`${path.posix.basename(this.uri.path)}: ${(error as Error).message}`));
+      if (/outside the workspace/.test(String(error))) this.services.dialogs.warn(this.services.log.redact(`${path.posix.basename(this.uri.path)}: ${errorMessage(error)}`));
       this.services.log.warn(`the eval set of ${this.uri.fsPath} was not read: ${this.services.describeFailure(error).message}`);
       return [];
     }

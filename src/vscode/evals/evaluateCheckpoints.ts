@@ -10,6 +10,7 @@ import type { Services } from '../platform/services';
 import type { RememberedModel } from '../sidebar/rememberedItems';
 import { evalSetCandidates, readEvalSet } from './evalSetFiles';
 import { readResultsFile } from './resultsFiles';
+import { errorMessage } from '../../api/errorMessage';
 
 /** What a run is asked to do, chosen in the dialogs of "Evaluate Checkpoints…". */
 export interface EvaluationChoice {
@@ -233,7 +234,7 @@ async function readSchema(file: vscode.Uri): Promise<unknown> {
     const problem = checkSchema(schema);
     return problem ? `${name} cannot be used as a scorer: ${problem}.` : schema;
   } catch (error) {
-    return `${name} could not be read as JSON (${error instanceof Error ? error.message : String(error)}).`;
+    return `${name} could not be read as JSON (${errorMessage(error)}).`;
   }
 }
 

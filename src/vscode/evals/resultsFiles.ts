@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EvalRunFile } from '../../evals/evalModel';
 import { openRunFile, runFileSizeProblem } from '../../evals/resultsFileLoader';
+import { errorMessage } from '../../api/errorMessage';
 
 export type ReadResultsFile = { ok: true; run: EvalRunFile; bytes: Uint8Array } | { ok: false; problem: string; missing: boolean };
 
@@ -20,7 +21,7 @@ export async function readResultsFile(uri: vscode.Uri): Promise<ReadResultsFile>
   } catch (error) {
     const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
     const missing = code === 'FileNotFound' || code === 'ENOENT';
-    return { ok: false, problem: `${name} could not be read (${error instanceof Error ? error.message : String(error)}).`, missing };
+    return { ok: false, problem: `${name} could not be read (${errorMessage(error)}).`, missing };
   }
   try {
     const opened = await openRunFile(bytes);
@@ -31,6 +32,6 @@ export async function readResultsFile(uri: vscode.Uri): Promise<ReadResultsFile>
       opened.reader.dispose();
     }
   } catch (error) {
-    return { ok: false, problem: `${name} could not be read (${error instanceof Error ? error.message : String(error)}).`, missing: false };
+    return { ok: false, problem: `${name} could not be read (${errorMessage(error)}).`, missing: false };
   }
 }

@@ -21,6 +21,7 @@ import { parseSamples } from './samples';
 import { ScoreChart } from './scoreChart';
 import { SideBySide } from './sideBySide';
 import { parseViewState, type EvalReportViewState } from './viewState';
+import { errorMessage } from '../../api/errorMessage';
 
 /** The place is saved once scrolling or clicking pauses this long. */
 const saveDelayMs = 250;
@@ -189,7 +190,7 @@ export class EvalReportPage {
       try {
         reply = await this.host.request('answers', { offset, limit: answersPerPage });
       } catch (error) {
-        if (index === this.index) this.header.renderLoading(offset, total, error instanceof Error ? error.message : String(error));
+        if (index === this.index) this.header.renderLoading(offset, total, errorMessage(error));
         return;
       }
       if (index !== this.index) return;

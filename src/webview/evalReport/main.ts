@@ -1,6 +1,7 @@
 import type { EvalReportViewState } from './viewState';
 import { webviewApi } from '../common/webviewApi';
 import { EvalReportPage } from './evalReportPage';
+import { errorMessage } from '../../api/errorMessage';
 
 const root = document.getElementById('app');
 if (root) {
@@ -10,7 +11,7 @@ if (root) {
   void page.load().catch((error: unknown) => {
     const problem = document.createElement('p');
     problem.className = 'problem';
-    problem.textContent = `The report could not load: ${error instanceof Error ? error.message : String(error)}`;
+    problem.textContent = `The report could not load: ${errorMessage(error)}`;
     root.prepend(problem);
   });
 }

@@ -9,6 +9,7 @@ import { button, h } from '../common/dom';
 import { RpcEndpoint } from '../common/rpc';
 import { webviewApi, type WebviewApi } from '../common/webviewApi';
 import { Timeline } from './timeline';
+import { errorMessage } from '../../api/errorMessage';
 
 /** The host keeps at most this many events per job too; a page open for days stays the same size. */
 const maxEventsKept = 5_000;
@@ -214,6 +215,6 @@ if (root) {
   // The extension's messages arrive as window messages; the protocol parser drops anything else.
   window.addEventListener('message', (event: MessageEvent) => page.receive(event.data));
   void page.load().catch((error: unknown) => {
-    root.textContent = `The job details could not load: ${error instanceof Error ? error.message : String(error)}`;
+    root.textContent = `The job details could not load: ${errorMessage(error)}`;
   });
 }

@@ -1,6 +1,7 @@
 import type { RolloutsViewState } from './rolloutsProtocol';
 import { webviewApi } from '../common/webviewApi';
 import { RolloutsPage } from './rolloutsPage';
+import { errorMessage } from '../../api/errorMessage';
 
 const root = document.getElementById('app');
 if (root) {
@@ -10,7 +11,7 @@ if (root) {
   void page.load().catch((error: unknown) => {
     const problem = document.createElement('p');
     problem.className = 'problem';
-    problem.textContent = `The rollouts could not load: ${error instanceof Error ? error.message : String(error)}`;
+    problem.textContent = `The rollouts could not load: ${errorMessage(error)}`;
     root.prepend(problem);
   });
 }

@@ -19,6 +19,7 @@ import { Overview } from './overview';
 import { ProblemsList } from './problemsList';
 import { RowSource } from './rowSource';
 import { parseViewState } from './viewState';
+import { errorMessage } from '../../api/errorMessage';
 
 /** The place is saved once scrolling or clicking pauses this long. */
 const saveDelayMs = 250;
@@ -203,7 +204,7 @@ export class RolloutsPage {
     try {
       detail = await this.host.request('group', { index });
     } catch (error) {
-      if (token === this.openToken) this.groupView.showMissing(index, `The group could not be read: ${error instanceof Error ? error.message : String(error)}`);
+      if (token === this.openToken) this.groupView.showMissing(index, `The group could not be read: ${errorMessage(error)}`);
       return;
     } finally {
       if (token === this.openToken) this.opening = undefined;

@@ -8,6 +8,7 @@
  */
 import type { GroupQuery, GroupRow, RowsPage } from '../../rollouts/inspectorModel';
 import { maxRowsPerPage } from '../../rollouts/inspectorModel';
+import { errorMessage } from '../../api/errorMessage';
 
 export const rowsPerPage = 50;
 /** Pages kept: a few screens around the one shown. */
@@ -146,7 +147,7 @@ export class RowSource {
       reply = await this.fetch(this.query, start, rowsPerPage);
     } catch (error) {
       if (generation !== this.generation) return;
-      this.failure = error instanceof Error ? error.message : String(error);
+      this.failure = errorMessage(error);
     }
     if (generation !== this.generation) return;
     this.inFlight.delete(start);
