@@ -5,7 +5,7 @@
  * beyond what the inspector already gathered.
  */
 import { escapedLine, foreignName, foreignToken } from './foreignText';
-import type { GroupFlag } from '../rollouts/groupSummary';
+import type { GroupFlag } from '../rollouts/groupSummaryShape';
 import type { RolloutSnapshot } from '../rollouts/rolloutCollection';
 import type { Histogram, SeriesStatistics } from '../rollouts/rolloutStatistics';
 import { formatCount, plural } from '../core/format';

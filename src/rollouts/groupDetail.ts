@@ -8,7 +8,8 @@
  * needs and does bounded work, and the detail as a whole holds at most `maxDetailChars` characters
  * of text (the per-field caps alone would allow 64 siblings × 200 messages × 20,000 characters).
  */
-import { advantageOf, defaultThresholds, wordCharacter, type GroupSummary } from './groupSummary';
+import { advantageOf, wordCharacter } from './groupSummary';
+import { defaultThresholds, type GroupSummary } from './groupSummaryShape';
 import { detailLimits, type DiffSpan, type GroupDetail, type MessageView, type TokenLogprob, type ToolCallView, type TrajectoryView } from './inspectorModel';
 import { cutText, isRecord, own, setOwn, shortText } from './plainValues';
 import { repetitionRatio } from './repetition';

@@ -4,7 +4,7 @@
  * hundred rows at a time while it scrolls, so a query's result is kept as an array of group
  * positions (a few recent ones, in `GroupQueryCache`) and rows are built only for the page asked.
  */
-import { Column, columnCount, type GroupSummary } from './groupSummary';
+import { Column, columnCount, type GroupSummary } from './groupSummaryShape';
 import { maxMetadataChoiceKeys, maxMetadataChoices, maxRowsPerPage, type GroupFilter, type GroupQuery, type GroupRow, type MetadataChoices, type RowsPage, type SortColumn } from './inspectorModel';
 import { setOwn } from './plainValues';
 

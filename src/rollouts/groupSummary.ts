@@ -1,216 +1,26 @@
 /**
- * What the rollout inspector shows of one trajectory group: a few numbers per trajectory and the
- * flags that point at groups worth a look, never the group itself (the editor reads a group's
- * text again from its line when the user opens it).
+ * Summarises one parsed trajectory group in a single walk (the summary's shape is in
+ * groupSummaryShape.ts): a few numbers per trajectory and the flags that point at groups worth a
+ * look, never the group itself (the editor reads a group's text again from its line when the user
+ * opens it), and on the way whether the group is well formed (groupWellFormed.ts).
  */
+import { ColumnStore } from './columnStore';
+import {
+  Column,
+  columnCount,
+  defaultThresholds,
+  groupFlags,
+  maxMetadataKeys,
+  maxMetadataValueChars,
+  maxMetricKeys,
+  type GroupFlag,
+  type GroupPlace,
+  type GroupSummary,
+  type SummaryThresholds,
+} from './groupSummaryShape';
+import { choiceWellFormed, groupFieldsWellFormed, messageWellFormed, trajectoryFieldsWellFormed } from './groupWellFormed';
+import { cutText, isRecord, setOwn } from './plainValues';
 import { repetitionRatio } from './repetition';
-
-export type GroupFlag = 'noSignal' | 'highVariance' | 'exceptions' | 'truncated' | 'emptyOrRepetitive' | 'doNothingSibling';
-
-export const groupFlags: readonly GroupFlag[] = ['noSignal', 'highVariance', 'exceptions', 'truncated', 'emptyOrRepetitive', 'doNothingSibling'];
-
-export interface SummaryThresholds {
-  /**
-   * A group whose rewards have a population standard deviation above this is `highVariance`. An
-   * absolute figure: 0.4 suits rewards in [0, 1], where the most a group can reach is 0.5 (half at
-   * 0, half at 1); a file with rewards on another scale passes its own.
-   */
-  highVarianceStd: number;
-  /** A choice whose repetition ratio (see repetition.ts) is above this is repetitive. */
-  repetitionRatio: number;
-  /**
-   * A trajectory whose trained turns hold fewer characters than this in all (after trimming white
-   * space) and no tool call is "doing nothing" when its siblings call tools (the task is work, and it
-   * did none), or whatever its siblings do when its text holds no letter or digit at all (empty,
-   * "..."). A short answer such as `42` to a question is an answer, not nothing. With a positive
-   * advantage it is `doNothingSibling`.
-   */
-  trivialChars: number;
-}
-
-export const defaultThresholds: SummaryThresholds = { highVarianceStd: 0.4, repetitionRatio: 0.5, trivialChars: 8 };
-
-/** One trajectory of a group, as `trajectoriesOf` gives it. */
-export interface TrajectorySummary {
-  reward: number;
-  /** reward − the group's mean reward. */
-  advantage: number;
-  /** The advantage divided by the group's standard deviation, or 0 when that is 0. */
-  normalizedAdvantage: number;
-  /** Finish reasons of the trained choices, in order. */
-  finishReasons: string[];
-  /** Characters of the trained choices: content plus tool-call names and arguments. */
-  completionLength: number;
-  /** Trained choices (choices, not plain messages: only choices carry the model's own tokens). */
-  choices: number;
-  /** The highest repetition ratio of any trained choice. */
-  repetition: number;
-  /** Numeric metrics (booleans and other values are left out). */
-  metrics: Record<string, number>;
-}
-
-/** The numbers kept per trajectory, in this order, in `GroupSummary.columns`. */
-export const enum Column {
-  Reward,
-  Advantage,
-  NormalizedAdvantage,
-  CompletionLength,
-  Choices,
-  Repetition,
-}
-export const columnCount = 6;
-
-/**
- * A group's summary. Its trajectories are kept as columns of numbers rather than an object each:
- * a file of 100,000 trajectories then holds a few objects per group instead of several per
- * trajectory, which the garbage collector would otherwise walk again on every collection while the
- * file is read (it made reading half again as slow). `trajectoriesOf` gives them as objects.
- */
-export interface GroupSummary {
-  /** Zero-based position of the group in the file. */
-  index: number;
-  /** Zero-based line where the group starts, and its byte offset. */
-  line: number;
-  offset: number;
-  /**
-   * The group's length in bytes from `offset`: its .jsonl line without the line ending, or its
-   * element of a .json array, so one positioned read gives its text back.
-   */
-  bytes: number;
-  /** Trajectories summarised: those that are objects with a numeric reward (all of them in a well-formed group). */
-  trajectoryCount: number;
-  reward: { mean: number; std: number; min: number; max: number };
-  /** `columnCount` numbers per trajectory, in the order of `Column`. */
-  columns: Float64Array;
-  /**
-   * Finish reasons of every trajectory's trained choices, one after the other (the `Choices` column
-   * says how many each). Read only: groups with the same reasons may share one array, as may
-   * groups with the same `metricKeys` (fewer objects for the collector to keep walking).
-   */
-  finishReasons: string[];
-  /** Numeric metric keys of the group's trajectories, and their values: `metricKeys.length` per trajectory, NaN where one lacks a key. */
-  metricKeys: string[];
-  metricValues: Float64Array;
-  exceptionCount: number;
-  /** The group's metadata, small: at most `maxMetadataKeys` keys, each value cut to a short text. */
-  metadata: Record<string, string | number | boolean | null>;
-  /** In the order of `groupFlags`. Read only: every group with the same flags shares one frozen array. */
-  flags: GroupFlag[];
-}
-
-/** The trajectories of a summary as objects, for a view that shows them. */
-export function trajectoriesOf(group: GroupSummary): TrajectorySummary[] {
-  const trajectories: TrajectorySummary[] = [];
-  let reason = 0;
-  const keys = group.metricKeys.length;
-  for (let position = 0; position < group.trajectoryCount; position++) {
-    const at = position * columnCount;
-    const choices = group.columns[at + Column.Choices]!;
-    const metrics: Record<string, number> = {};
-    for (let key = 0; key < keys; key++) {
-      const value = group.metricValues[position * keys + key]!;
-      if (!Number.isNaN(value)) setOwn(metrics, group.metricKeys[key]!, value);
-    }
-    trajectories.push({
-      reward: group.columns[at + Column.Reward]!,
-      advantage: group.columns[at + Column.Advantage]!,
-      normalizedAdvantage: group.columns[at + Column.NormalizedAdvantage]!,
-      finishReasons: group.finishReasons.slice(reason, reason + choices),
-      completionLength: group.columns[at + Column.CompletionLength]!,
-      choices,
-      repetition: group.columns[at + Column.Repetition]!,
-      metrics,
-    });
-    reason += choices;
-  }
-  return trajectories;
-}
-
-export const maxMetadataKeys = 16;
-export const maxMetadataValueChars = 120;
-/** Metric keys kept per group: a group with more keys than this keeps the first ones. */
-export const maxMetricKeys = 32;
-
-/** Where a group is in its file: its position among the groups, its first line, and its bytes from `offset`. */
-export interface GroupPlace {
-  index: number;
-  line: number;
-  offset: number;
-  bytes: number;
-}
-
-/**
- * The numbers of many groups' summaries, handed out as views into shared blocks (and their lists
- * of finish reasons and metric keys, shared when equal to the previous group's): a typed array of
- * its own per group costs an allocation outside the heap that the collector tracks one by one,
- * which made keeping 12,500 summaries measurably slower. A block lives as long as any group that
- * took from it, so one reader (one file) should own a store.
- */
-export class ColumnStore {
-  private block = new ArrayBuffer(0);
-  /** Numbers of the block handed out; past its end at first, so the first take makes a block. */
-  private used = Infinity;
-
-  constructor(private readonly blockLength = 16_384) {}
-
-  take(length: number): Float64Array {
-    if (length * 4 > this.blockLength) return new Float64Array(length);
-    if (this.used + length > this.blockLength) {
-      this.block = new ArrayBuffer(this.blockLength * Float64Array.BYTES_PER_ELEMENT);
-      this.used = 0;
-    }
-    // A view made from the buffer: `subarray` looks up a species constructor on every call.
-    const view = new Float64Array(this.block, this.used * Float64Array.BYTES_PER_ELEMENT, length);
-    this.used += length;
-    return view;
-  }
-
-  private lastReasons: string[] = [];
-  private lastKeys: string[] = [];
-  /** Lists of one reason repeated, by reason and then length: what most groups' choices give. */
-  private readonly uniformReasons = new Map<string, string[][]>();
-
-  /**
-   * A list equal to `reasons` (which the caller reuses): one already handed out when the reasons
-   * are one reason repeated or the previous group's, else a copy.
-   */
-  sharedReasons(reasons: readonly string[]): string[] {
-    const uniform = reasons.length > 0 && reasons.length <= maxUniformReasons && isUniform(reasons);
-    if (uniform) {
-      let byLength = this.uniformReasons.get(reasons[0]!);
-      if (!byLength) {
-        if (this.uniformReasons.size >= maxUniformReasonKinds) this.uniformReasons.clear();
-        byLength = [];
-        this.uniformReasons.set(reasons[0]!, byLength);
-      }
-      return (byLength[reasons.length] ??= reasons.slice());
-    }
-    if (!sameStrings(reasons, this.lastReasons)) this.lastReasons = reasons.slice();
-    return this.lastReasons;
-  }
-
-  /** A list equal to `keys` (which the caller reuses): the previous group's when equal, else a copy. */
-  sharedKeys(keys: readonly string[]): string[] {
-    if (!sameStrings(keys, this.lastKeys)) this.lastKeys = keys.slice();
-    return this.lastKeys;
-  }
-}
-
-/** Bounds of the lists of one repeated reason kept for sharing: reasons per list, and distinct reasons. */
-const maxUniformReasons = 64;
-const maxUniformReasonKinds = 16;
-
-function isUniform(strings: readonly string[]): boolean {
-  const first = strings[0];
-  for (let index = 1; index < strings.length; index++) if (strings[index] !== first) return false;
-  return true;
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
-}
 
 /**
  * `summary`: the group's summary, made from its trajectories that are objects with a numeric reward
@@ -458,65 +268,6 @@ function trimmedLength(text: string): number {
   return first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f ? length : text.trim().length;
 }
 
-function choiceWellFormed(item: Record<string, unknown>, finishReason: unknown, message: Record<string, unknown>): boolean {
-  if (typeof finishReason !== 'string') return false;
-  if (item.index !== undefined && !Number.isInteger(item.index)) return false;
-  if (message.role !== 'assistant') return false;
-  const content = message.content;
-  return content === undefined || content === null || typeof content === 'string' || Array.isArray(content);
-}
-
-function messageWellFormed(item: Record<string, unknown>): boolean {
-  const role = item.role;
-  if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'developer') return false;
-  const content = item.content;
-  if (typeof content === 'string' || Array.isArray(content)) return true;
-  const nullAllowed = role === 'assistant' && Array.isArray(item.tool_calls);
-  return nullAllowed && (content === undefined || content === null);
-}
-
-// Written out rather than through a helper taking the check as a function: called per trajectory,
-// a call through a function value is one the compiler does not inline.
-function trajectoryFieldsWellFormed(trajectory: Record<string, unknown>): boolean {
-  const { tools, additional_histories: histories, metadata, logs } = trajectory;
-  return (
-    (tools === undefined || Array.isArray(tools)) && (histories === undefined || Array.isArray(histories)) && (metadata === undefined || isRecord(metadata)) && (logs === undefined || isStrings(logs))
-  );
-}
-
-function groupFieldsWellFormed(group: Record<string, unknown>): boolean {
-  const { exceptions, metadata, metrics, logs } = group;
-  return (
-    (exceptions === undefined || areExceptions(exceptions)) &&
-    (metadata === undefined || isRecord(metadata)) &&
-    (metrics === undefined || areMetrics(metrics)) &&
-    (logs === undefined || isStrings(logs))
-  );
-}
-
-function isStrings(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let index = 0; index < value.length; index++) if (typeof value[index] !== 'string') return false;
-  return true;
-}
-
-function areExceptions(value: unknown): boolean {
-  if (!Array.isArray(value)) return false;
-  for (const item of value) {
-    if (!isRecord(item) || typeof item.type !== 'string' || typeof item.message !== 'string') return false;
-  }
-  return true;
-}
-
-function areMetrics(value: unknown): boolean {
-  if (!isRecord(value)) return false;
-  for (const key in value) {
-    const metric = value[key];
-    if (typeof metric !== 'boolean' && !(typeof metric === 'number' && Number.isFinite(metric))) return false;
-  }
-  return true;
-}
-
 function toolCallLength(calls: unknown[]): number {
   let length = 0;
   for (const call of calls) {
@@ -608,22 +359,10 @@ function smallMetadata(metadata: unknown): GroupSummary['metadata'] {
     if (++keys > maxMetadataKeys) break;
     const value = metadata[key];
     const small =
-      value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) ? value : cut(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
+      value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+        ? value
+        : cutText(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), maxMetadataValueChars);
     setOwn(kept, key, small);
   }
   return kept;
-}
-
-/** Sets a key of a plain object; "__proto__" is defined as an own property (assigning it would set the prototype). */
-function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
-
-function cut(text: string): string {
-  return text.length <= maxMetadataValueChars ? text : `${text.slice(0, maxMetadataValueChars - 1)}…`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

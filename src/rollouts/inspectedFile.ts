@@ -11,7 +11,7 @@
 import { validateTrajectoryGroup, type JsonPath } from '../core/trajectoryShape';
 import type { ByteSource } from './fileSource';
 import { buildGroupDetail } from './groupDetail';
-import type { GroupSummary, SummaryThresholds } from './groupSummary';
+import type { GroupSummary, SummaryThresholds } from './groupSummaryShape';
 import { GroupQueryCache, metadataChoices } from './groupQuery';
 import type { GroupDetail, GroupQuery, MetadataChoices, RolloutFileState, RowsPage } from './inspectorModel';
 import { RolloutCollection } from './rolloutCollection';

@@ -5,7 +5,7 @@
  * groupDetail.ts); the page only draws them. Every list and text here has a cap, so no file can
  * make a message (or the page) unbounded.
  */
-import type { GroupFlag } from './groupSummary';
+import type { GroupFlag } from './groupSummaryShape';
 import type { RolloutProblem } from './rolloutRecords';
 import type { RolloutStatistics } from './rolloutStatistics';
 

@@ -5,7 +5,7 @@
  * checked fields, never the object that arrived.
  */
 import { ProtocolError, ownValue, tooLong } from '../webview/common/wire';
-import { groupFlags, type GroupFlag } from './groupSummary';
+import { groupFlags, type GroupFlag } from './groupSummaryShape';
 import { queryLimits, type GroupFilter, type GroupQuery, type SeriesName, type SortColumn, type ValueRange } from './inspectorModel';
 import { maxSelectedGroups, type GroupScope } from '../webview/rollouts/rolloutsProtocol';
 

@@ -4,7 +4,7 @@
  * first `maxProblems`, then a count), and where reading stopped. A file that grows is followed by
  * reading on from `next` into the same collection.
  */
-import type { GroupSummary } from './groupSummary';
+import type { GroupSummary } from './groupSummaryShape';
 import { startOfFile, type IncompleteLine, type RolloutPosition, type RolloutProblem, type RolloutRecord } from './rolloutRecords';
 import { RolloutStatisticsBuilder, type RolloutStatistics } from './rolloutStatistics';
 

@@ -17,8 +17,9 @@
  * file with no newline after it may still be being written: when it does not read as JSON it is
  * an `incomplete` record, not a problem, and the `next` of the record before stays at its start.
  */
-import { ColumnStore, defaultThresholds, summarizeGroup, type GroupPlace, type SummaryThresholds } from './groupSummary';
-import type { GroupSummary } from './groupSummary';
+import { ColumnStore } from './columnStore';
+import { summarizeGroup } from './groupSummary';
+import { defaultThresholds, type GroupPlace, type GroupSummary, type SummaryThresholds } from './groupSummaryShape';
 import { validateTrajectoryGroup, type JsonPath } from '../core/trajectoryShape';
 import { JsonArraySplitter, type ArrayPiece } from './jsonArrayElements';
 import { RolloutCollection, type RolloutCollectionOptions, type RolloutSnapshot } from './rolloutCollection';

@@ -2,7 +2,7 @@
  * What reading a rollout file yields, record by record, and where it stands: the words the reader
  * (rolloutReader.ts) and the collection of what was read (rolloutCollection.ts) share.
  */
-import type { GroupSummary } from './groupSummary';
+import type { GroupSummary } from './groupSummaryShape';
 
 export type RolloutFormat = 'jsonl' | 'json';
 

@@ -7,7 +7,7 @@
  * range first, so they are drawn from the values kept: the first `maxKeptValues` of each series
  * (a note says when a series was longer).
  */
-import { Column, columnCount, groupFlags, type GroupFlag, type GroupSummary } from './groupSummary';
+import { Column, columnCount, groupFlags, type GroupFlag, type GroupSummary } from './groupSummaryShape';
 
 export const histogramBins = 20;
 /** Values kept per series for histograms: 8 bytes each, so 8 MB per series at most. */

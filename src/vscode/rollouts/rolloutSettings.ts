@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { defaultThresholds, type SummaryThresholds } from '../../rollouts/groupSummary';
+import { defaultThresholds, type SummaryThresholds } from '../../rollouts/groupSummaryShape';
 import { affectsFeatureSettings, clampSetting, featureSetting } from '../platform/settings';
 
 const bounds = {

@@ -4,7 +4,7 @@
  * the file is shown while it searches) and Clear all. It draws the query's filter and hands every
  * change back as a whole new filter.
  */
-import type { GroupFlag } from '../../rollouts/groupSummary';
+import type { GroupFlag } from '../../rollouts/groupSummaryShape';
 import { queryLimits, type GroupFilter, type MetadataChoices } from '../../rollouts/inspectorModel';
 import type { SearchProgress } from './rolloutsProtocol';
 import { button, h } from '../common/dom';

@@ -5,7 +5,7 @@
  * animation frame. Click opens a group; ctrl/cmd-click and shift-click select; the keyboard moves a
  * cursor (up/down/page/home/end), Enter opens, Space selects.
  */
-import type { GroupFlag } from '../../rollouts/groupSummary';
+import type { GroupFlag } from '../../rollouts/groupSummaryShape';
 import type { GroupRow, SortColumn } from '../../rollouts/inspectorModel';
 import { maxSelectedGroups } from './rolloutsProtocol';
 import { h } from '../common/dom';

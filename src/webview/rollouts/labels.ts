@@ -1,5 +1,5 @@
 /** How the rollout inspector names flags and series and prints its numbers. */
-import type { GroupFlag } from '../../rollouts/groupSummary';
+import type { GroupFlag } from '../../rollouts/groupSummaryShape';
 import type { SeriesName } from '../../rollouts/inspectorModel';
 import { formatMetric } from '../../core/format';
 

@@ -3,7 +3,7 @@
  * metric), finish reasons and flag counts. A histogram bar adds a range filter, a flag count a flag
  * filter. Redrawn whole on each state: its size is fixed (20 bins, at most 64 series and reasons).
  */
-import type { GroupFlag } from '../../rollouts/groupSummary';
+import type { GroupFlag } from '../../rollouts/groupSummaryShape';
 import type { RolloutFileState, SeriesName, ValueRange } from '../../rollouts/inspectorModel';
 import type { RolloutStatistics, SeriesStatistics } from '../../rollouts/rolloutStatistics';
 import { h } from '../common/dom';

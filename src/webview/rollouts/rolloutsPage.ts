@@ -4,7 +4,7 @@
  * when it loads, keeps its place (query, scroll, open group, selection) in the webview state, and
  * when the file changes asks the rows on screen again without moving.
  */
-import type { GroupFlag } from '../../rollouts/groupSummary';
+import type { GroupFlag } from '../../rollouts/groupSummaryShape';
 import { defaultQuery, queryLimits, type GroupFilter, type GroupQuery, type RolloutFileState, type SortColumn, type ValueRange } from '../../rollouts/inspectorModel';
 import type { GroupScope, RolloutHostEvent, RolloutHostMethods, RolloutPageEvent, RolloutPageMethods, RolloutsViewState } from './rolloutsProtocol';
 import { h } from '../common/dom';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { GroupSummary } from '../../../src/rollouts/groupSummary';
+import type { GroupSummary } from '../../../src/rollouts/groupSummaryShape';
 import { GroupQueryCache, cachedQueries, matchesFilter, maxCountedMetadataKeys, meanCompletionLength, metadataChoices, queryKey, runGroupQuery, toGroupRow } from '../../../src/rollouts/groupQuery';
 import { defaultQuery, emptyFilter, maxMetadataChoiceKeys, maxMetadataChoices, maxRowsPerPage, type GroupFilter, type GroupQuery, type SortColumn } from '../../../src/rollouts/inspectorModel';
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { trajectoriesOf } from '../../../src/rollouts/groupSummary';
+import { trajectoriesOf } from '../../../src/rollouts/groupSummaryShape';
 import { jsonArrayElements } from '../../../src/rollouts/jsonArrayElements';
 import { inspectRollouts, readRolloutRecords, rolloutFormatOf } from '../../../src/rollouts/rolloutReader';
 import { choice, chunksOf, collect, group, groupOfRewards, trajectory } from './rolloutFixtures';

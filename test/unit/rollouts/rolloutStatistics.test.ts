@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { summarizeGroup, type GroupSummary } from '../../../src/rollouts/groupSummary';
+import { summarizeGroup } from '../../../src/rollouts/groupSummary';
+import type { GroupSummary } from '../../../src/rollouts/groupSummaryShape';
 import { histogramBins, maxSeriesKeys, otherKey, RolloutStatisticsBuilder, type SeriesStatistics } from '../../../src/rollouts/rolloutStatistics';
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
 

@@ -1,5 +1,6 @@
 /** Builders for the inspector's views: summaries made by the real summarizer, and files written as JSON writers write them. */
-import { summarizeGroup, type GroupSummary } from '../../../src/rollouts/groupSummary';
+import { summarizeGroup } from '../../../src/rollouts/groupSummary';
+import type { GroupSummary } from '../../../src/rollouts/groupSummaryShape';
 import { inspectRollouts } from '../../../src/rollouts/rolloutReader';
 import { chunksOf } from './rolloutFixtures';
 

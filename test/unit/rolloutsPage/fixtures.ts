@@ -4,7 +4,7 @@
  * state and statistics, rows answered for a query as the host answers them (filter, sort, page), and
  * a group's detail with siblings sorted by reward, diffs against the best and token log-probabilities.
  */
-import type { GroupFlag } from '../../../src/rollouts/groupSummary';
+import type { GroupFlag } from '../../../src/rollouts/groupSummaryShape';
 import type { GroupDetail, GroupQuery, GroupRow, MessageView, RolloutFileState, RowsPage, SeriesName, TrajectoryView } from '../../../src/rollouts/inspectorModel';
 import type { SeriesStatistics } from '../../../src/rollouts/rolloutStatistics';
 
