@@ -4,6 +4,8 @@
  * any reader pays: the same chunks, split into the same lines, each given to JSON.parse and dropped.
  * The file is generated once into the temp folder and kept for later runs.
  *
+ * Both sides run as the extension ships them, bundled (shippedModules.ts).
+ *
  * Memory is measured in a separate, untimed run: the growth of heap plus array buffers (what an
  * extension host would hold) from a collected baseline to the highest sample, against twice the
  * file's size (what reading the text whole and parsing it would take at the least); then what is
@@ -14,9 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { inspectRollouts } from '../../../src/rollouts/rolloutReader';
-import { sourceLines } from '../../../src/rollouts/sourceLines';
+import type * as RolloutReader from '../../../src/rollouts/rolloutReader';
+import type * as SourceLines from '../../../src/rollouts/sourceLines';
 import type { BenchFigure, BenchSuite } from '../report';
+import { loadAsShipped } from '../shippedModules';
 import { median } from '../stats';
 
 const groupCount = 12_500;
@@ -96,18 +99,21 @@ export function rolloutFile(): string {
   return path;
 }
 
+/** The reader and the line splitter as the extension ships them (bundled), loaded when the suite runs. */
+let shipped: Pick<typeof RolloutReader, 'inspectRollouts'> & Pick<typeof SourceLines, 'sourceLines'>;
+
 function chunksOf(path: string): AsyncIterable<Uint8Array> {
   return createReadStream(path, { highWaterMark: 64 * 1024 });
 }
 
 async function inspect(path: string): Promise<void> {
-  const { statistics, problems } = (await inspectRollouts(chunksOf(path), 'jsonl')).snapshot();
+  const { statistics, problems } = (await shipped.inspectRollouts(chunksOf(path), 'jsonl')).snapshot();
   if (statistics.trajectories !== groupCount * groupSize || problems.length > 0) throw new Error(`read ${statistics.trajectories} trajectories and ${problems.length} problems`);
 }
 
 async function parseOnly(path: string): Promise<void> {
   let parsed = 0;
-  for await (const line of sourceLines(chunksOf(path))) {
+  for await (const line of shipped.sourceLines(chunksOf(path))) {
     if (line.kind === 'line' && line.text.trim() !== '' && JSON.parse(line.text) !== undefined) parsed++;
   }
   if (parsed !== groupCount) throw new Error(`parsed ${parsed} lines`);
@@ -154,7 +160,7 @@ async function memoryGrowth(path: string): Promise<{ peak: number; afterClose: n
   }
   // The inspection lives only in this call, as in an editor that is closed afterwards.
   const inspectAndDrop = async (): Promise<void> => {
-    const inspection = await inspectRollouts(sampled(), 'jsonl');
+    const inspection = await shipped.inspectRollouts(sampled(), 'jsonl');
     peak = Math.max(peak, held());
     if (inspection.groups.length !== groupCount) throw new Error('groups missing');
   };
@@ -166,6 +172,7 @@ async function memoryGrowth(path: string): Promise<{ peak: number; afterClose: n
 export const suite: BenchSuite = {
   name: 'Rollouts: inspector reading',
   async run(): Promise<BenchFigure[]> {
+    shipped = await loadAsShipped({ 'src/rollouts/rolloutReader.ts': ['inspectRollouts'], 'src/rollouts/sourceLines.ts': ['sourceLines'] });
     const generationStarted = performance.now();
     const path = rolloutFile();
     const generation = performance.now() - generationStarted;
