@@ -1,7 +1,8 @@
 import { redactedMark, redactSecrets } from '../api/redact';
 import { authSchemeOf, credentialParts, looksLikeCredential } from './credentialShape';
 import { fence, headerLines } from './report';
-import { receiverLimits, type ReceivedRequest, type ReceiverStats, type Refusal, type RefusalReason, type SignatureVerdict } from './receiver';
+import { receiverLimits, type ReceivedRequest, type ReceiverStats, type Refusal, type SignatureVerdict } from './receiver';
+import type { RefusalReason } from './receiverRules';
 
 const verdicts: Record<SignatureVerdict, string> = {
   valid: 'signature valid (X-Service-Signature matches the secret)',

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { quoted } from '../../core/confirmationText';
-import type * as Receiver from '../../webhook/receiver';
+import type * as ReceiverRules from '../../webhook/receiverRules';
 import type { Dialogs } from '../platform/dialogs';
 import type { Services } from '../platform/services';
 import { featureSetting } from '../platform/settings';
@@ -73,8 +73,8 @@ export function registerReceiverCommands(services: Services, receiver: ReceiverC
 
 /** The port setting clamped to 0..65535 (0: a free port); a value out of range is logged and replaced by 0. */
 function receiverPort(value: unknown, services: Services, receiver: ReceiverController): number {
-  // Loaded here, not imported: the receiver (and node:http) load when one is started.
-  const { port, problem } = (require('../../webhook/receiver') as typeof Receiver).receiverPortFrom(value);
+  // Loaded here, not imported: the receiver's rules load when one is started.
+  const { port, problem } = (require('../../webhook/receiverRules') as typeof ReceiverRules).receiverPortFrom(value);
   if (problem) {
     services.log.warn(problem);
     receiver.note(problem);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describeReceiverState, describeRefusal, droppedExplanation, formatReceivedRequest, maskCredentialFields, maskHeaders, shownBodyChars } from '../../../src/webhook/receivedReport';
-import { comesFromBrowser, isOwnHost, judgeRequest, pathUnderToken, receiverLimits, receiverPortFrom, type ReceivedRequest, type ReceiverStats } from '../../../src/webhook/receiver';
+import { comesFromBrowser, isOwnHost, judgeRequest, pathUnderToken, receiverPortFrom } from '../../../src/webhook/receiverRules';
+import { receiverLimits, type ReceivedRequest, type ReceiverStats } from '../../../src/webhook/receiver';
 
 const token = '0123456789abcdef0123456789abcdef';
 
