@@ -5,12 +5,11 @@
  * animation frame. Click opens a group; ctrl/cmd-click and shift-click select; the keyboard moves a
  * cursor (up/down/page/home/end), Enter opens, Space selects.
  */
-import type { GroupFlag } from '../../rollouts/groupSummaryShape';
-import type { GroupRow, SortColumn } from '../../rollouts/inspectorModel';
+import type { SortColumn } from '../../rollouts/inspectorModel';
 import { maxSelectedGroups } from './rolloutsProtocol';
 import { h } from '../common/dom';
-import { flagInfo, formatCount, formatNumber, isFlag } from './labels';
 import type { RowSource } from './rowSource';
+import { columns, createRowElement, metadataLines, writeRowCells, type RowElement } from './groupListRows';
 
 export const rowHeight = 26;
 /** Rows drawn above and below the screen, so a short scroll shows rows at once. */
@@ -26,53 +25,6 @@ const fastScreensPerFrame = 1;
 export const renderMeasure = 'rl-rollouts:rows';
 const settleMs = 60;
 
-interface Column {
-  key: string;
-  label: string;
-  title: string;
-  sort?: SortColumn;
-  numeric?: boolean;
-  text(row: GroupRow): string;
-}
-
-const columns: Column[] = [
-  { key: 'index', label: '#', title: "The group's position in the file", sort: 'index', numeric: true, text: (row) => formatCount(row.index + 1) },
-  { key: 'line', label: 'Line', title: 'The line where the group starts', sort: 'index', numeric: true, text: (row) => formatCount(row.line + 1) },
-  { key: 'trajectories', label: 'Traj.', title: 'Trajectories in the group', sort: 'trajectories', numeric: true, text: (row) => formatCount(row.trajectories) },
-  { key: 'mean', label: 'Mean', title: 'Mean reward', sort: 'mean', numeric: true, text: (row) => formatNumber(row.mean) },
-  { key: 'std', label: 'Std', title: 'Standard deviation of the rewards', sort: 'std', numeric: true, text: (row) => formatNumber(row.std) },
-  { key: 'min', label: 'Min', title: 'Lowest reward', sort: 'min', numeric: true, text: (row) => formatNumber(row.min) },
-  { key: 'max', label: 'Max', title: 'Highest reward', sort: 'max', numeric: true, text: (row) => formatNumber(row.max) },
-  {
-    key: 'completionLength',
-    label: 'Compl. len',
-    title: "Mean characters of the trajectories' trained turns",
-    sort: 'completionLength',
-    numeric: true,
-    text: (row) => formatCount(Math.round(row.completionLength)),
-  },
-  { key: 'exceptions', label: 'Exc.', title: 'Exceptions recorded', sort: 'exceptions', numeric: true, text: (row) => (row.exceptions ? formatCount(row.exceptions) : '') },
-  { key: 'flags', label: 'Flags', title: 'What points at this group (not sortable)', text: () => '' },
-  { key: 'metadata', label: 'Metadata', title: "The group's metadata (not sortable)", text: (row) => metadataPreview(row.metadata) },
-  { key: 'reveal', label: '', title: 'Show the line in the text editor', text: () => '' },
-];
-
-const flagsColumn = columns.findIndex((column) => column.key === 'flags');
-const revealColumn = columns.findIndex((column) => column.key === 'reveal');
-const metadataColumn = columns.findIndex((column) => column.key === 'metadata');
-
-/** Each flag's badge, built on first use and cloned into rows after. */
-const flagBadges = new Map<GroupFlag, HTMLElement>();
-
-function flagBadge(flag: GroupFlag): Node {
-  let badge = flagBadges.get(flag);
-  if (!badge) {
-    badge = h('span', { class: `badge flag-${flag}`, title: `${flagInfo[flag].label}: ${flagInfo[flag].meaning}` }, flagInfo[flag].badge);
-    flagBadges.set(flag, badge);
-  }
-  return badge.cloneNode(true);
-}
-
 export interface GroupListEvents {
   open(index: number): void;
   revealLine(line: number): void;
@@ -81,19 +33,6 @@ export interface GroupListEvents {
   scrolled(): void;
   /** What to say when no group is listed: no filter matches, or the file has none (yet). */
   emptyText(): string;
-}
-
-interface RowElement {
-  element: HTMLElement;
-  cells: HTMLElement[];
-  /** Each cell's text node, written in place. */
-  texts: Text[];
-  /** The flags drawn, joined. */
-  flags: string;
-  position: number;
-  shown: GroupRow | undefined;
-  selected: boolean;
-  open: boolean;
 }
 
 export class GroupList {
@@ -298,7 +237,7 @@ export class GroupList {
         this.fill(row, false);
         continue;
       }
-      const reused = free.pop() ?? this.createRow();
+      const reused = free.pop() ?? createRowElement();
       reused.position = position;
       reused.element.style.transform = `translateY(${position * rowHeight}px)`;
       reused.element.id = `group-row-${position}`;
@@ -322,48 +261,13 @@ export class GroupList {
     this.status.hidden = text === '';
   }
 
-  private createRow(): RowElement {
-    const element = h('div', { class: 'grid-row' });
-    element.setAttribute('role', 'row');
-    const texts: Text[] = [];
-    const cells = columns.map((column) => {
-      const cell = h('div', { class: `cell col-${column.key}${column.numeric ? ' numeric' : ''}` });
-      cell.setAttribute('role', 'gridcell');
-      const text = document.createTextNode('');
-      texts.push(text);
-      cell.append(text);
-      return cell;
-    });
-    const reveal = h('button', { type: 'button', class: 'link-button reveal', title: 'Show the line of this group in the text editor' }, 'Reveal');
-    reveal.tabIndex = -1;
-    cells[revealColumn]!.append(reveal);
-    element.append(...cells);
-    return { element, cells, texts, flags: '', position: -1, shown: undefined, selected: false, open: false };
-  }
-
   /**
    * Writes a row's cells when its data changed, each only if its text did (a text node's data, not
    * new nodes), then its selection marks: every row on screen passes here on every frame of a scroll.
    */
   private fill(row: RowElement, fresh: boolean): void {
     const data = this.source.row(row.position);
-    if (fresh || data !== row.shown) {
-      row.shown = data;
-      row.element.classList.toggle('pending', !data);
-      for (let at = 0; at < columns.length; at++) {
-        if (at === revealColumn) continue;
-        if (at === flagsColumn) {
-          this.fillFlags(row, data);
-          continue;
-        }
-        const text = data ? columns[at]!.text(data) : at === 0 ? '…' : '';
-        const node = row.texts[at]!;
-        if (node.data !== text) node.data = text;
-      }
-      // The metadata's tooltip is written when the pointer comes (see onHover), not on every scroll.
-      if (row.cells[metadataColumn]!.title) row.cells[metadataColumn]!.title = '';
-      row.cells[revealColumn]!.hidden = !data;
-    }
+    if (fresh || data !== row.shown) writeRowCells(row, data);
     const selected = data !== undefined && this.selected.has(data.index);
     const open = data !== undefined && data.index === this.openIndex;
     // Only what changed is written: every row passes here on every frame of a scroll.
@@ -376,16 +280,6 @@ export class GroupList {
       row.open = open;
       row.element.classList.toggle('open', open);
     }
-  }
-
-  private fillFlags(row: RowElement, data: GroupRow | undefined): void {
-    const flags = (data?.flags ?? []).filter(isFlag);
-    const key = flags.join();
-    if (key === row.flags) return;
-    row.flags = key;
-    const cell = row.cells[flagsColumn]!;
-    cell.replaceChildren(...flags.map(flagBadge));
-    cell.setAttribute('aria-label', flags.map((flag) => flagInfo[flag].label).join(', '));
   }
 
   private refreshAll(): void {
@@ -487,16 +381,4 @@ export class GroupList {
     this.setSelection(indices);
     this.events.selectionChanged();
   }
-}
-
-function metadataPreview(metadata: Record<string, string>): string {
-  return Object.entries(metadata)
-    .map(([key, value]) => `${key}=${value}`)
-    .join(' · ');
-}
-
-function metadataLines(metadata: Record<string, string>): string {
-  return Object.entries(metadata)
-    .map(([key, value]) => `${key}: ${value}`)
-    .join('\n');
 }
