@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { buildGroupDetail, diffNotes, maxComparedChars, maxDetailChars, maxExceptions } from '../../../src/rollouts/groupDetail';
+import { buildGroupDetail, diffNotes, maxComparedChars, maxDetailChars } from '../../../src/rollouts/groupDetail';
+import { maxExceptions } from '../../../src/rollouts/trajectoryParts';
 import { detailLimits, type GroupDetail } from '../../../src/rollouts/inspectorModel';
 import { choice, group, trajectory } from './rolloutFixtures';
 import { conversation, groupOfConversations, summaryOf } from './viewFixtures';
