@@ -9,25 +9,16 @@ import { RunFileAnswers } from '../../evals/runFileAnswers';
 import { leaderboard } from '../../evals/statistics';
 import { RpcEndpoint, type Handlers } from '../../webview/common/rpc';
 import { isCount, ownValue, params, ProtocolError, type WireMessage } from '../../webview/common/wire';
-import {
-  previewChars,
-  type ReportHostEvent,
-  type ReportHostMethods,
-  type ReportPageEvent,
-  type ReportPageMethods,
-  type ReportSnapshot,
-  type SampleView,
-} from '../../webview/evalReport/evalReportProtocol';
-import { errorMessage } from '../../api/errorMessage';
+import { previewChars, type ReportHostEvent, type ReportHostMethods, type ReportPageEvent, type ReportPageMethods, type ReportSnapshot } from '../../webview/evalReport/evalReportProtocol';
 import type { Services } from '../platform/services';
+import { askAboutProvenance } from './leaderboardProvenance';
+import { reportSamples } from './reportSamples';
 import { useInChat } from '../sidebar/models/useInChat';
 import { loadWebviewPage } from '../webviews/panelOptions';
 import { AnswerProvenanceStore } from './answerProvenanceStore';
 import type { EvalRuns } from './evalRuns';
-import { readEvalSet } from './evalSetFiles';
 import { deleteOtherCheckpoints } from './pruneCheckpoints';
 import { retryFromResults } from './retryFromResults';
-import { resolveWorkspacePath } from './workspaceFilePaths';
 
 type PageChannel = RpcEndpoint<ReportPageMethods, ReportHostMethods, ReportHostEvent, ReportPageEvent>;
 
@@ -274,7 +265,7 @@ export class EvalReportPanel {
       fileName: path.posix.basename(this.uri.path),
       run: { ...run, answers: await reader.page(0, answersPerPage, previewChars) },
       answerCount: reader.head.answerCount,
-      samples: await this.samples(run),
+      samples: await reportSamples(this.services, this.uri, run),
       primaryScorer: scorer,
       leaderboard: opened.leaderboard,
       ...(progress ? { progress: { done: progress.done, total: progress.total, failed: progress.failed } } : {}),
@@ -285,33 +276,6 @@ export class EvalReportPanel {
     const drawing = ++this.drawings;
     setImmediate(() => this.emitProvenance(opened, drawing));
     return snapshot;
-  }
-
-  /** The eval set's samples, its path read from the results file's workspace folder and kept inside the workspace; none when the set is gone or elsewhere. */
-  private async samples(run: EvalRunFile): Promise<SampleView[]> {
-    const folder = vscode.workspace.getWorkspaceFolder(this.uri)?.uri;
-    if (!folder) return [];
-    let setUri: vscode.Uri;
-    try {
-      setUri = await resolveWorkspacePath(folder, run.set.path, 'eval set');
-    } catch (error) {
-      // A path that leaves the workspace is the file's doing, not a set that went missing: say so.
-      if (/outside the workspace/.test(String(error))) this.services.dialogs.warn(this.services.log.redact(`${path.posix.basename(this.uri.path)}: ${errorMessage(error)}`));
-      this.services.log.warn(`the eval set of ${this.uri.fsPath} was not read: ${this.services.describeFailure(error).message}`);
-      return [];
-    }
-    try {
-      const set = await readEvalSet(setUri);
-      return set.samples.map((sample) => ({
-        id: sample.id,
-        line: sample.line,
-        messages: sample.messages.map((message) => ({ role: message.role, content: message.content.slice(0, previewChars * 8) })),
-        ...(sample.reference !== undefined ? { reference: sample.reference.slice(0, previewChars * 8) } : {}),
-      }));
-    } catch (error) {
-      this.services.log.warn(`the eval set of ${this.uri.fsPath} could not be read: ${this.services.describeFailure(error).message}`);
-      return [];
-    }
   }
 
   private handlers(): Handlers<ReportHostMethods> {
@@ -380,33 +344,14 @@ export class EvalReportPanel {
   }
 
   /**
-   * When answers of the leaderboard came with the file rather than from a run here, says so and
-   * offers to re-score first. True to go on with the action; false when the person re-scores or cancels.
+   * When answers of the leaderboard came with the file, says so and offers to re-score them first
+   * (leaderboardProvenance.ts). True to go on with the action.
    */
   private async offerRescore(opened: Opened, action: string): Promise<boolean> {
     const provenance = await opened.provenance();
-    if (!provenance) {
-      // Not known is not "produced here": the person decides with that said.
-      const choice = await this.services.dialogs.choose(
-        'Whether the answers of this leaderboard were produced on this machine could not be told.',
-        { modal: true, detail: `They may have come with the file, scores and all. "Continue anyway" goes on to ${action} with the leaderboard as it is.` },
-        'Continue anyway',
-      );
-      return choice === 'Continue anyway';
-    }
-    const { counts } = provenance;
-    if (counts.fromFile === 0) return true;
-    const choice = await this.services.dialogs.choose(
-      `${counts.fromFile} of ${counts.total} answers of this leaderboard came with the file: they were not produced on this machine.`,
-      {
-        modal: true,
-        detail: `Their scores say what the file says, which may not be what these models answer. "Re-score first" asks those ${counts.fromFile} answers again here (the run says what it will send before it sends anything); "Continue anyway" goes on to ${action} with the leaderboard as it is.`,
-      },
-      'Re-score first',
-      'Continue anyway',
-    );
-    if (choice === 'Re-score first') await this.rescore(provenance.digests, provenance.producedHere);
-    return choice === 'Continue anyway';
+    const choice = await askAboutProvenance(this.services.dialogs, provenance?.counts, action);
+    if (choice === 'rescore' && provenance) await this.rescore(provenance.digests, provenance.producedHere);
+    return choice === 'continue';
   }
 
   /**
