@@ -29,9 +29,9 @@ interface TurnView {
  * change keeps its DOM and is not drawn again, so a new turn costs the same in a long conversation
  * as in a short one, and an answer that is streaming keeps its view and its rendered blocks.
  *
- * An opened conversation is drawn newest first: the last turn at once (a long answer a slice at a
- * time), then the older turns one by one above it, a few milliseconds per frame, so no frame draws
- * the whole conversation. `aria-busy` is set until every turn is drawn; `shownMessages` draws what
+ * An opened conversation is drawn newest first: what fits in a few milliseconds at once (a short
+ * conversation whole), the rest a few milliseconds per frame, a long answer a slice at a time and
+ * the older turns one by one above it, so no frame draws the whole conversation. `aria-busy` is set until every turn is drawn; `shownMessages` draws what
  * is left first, so reports always see the whole conversation.
  *
  * The transcript stays at the bottom while it was there. A ResizeObserver on the turns scrolls it
@@ -82,9 +82,12 @@ export class Transcript {
     // A new question: the user wants to see its answer, wherever they had scrolled to.
     if (lastUserId !== this.lastUserId) this.atBottom = true;
     this.lastUserId = lastUserId;
-    if (switched || this.undrawn > this.turns.length) this.reset();
+    const reset = switched || this.undrawn > this.turns.length;
+    if (reset) this.reset();
     this.empty.textContent = conversation.settings.model ? `Ask anything. ${shortModelLabel(conversation.settings.model)} answers here, streaming.` : 'Choose a model above, then ask anything.';
     this.reconcile();
+    // As much as fits in one step at once: a short conversation appears whole, a long one newest first.
+    if (reset && this.drawing) this.drawStep(stepBudgetMs);
   }
 
   answer(id: string): AnswerView | undefined {

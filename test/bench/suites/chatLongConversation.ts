@@ -155,7 +155,7 @@ async function measure(browser: Browser, url: string, turns: number): Promise<Me
         const page = await pageReady;
         if (large) {
           await page.evaluate((data) => {
-            performance.mark('bench-stage');
+            performance.mark('bench-driver');
             (window as unknown as { __staged: unknown }).__staged = data;
           }, copy);
         }
@@ -246,7 +246,7 @@ async function framesOf(page: Page, browser: Browser): Promise<number[]> {
   // The latest mark is this window's (a page may hold an earlier one); trace times are µs.
   const marks = events.filter((event) => event.name === 'bench-start' && event.pid === mark.pid);
   const origin = marks.reduce((latest, event) => (event.ts > latest.ts ? event : latest)).ts - markAt * 1000;
-  const staged = events.filter((event) => event.name === 'bench-stage' && event.pid === mark.pid).map((event) => event.ts);
+  const driver = events.filter((event) => event.name === 'bench-driver' && event.pid === mark.pid).map((event) => event.ts);
   const tasks = events.filter(
     (event) =>
       event.pid === mark.pid &&
@@ -254,8 +254,8 @@ async function framesOf(page: Page, browser: Browser): Promise<number[]> {
       event.ph === 'X' &&
       event.name === 'ThreadControllerImpl::RunTask' &&
       event.dur !== undefined &&
-      // The driver putting a large message in the page: not the panel's work.
-      !staged.some((at) => at >= event.ts && at <= event.ts + event.dur!),
+      // The test driver's calls into the page (putting a message there, posting it): not the panel's work.
+      !driver.some((at) => at >= event.ts && at <= event.ts + event.dur!),
   );
   // Each task counts whole in the frame it started in: a task longer than a frame is one long frame.
   const busy = frames.slice(1).map(() => 0);
