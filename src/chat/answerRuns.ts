@@ -16,8 +16,11 @@ import { ProtocolError, tooLong } from '../webview/common/wire';
 export interface AnswerEvents {
   /** An event about one conversation: it reaches the webview only while that conversation is on screen. */
   forConversation(conversationId: string, event: HostEvent): void;
-  /** The conversation changed structurally (a new turn, answers replaced). */
-  conversationChanged(conversation: Conversation): void;
+  /**
+   * The last turn changed (a new turn, its question edited, its answers replaced); the conversation
+   * had `previousCount` messages just before.
+   */
+  turnChanged(conversation: Conversation, previousCount: number): void;
   /** A title, a count or an order in the list of conversations may have changed. */
   listChanged(): void;
 }
@@ -80,31 +83,31 @@ export class AnswerRuns {
     if (text.length > maxMessageChars) {
       throw new ProtocolError(tooLong('the message', text.length, maxMessageChars), 'too-long');
     }
-    return this.withTurn(conversationId, async (conversation) => {
+    return this.withTurn(conversationId, async (conversation, previousCount) => {
       requireModel(conversation);
       const { user, answers } = appendUserTurn(conversation, text, this.options.env);
-      await this.startTurn(conversation, answers);
+      await this.startTurn(conversation, previousCount, answers);
       return { userMessageId: user.id };
     });
   }
 
   /** Answers again in place of one answer of the last turn, with its model. */
   retry(conversationId: string, messageId: string): Promise<{ messageId: string }> {
-    return this.withTurn(conversationId, async (conversation) => {
+    return this.withTurn(conversationId, async (conversation, previousCount) => {
       const answer = retryAnswer(conversation, messageId, this.options.env);
       if (!answer) throw new ProtocolError('only an answer of the last message can be retried', 'not-retryable');
-      await this.startTurn(conversation, [answer]);
+      await this.startTurn(conversation, previousCount, [answer]);
       return { messageId: answer.id };
     });
   }
 
   /** Answers the last message again under the current settings. */
   regenerate(conversationId: string): Promise<{ messageIds: string[] }> {
-    return this.withTurn(conversationId, async (conversation) => {
+    return this.withTurn(conversationId, async (conversation, previousCount) => {
       requireModel(conversation);
       const answers = regenerateLastTurn(conversation, this.options.env);
       if (!answers) throw new ProtocolError('there is no message to answer again', 'nothing-to-regenerate');
-      await this.startTurn(conversation, answers);
+      await this.startTurn(conversation, previousCount, answers);
       return { messageIds: answers.map((answer) => answer.id) };
     });
   }
@@ -112,11 +115,11 @@ export class AnswerRuns {
   /** Replaces the last message's text and answers it anew. */
   async editLastUserMessage(conversationId: string, text: string): Promise<{ messageIds: string[] }> {
     if (!text.trim()) throw new ProtocolError('the message is empty', 'empty');
-    return this.withTurn(conversationId, async (conversation) => {
+    return this.withTurn(conversationId, async (conversation, previousCount) => {
       requireModel(conversation);
       const edited = editLastUserMessage(conversation, text, this.options.env);
       if (!edited) throw new ProtocolError('there is no message to edit', 'nothing-to-edit');
-      await this.startTurn(conversation, edited.answers);
+      await this.startTurn(conversation, previousCount, edited.answers);
       return { messageIds: edited.answers.map((answer) => answer.id) };
     });
   }
@@ -169,7 +172,7 @@ export class AnswerRuns {
    * turn is refused as well when too many answers stream already, or when the conversation is too
    * large to keep growing.
    */
-  private async withTurn<T>(conversationId: string, start: (conversation: Conversation) => Promise<T>): Promise<T> {
+  private async withTurn<T>(conversationId: string, start: (conversation: Conversation, previousCount: number) => Promise<T>): Promise<T> {
     if (this.isBusy(conversationId)) throw new ProtocolError('an answer is still streaming: stop it first', 'busy');
     this.startingTurns.add(conversationId);
     try {
@@ -184,7 +187,7 @@ export class AnswerRuns {
           'conversation-full',
         );
       }
-      return await start(conversation);
+      return await start(conversation, conversation.messages.length);
     } finally {
       this.startingTurns.delete(conversationId);
     }
@@ -199,10 +202,10 @@ export class AnswerRuns {
   }
 
   /** Saves the structural change, tells the webview, then starts the answers. */
-  private async startTurn(conversation: Conversation, answers: AnswerEntry[]): Promise<void> {
+  private async startTurn(conversation: Conversation, previousCount: number, answers: AnswerEntry[]): Promise<void> {
     conversation.updatedAt = this.options.env.now();
     await this.options.saving.now(conversation);
-    this.options.events.conversationChanged(conversation);
+    this.options.events.turnChanged(conversation, previousCount);
     this.options.events.listChanged();
     for (const answer of answers) this.startAnswer(conversation, answer);
   }

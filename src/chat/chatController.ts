@@ -1,6 +1,6 @@
 import { AnswerRuns } from './answerRuns';
 import type { ChatBackend, ChatUi } from './chatPorts';
-import { createConversation, defaultEnv, type ConversationEnv } from './conversation';
+import { createConversation, defaultEnv, lastTurnStart, type ConversationEnv } from './conversation';
 import { ConversationSaving } from './conversationSaving';
 import type { ConversationStore } from './conversationStore';
 import { defaultSettings, type Conversation } from './conversationTypes';
@@ -70,7 +70,7 @@ export class ChatController {
       env: this.env,
       events: {
         forConversation: (conversationId, event) => this.emitForConversation(conversationId, event),
-        conversationChanged: (conversation) => this.emitConversation(conversation),
+        turnChanged: (conversation, previousCount) => this.emitTurn(conversation, previousCount),
         listChanged: () => this.emitList(),
       },
       conversation: (id) => this.requireConversation(id),
@@ -252,7 +252,7 @@ export class ChatController {
     const active = this.activeId ? await this.options.store.get(this.activeId) : undefined;
     if (active && !active.settings.model && this.models.pickDefault(active)) {
       this.saving.soon(active, 0);
-      this.emitConversation(active);
+      this.emitForConversation(active.id, { type: 'settings', conversationId: active.id, settings: active.settings });
     }
   }
 
@@ -272,8 +272,13 @@ export class ChatController {
     if (conversationId === this.activeId) this.emit(event);
   }
 
-  private emitConversation(conversation: Conversation): void {
-    this.emitForConversation(conversation.id, { type: 'conversation', conversation });
+  /**
+   * Posts only the last turn: a new message in a long conversation costs what it costs in a short
+   * one. Every change a turn makes (send, edit, retry, regenerate) starts at its question.
+   */
+  private emitTurn(conversation: Conversation, previousCount: number): void {
+    const from = Math.min(lastTurnStart(conversation), previousCount);
+    this.emitForConversation(conversation.id, { type: 'turnChanged', conversationId: conversation.id, from, previousCount, messages: conversation.messages.slice(from) });
   }
 
   private emitList(): void {

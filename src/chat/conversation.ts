@@ -33,6 +33,12 @@ export function lastUserMessage(conversation: Conversation): UserEntry | undefin
   return undefined;
 }
 
+/** Where the last turn starts: the index of the last user message (0 when there is none). */
+export function lastTurnStart(conversation: Conversation): number {
+  const last = lastUserMessage(conversation);
+  return last ? conversation.messages.lastIndexOf(last) : 0;
+}
+
 /** Answers to the last user message: the ones Regenerate and Retry may replace. */
 export function lastTurnAnswers(conversation: Conversation): AnswerEntry[] {
   const last = lastUserMessage(conversation);

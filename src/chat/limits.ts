@@ -49,6 +49,9 @@ export const maxIdChars = 200;
 /** Entries of a Stop request: one per streaming answer, at most two columns. */
 export const maxShownEntries = 8;
 
+/** Entries of one turn as the host posts it: the question and an answer per column (two at most). */
+export const maxTurnEntries = 3;
+
 /**
  * Answers streaming at once across all conversations. Compare mode streams two per conversation;
  * more than a few at once is not something a person follows, and each is an open request.

@@ -183,7 +183,8 @@ export async function rendersHostileAnswersWithoutRunningThem(context: UiTestCon
       forbidden: transcript.querySelectorAll('script, img, svg, iframe, object, embed, style').length,
       handlers: [...transcript.querySelectorAll('*')].filter((element) => [...element.attributes].some((attribute) => /^on/i.test(attribute.name))).length,
       badLinks: [...transcript.querySelectorAll('a[href]')].map((link) => link.getAttribute('href')!).filter((href) => !/^https?:\/\//.test(href)),
-      shownScript: (transcript as HTMLElement).innerText.includes("<script>window.top.__pwned='script'"),
+      // textContent: turns scrolled out of view are not laid out, and innerText leaves them out.
+      shownScript: (transcript.textContent ?? '').includes("<script>window.top.__pwned='script'"),
     };
   });
   const pwned = await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned);

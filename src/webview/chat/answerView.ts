@@ -20,11 +20,20 @@ export interface AnswerContext {
   renderer: MarkdownRenderer;
   scheduler: FrameScheduler;
   actions: AnswerActions;
-  /** Runs a DOM change and keeps the transcript pinned to the bottom when it was there. */
-  keepBottom(change: () => void): void;
 }
 
 const statusLabels: Record<AnswerEntry['status'], string> = { streaming: 'answering…', done: '', stopped: 'stopped', error: 'failed' };
+
+/** Characters of a finished answer drawn in one step when it is drawn later (an opened conversation). */
+const sliceChars = 4096;
+
+/**
+ * What tells two states of one answer apart without comparing their text: Stop, Retry and the end
+ * of a stream all change the status, a length or the footer's facts.
+ */
+function versionOf(answer: AnswerEntry): string {
+  return JSON.stringify([answer.status, answer.content.length, answer.reasoning.length, answer.finishReason, answer.error, answer.cut, answer.stats, answer.model]);
+}
 
 /**
  * One answer. While it streams, deltas only update the local text and ask for a frame; the frame
@@ -41,10 +50,18 @@ export class AnswerView implements Redrawable {
   private readonly footer: HTMLElement;
   private frozen = false;
   private lastTurn = false;
+  private version: string;
+  /** Characters of a finished answer's text drawn so far, while it is drawn a slice at a time. */
+  private drawnUpTo: number | undefined;
 
+  /**
+   * With `drawLater`, a long finished answer shows its header and footer now and its text through
+   * `drawSlice`, a slice at a time, so opening a long conversation never draws it in one frame.
+   */
   constructor(
     answer: AnswerEntry,
     private readonly context: AnswerContext,
+    options: { drawLater?: boolean } = {},
   ) {
     this.answer = { ...answer };
     this.status = h('span', { class: 'message-status' });
@@ -68,7 +85,33 @@ export class AnswerView implements Redrawable {
     this.body = new StreamingMarkdownView(bodyElement, context.renderer);
     this.footer = h('div', { class: 'message-footer' });
     this.element = h('article', { class: 'message answer', data: { messageId: answer.id } }, header, this.reasoning, bodyElement, this.footer);
+    this.version = versionOf(this.answer);
+    if (options.drawLater && answer.status !== 'streaming' && answer.content.length > sliceChars) this.drawnUpTo = 0;
     this.show(this.answer);
+  }
+
+  /** Whether the answer's whole text is on screen (false while it is drawn a slice at a time). */
+  get fullyDrawn(): boolean {
+    return this.drawnUpTo === undefined;
+  }
+
+  /** Draws the next slice of a finished answer's text; true once all of it is drawn. */
+  drawSlice(): boolean {
+    if (this.drawnUpTo === undefined) return true;
+    const next = this.drawnUpTo + sliceChars;
+    if (next >= this.answer.content.length) {
+      this.drawnUpTo = undefined;
+      this.show(this.answer);
+      return true;
+    }
+    this.drawnUpTo = next;
+    this.body.update(this.answer.content.slice(0, next));
+    return false;
+  }
+
+  /** Whether `entry` is another state of this answer than the one drawn. */
+  differsFrom(entry: AnswerEntry): boolean {
+    return versionOf(entry) !== this.version;
   }
 
   get id(): string {
@@ -92,10 +135,8 @@ export class AnswerView implements Redrawable {
   }
 
   renderFrame(): void {
-    this.context.keepBottom(() => {
-      this.body.update(this.answer.content);
-      this.renderReasoning();
-    });
+    this.body.update(this.answer.content);
+    this.renderReasoning();
   }
 
   /**
@@ -120,6 +161,8 @@ export class AnswerView implements Redrawable {
   setAnswer(answer: AnswerEntry): void {
     this.frozen = false;
     this.answer = { ...answer };
+    this.version = versionOf(this.answer);
+    this.drawnUpTo = undefined;
     this.context.scheduler.cancel(this);
     this.show(this.answer);
   }
@@ -140,14 +183,13 @@ export class AnswerView implements Redrawable {
   }
 
   private show(answer: AnswerEntry): void {
-    this.context.keepBottom(() => {
-      if (answer.status === 'streaming') this.body.update(answer.content);
-      else this.body.finish(answer.content);
-      this.renderReasoning();
-      this.element.dataset.status = answer.status;
-      this.status.textContent = statusLabels[answer.status];
-      this.renderFooter();
-    });
+    if (this.drawnUpTo !== undefined) this.body.update(answer.content.slice(0, this.drawnUpTo));
+    else if (answer.status === 'streaming') this.body.update(answer.content);
+    else this.body.finish(answer.content);
+    this.renderReasoning();
+    this.element.dataset.status = answer.status;
+    this.status.textContent = statusLabels[answer.status];
+    this.renderFooter();
   }
 
   private renderReasoning(): void {

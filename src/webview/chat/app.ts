@@ -1,5 +1,5 @@
 import type { AnswerEntry, Conversation, ConversationSettings, ConversationSummary, UserEntry } from '../../chat/conversationTypes';
-import type { ExportFormat, HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from './chatProtocol';
+import { turnChangeFits, type ExportFormat, type HostEvent, type HostMethods, type WebviewEvent, type WebviewMethods, type WebviewReport } from './chatProtocol';
 import { RpcEndpoint } from '../common/rpc';
 import type { WireMessage } from '../common/wire';
 import { Composer } from './composer';
@@ -120,7 +120,8 @@ export class ChatApp {
    */
   private showConversation(conversation: Conversation, localDraft?: string, takeDraft = false): void {
     const switched = conversation.id !== this.conversation?.id || takeDraft;
-    this.conversation = structuredClone(conversation);
+    // The webview's own copy already: it came through postMessage.
+    this.conversation = conversation;
     this.stopping.clear();
     this.conversationBar.setConversations(this.conversations, conversation.id);
     this.modelBar.setSettings(conversation.settings);
@@ -148,6 +149,26 @@ export class ChatApp {
       case 'conversation':
         if (event.reveal) this.showConversation(event.conversation, undefined, true);
         else if (event.conversation.id === this.currentId) this.showConversation(event.conversation);
+        return;
+      case 'turnChanged': {
+        if (event.conversationId !== this.currentId) return;
+        const messages = this.conversation.messages;
+        // Not what this page holds (an event missed): the whole conversation is read again.
+        if (!turnChangeFits(event, messages.length)) {
+          void this.resynchronize();
+          return;
+        }
+        messages.splice(event.from, messages.length - event.from, ...event.messages);
+        this.stopping.clear();
+        this.render();
+        return;
+      }
+      case 'settings':
+        if (event.conversationId !== this.currentId) return;
+        this.conversation.settings = event.settings;
+        this.modelBar.setSettings(event.settings);
+        this.settingsPanel.setValues(event.settings);
+        this.render();
         return;
       case 'models':
         this.modelBar.setCatalogue(event.catalogue, event.loading);

@@ -4,8 +4,8 @@
  * answers, lists); the host may also ask the webview what it shows (used by tests and diagnostics).
  */
 import type { AnswerDelta } from '../../chat/deltaBatcher';
-import type { AnswerEntry, ChatParameters, Conversation, ConversationSettings, ConversationSummary } from '../../chat/conversationTypes';
-import { maxIdChars, maxModelIdChars, maxShownEntries, maxStopSequenceChars, maxStopSequences, maxSystemPromptChars } from '../../chat/limits';
+import type { AnswerEntry, ChatEntry, ChatParameters, Conversation, ConversationSettings, ConversationSummary } from '../../chat/conversationTypes';
+import { maxIdChars, maxTurnEntries, maxModelIdChars, maxShownEntries, maxStopSequenceChars, maxStopSequences, maxSystemPromptChars } from '../../chat/limits';
 import type { ModelCatalogue } from '../../chat/modelOptions';
 import { isCount, ownValue, params, ProtocolError, tooLong } from '../common/wire';
 
@@ -75,10 +75,35 @@ export type HostEvent =
    * switches to it; without, only the conversation on screen is updated.
    */
   | { type: 'conversation'; conversation: Conversation; reveal?: boolean }
+  /**
+   * The last turn changed: a message was sent, or the last one was edited, retried or answered
+   * again. The messages from index `from` on are replaced by `messages`; the ones before it are
+   * unchanged and are neither posted nor drawn again, so a turn costs the same in a long
+   * conversation as in a short one. `previousCount` is how many messages the conversation had just
+   * before: a webview holding another count missed something and asks for the whole conversation.
+   */
+  | { type: 'turnChanged'; conversationId: string; from: number; previousCount: number; messages: ChatEntry[] }
+  /** The settings of a conversation changed without the user (a model chosen once the list came in). */
+  | { type: 'settings'; conversationId: string; settings: ConversationSettings }
   | ({ type: 'answerDelta'; conversationId: string; messageId: string } & AnswerDelta)
   /** One answer reached a new state (finished, stopped, failed); carries its whole text. */
   | { type: 'answerUpdated'; conversationId: string; answer: AnswerEntry }
   | { type: 'models'; catalogue: ModelCatalogue; loading: boolean };
+
+/**
+ * Whether a `turnChanged` event applies to the `count` messages the webview holds: the counts agree,
+ * `from` is inside them, and the new part is one turn (a question and its answers) of entries with
+ * ids. Anything else means the two sides differ, and the webview reads the whole conversation again.
+ */
+export function turnChangeFits(event: { from: unknown; previousCount: unknown; messages: unknown }, count: number): event is { from: number; previousCount: number; messages: ChatEntry[] } {
+  const { from, previousCount, messages } = event;
+  if (!isCount(from) || previousCount !== count || from > count || !Array.isArray(messages) || messages.length > maxTurnEntries) return false;
+  return messages.every((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return false;
+    const { id, role } = entry as Record<string, unknown>;
+    return typeof id === 'string' && id.length <= maxIdChars && (role === 'user' || role === 'assistant');
+  });
+}
 
 /** Events the webview sends to the host (none carry a reply). */
 export type WebviewEvent = { type: 'log'; level: 'warn' | 'error'; message: string };

@@ -7,6 +7,7 @@ export class UserView {
   private readonly text: HTMLElement;
   private readonly actions: HTMLElement;
   private entry: UserEntry;
+  private editable = false;
 
   constructor(
     entry: UserEntry,
@@ -32,6 +33,8 @@ export class UserView {
   }
 
   setEditable(editable: boolean): void {
+    if (editable === this.editable) return;
+    this.editable = editable;
     this.actions.replaceChildren(...(editable ? [button('Edit', () => this.onEdit(this.entry), { title: 'Edit and resend this message' })] : []));
   }
 }

@@ -34,8 +34,8 @@ describe('chat controller', () => {
   it('picks the first listed model when none was used before', async () => {
     const { webview, events } = createHarness();
     const snapshot = await webview.request('ready', {});
-    await until(() => events.some((event) => event.type === 'conversation' && event.conversation.settings.model === 'model-a'), 1000, 'default model');
-    assert.equal(snapshot.conversation.id, (events.find((event) => event.type === 'conversation') as { conversation: { id: string } }).conversation.id);
+    await until(() => events.some((event) => event.type === 'settings' && event.settings.model === 'model-a'), 1000, 'default model');
+    assert.equal(snapshot.conversation.id, (events.find((event) => event.type === 'settings') as { conversationId: string }).conversationId);
   });
 
   it('streams an answer to the webview, then sends the final text with usage and timing, and saves it', async () => {

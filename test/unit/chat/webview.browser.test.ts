@@ -216,8 +216,10 @@ describe('chat webview in a real browser', function () {
         await s.answersDone(2 + index);
       }
       await s.settled();
-      const seen = await assertInert(s, onPage);
-      assert.ok(seen.text.includes("<script>window.top.__pwned='script';alert('script')</script>"), 'a script tag is shown as text');
+      await assertInert(s, onPage);
+      // The report's text: what the user sees of every message, scrolled into view or not.
+      const shown = (await s.report()).messages.map((message) => message.text).join('\n');
+      assert.ok(shown.includes("<script>window.top.__pwned='script';alert('script')</script>"), 'a script tag is shown as text');
       assert.ok(!s.requests.some((url) => url.includes('tracker.invalid') || url.includes('evil.invalid')), 'a remote resource was requested');
       assert.ok((await s.view.page.locator('.transcript th.align-right').count()) > 0, 'table alignment survives as a class');
 
@@ -251,8 +253,9 @@ describe('chat webview in a real browser', function () {
         await s.answersDone(index + 1);
       }
       await s.settled();
-      const seen = await assertInert(s, onPage);
-      assert.ok(seen.text.includes("<svg><script>window.top.__pwned='svg-script'</script></svg>"), 'raw markup is shown as text');
+      await assertInert(s, onPage);
+      const shown = (await s.report()).messages.map((message) => message.text).join('\n');
+      assert.ok(shown.includes("<svg><script>window.top.__pwned='svg-script'</script></svg>"), 'raw markup is shown as text');
       assert.ok(!s.requests.some((url) => url.includes('evil.invalid')), 'a remote resource was requested');
     });
 
