@@ -5,20 +5,10 @@ import { safeExternalUrl } from '../../../src/chat/externalLinks';
 import { RpcError } from '../../../src/webview/common/rpc';
 import { createHarness, FakeBackend } from './controllerHarness';
 import { catalogueOf, eventsAbout, finishedAnswers as finished, shownLength, shownText } from './fixtures';
-import { chunk, MemoryStorage, sleep, until, usageChunk } from './support';
+import { chunk, MemoryStorage, pacedWords, until } from './support';
 
-/** Words with a pause between them, until aborted. */
-function slowWords(words: string[], delayMs: number) {
-  return (_request: unknown, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> =>
-    (async function* () {
-      for (const word of words) {
-        if (signal.aborted) return;
-        yield chunk(word);
-        await sleep(delayMs);
-      }
-      yield usageChunk({ prompt_tokens: 3, completion_tokens: words.length, total_tokens: 3 + words.length });
-    })();
-}
+/** Words with a pause between them, until aborted, then their usage. */
+const slowWords = (words: string[], delayMs: number) => pacedWords(words, delayMs, { usage: true });
 
 describe('chat controller', () => {
   it('starts with a conversation on the last used model and the model list', async () => {

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import type { ChatCompletionChunk } from '../../../src/api/types';
 import { ChatController } from '../../../src/chat/chatController';
 import { createConversation } from '../../../src/chat/conversation';
 import { ConversationStore } from '../../../src/chat/conversationStore';
 import { defaultSettings, type Conversation } from '../../../src/chat/conversationTypes';
 import type { WebviewReport } from '../../../src/webview/chat/chatProtocol';
-import { hasChromium, launchChromium, openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
-import { startPanelServer } from './browserHarness';
+import { openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
+import { chatPageSuite } from './browserHarness';
 import { FakeBackend, FakeUi } from './controllerHarness';
 import { answerEntry, userEntry } from './fixtures';
-import { chunk, MemoryStorage, sleep, testEnv } from './support';
+import { MemoryStorage, pacedWords, testEnv } from './support';
 
 /** A Markdown answer of some 8,000 characters: headings, lists, code, as a model writes them. */
 const longAnswer = Array.from({ length: 40 }, (_, i) => `## Part ${i}\n\nSome text about part ${i}, with **bold** and \`code\`.\n\n- one\n- two\n\n\`\`\`ts\nconst part = ${i};\n\`\`\`\n`).join('\n');
@@ -28,16 +26,7 @@ function conversationOf(turns: number, last: { status?: 'done' | 'error'; conten
 }
 
 /** Words paced a few ms apart, so the answer streams over many frames. */
-function paced(words: string[], delayMs = 4) {
-  return (_request: unknown, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> =>
-    (async function* () {
-      for (const word of words) {
-        if (signal.aborted) return;
-        yield chunk(word);
-        await sleep(delayMs);
-      }
-    })();
-}
+const paced = (words: string[], delayMs = 4) => pacedWords(words, delayMs);
 
 /**
  * What a change cost the page: layout reads by the panel's code (scrollHeight, offsetHeight,
@@ -94,21 +83,7 @@ async function watched(view: WebviewPage): Promise<{ layoutReads: number; frames
 
 describe('a long conversation in the chat webview (chromium)', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof startPanelServer>>;
-
-  before(async function () {
-    if (!hasChromium()) {
-      if (process.env.CI) throw new Error('chromium is required for the chat webview tests');
-      this.skip();
-    }
-    browser = await launchChromium();
-    server = await startPanelServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const chromium = chatPageSuite();
 
   /** The panel on a controller whose store holds `conversation`, drawn to its end. */
   async function open(conversation: Conversation, backend = new FakeBackend()) {
@@ -116,7 +91,7 @@ describe('a long conversation in the chat webview (chromium)', function () {
     await store.add(conversation);
     let post!: (message: unknown) => void;
     const controller = new ChatController({ store, backend, ui: new FakeUi(), post: (message) => post(message), lastModel: () => 'model-a', env: testEnv() });
-    const view = await openWebviewPage(browser, server.url, (toPage) => {
+    const view = await openWebviewPage(chromium.browser, chromium.url, (toPage) => {
       post = (message) => toPage(message as Parameters<typeof toPage>[0]);
       return (message) => controller.receive(message);
     });

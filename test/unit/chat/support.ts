@@ -73,3 +73,19 @@ export function manualTimers() {
     },
   } satisfies Clock & Record<string, unknown>;
 }
+
+/**
+ * A fake model's answer: `words` one chunk each, `delayMs` apart, ending early when aborted; with
+ * `usage`, a usage chunk counting them closes it.
+ */
+export function pacedWords(words: string[], delayMs: number, options: { usage?: boolean } = {}) {
+  return (_request: unknown, signal: AbortSignal): AsyncIterable<ChatCompletionChunk> =>
+    (async function* () {
+      for (const word of words) {
+        if (signal.aborted) return;
+        yield chunk(word);
+        await sleep(delayMs);
+      }
+      if (options.usage) yield usageChunk({ prompt_tokens: 3, completion_tokens: words.length, total_tokens: 3 + words.length });
+    })();
+}

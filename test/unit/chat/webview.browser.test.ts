@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
 import type { WebviewReport } from '../../../src/webview/chat/chatProtocol';
 import { startEmulator, type Emulator } from '../../emulator';
-import { hasChromium, launchChromium, openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
-import { bundlePageScript, singleLineAnswer, startPanelServer } from './browserHarness';
+import { openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
+import { bundlePageScript, chatPageSuite, singleLineAnswer } from './browserHarness';
 import { createEmulatorController } from './emulatorChat';
 import { until } from './support';
 
@@ -85,26 +85,12 @@ async function assertInert(s: { view: WebviewPage }, onPage: string) {
 
 describe('chat webview in a real browser', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof startPanelServer>>;
-
-  before(async function () {
-    if (!hasChromium()) {
-      if (process.env.CI) throw new Error('chromium is required for the chat webview tests');
-      this.skip();
-    }
-    browser = await launchChromium();
-    server = await startPanelServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const chromium = chatPageSuite();
 
   /** A page connected to a controller on the emulator, with what one test needs. */
   async function connectPage(emulator: Emulator) {
     let chat!: ReturnType<typeof createEmulatorController>;
-    const view = await openWebviewPage(browser, server.url, (post) => {
+    const view = await openWebviewPage(chromium.browser, chromium.url, (post) => {
       chat = createEmulatorController(emulator, post);
       return (message) => chat.controller.receive(message);
     });
@@ -400,20 +386,20 @@ describe('chat webview in a real browser', function () {
               box.append(markdown ? renderer.render(html) : sanitizeHtml(html));
               document.getElementById('app').append(box);
             };`);
-      const context = await browser.newContext();
+      const context = await chromium.browser.newContext();
       page = await context.newPage();
       page.on('request', (request) => requests.push(request.url()));
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());
         void dialog.dismiss();
       });
-      await page.goto(`${server.url}plain`);
+      await page.goto(`${chromium.url}plain`);
       await page.addScriptTag({ content: script });
     });
     after(async () => page?.context().close());
 
     it('keeps no SVG or MathML element, no script, no handler, no javascript: address, and loads nothing', async () => {
-      const origin = new URL(server.url).origin;
+      const origin = new URL(chromium.url).origin;
       await page.evaluate(
         ({ markup, markdown }) => {
           const show = (window as unknown as { __show(text: string, markdown: boolean): void }).__show;
