@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { hasChromium, launchChromium, startPageServer } from '../webviews/browserHarness';
+import { chromiumPageSuite, startPageServer } from '../webviews/browserHarness';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
 
@@ -39,31 +39,7 @@ export function singleLineAnswer(): string {
   return Array.from({ length: Math.ceil(1_000_000 / (word.length + 1)) }, (_, i) => (i % 50 === 0 ? `<b>${i}</b>` : word)).join(' ');
 }
 
-/**
- * Chromium and the chat page's server for the describe block it is called in (skipped without
- * chromium, failed under CI, where a missing chromium is a broken install), closed after it.
- */
+/** Chromium and the chat page's server for the describe block it is called in. */
 export function chatPageSuite(): { readonly browser: Browser; readonly url: string } {
-  let browser: Browser | undefined;
-  let server: Awaited<ReturnType<typeof startPanelServer>> | undefined;
-  before(async function () {
-    if (!hasChromium()) {
-      if (process.env.CI) throw new Error('chromium is required for the chat webview tests');
-      this.skip();
-    }
-    browser = await launchChromium();
-    server = await startPanelServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-  return {
-    get browser() {
-      return browser!;
-    },
-    get url() {
-      return server!.url;
-    },
-  };
+  return chromiumPageSuite('the chat webview tests', startPanelServer);
 }

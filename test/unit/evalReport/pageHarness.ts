@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { RpcEndpoint, type Handlers } from '../../../src/webview/common/rpc';
 import type { ReportHostEvent, ReportHostMethods, ReportPageEvent, ReportPageMethods } from '../../../src/webview/evalReport/evalReportProtocol';
-import { hasChromium, launchChromium, openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
+import { chromiumPageSuite, openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
 import type { FixtureRun } from './fixtures';
 
 export function startEvalReportServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -58,23 +58,10 @@ export async function openEvalReportPage(browser: Browser, url: string, handlers
 export function evalReportPageSuite(): {
   withPage<T>(handlers: Handlers<ReportHostMethods>, run: (view: EvalReportPageUnderTest) => Promise<T>, viewport?: { width: number; height: number }): Promise<T>;
 } {
-  let browser: Browser | undefined;
-  let server: { url: string; close(): Promise<void> } | undefined;
-  before(async function () {
-    if (!hasChromium()) {
-      if (process.env.CI) throw new Error('chromium is required for the evaluation report page tests');
-      this.skip();
-    }
-    browser = await launchChromium();
-    server = await startEvalReportServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const chromium = chromiumPageSuite('the evaluation report page tests', startEvalReportServer);
   return {
     async withPage(handlers, run, viewport) {
-      const view = await openEvalReportPage(browser!, server!.url, handlers, viewport);
+      const view = await openEvalReportPage(chromium.browser, chromium.url, handlers, viewport);
       try {
         return await run(view);
       } finally {

@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { RpcEndpoint, type Handlers } from '../../../src/webview/common/rpc';
 import type { RolloutHostEvent, RolloutHostMethods, RolloutPageEvent, RolloutPageMethods } from '../../../src/webview/rollouts/rolloutsProtocol';
-import { hasChromium, launchChromium, openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
+import { chromiumPageSuite, openWebviewPage, startPageServer, type WebviewPage } from '../webviews/browserHarness';
 import type { FixtureFile } from './fixtures';
 
 export function startRolloutsServer(): Promise<{ url: string; close(): Promise<void> }> {
@@ -62,23 +62,10 @@ export async function openRolloutsPage(browser: Browser, url: string, handlers: 
 export function rolloutsPageSuite(): {
   withPage<T>(handlers: Handlers<RolloutHostMethods>, run: (view: RolloutsPageUnderTest) => Promise<T>, viewport?: { width: number; height: number }): Promise<T>;
 } {
-  let browser: Browser | undefined;
-  let server: { url: string; close(): Promise<void> } | undefined;
-  before(async function () {
-    if (!hasChromium()) {
-      if (process.env.CI) throw new Error('chromium is required for the rollout inspector page tests');
-      this.skip();
-    }
-    browser = await launchChromium();
-    server = await startRolloutsServer();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const chromium = chromiumPageSuite('the rollout inspector page tests', startRolloutsServer);
   return {
     async withPage(handlers, run, viewport) {
-      const view = await openRolloutsPage(browser!, server!.url, handlers, viewport);
+      const view = await openRolloutsPage(chromium.browser, chromium.url, handlers, viewport);
       try {
         return await run(view);
       } finally {

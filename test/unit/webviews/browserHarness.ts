@@ -148,3 +148,33 @@ export async function openWebviewPage(
   await page.goto(url);
   return { page, post, drained: () => queue, sent, problems, dialogs };
 }
+
+/**
+ * Chromium and a page's server for the describe block it is called in, closed after it: skipped
+ * without chromium, failed under CI (where a missing chromium is a broken install). `what` names
+ * the tests in that failure.
+ */
+export function chromiumPageSuite(what: string, startServer: () => Promise<{ url: string; close(): Promise<void> }>): { readonly browser: Browser; readonly url: string } {
+  let browser: Browser | undefined;
+  let server: { url: string; close(): Promise<void> } | undefined;
+  before(async function () {
+    if (!hasChromium()) {
+      if (process.env.CI) throw new Error(`chromium is required for ${what}`);
+      this.skip();
+    }
+    browser = await launchChromium();
+    server = await startServer();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get browser() {
+      return browser!;
+    },
+    get url() {
+      return server!.url;
+    },
+  };
+}
