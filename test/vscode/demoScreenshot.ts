@@ -17,7 +17,7 @@ import { errorMessage } from '../../src/api/errorMessage';
 import { launchBrowser } from './browser';
 import { repoRoot } from './paths';
 import { summaryLine } from './testResult';
-import { openViewContainer, viewPane, viewWelcomeText, waitForText, waitForViewRows, waitForWorkbench } from '../ui/workbench';
+import { notificationMessages, openViewContainer, viewPane, viewWelcomeText, waitForText, waitForViewRows, waitForWorkbench } from '../ui/workbench';
 
 const stage = 'demo-screenshot';
 const results = { passed: 0, failed: 0 };
@@ -213,7 +213,18 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
       .first()
       .click();
     const toast = page.locator('.notifications-toasts .notification-toast .notification-list-item-message').filter({ hasText: /is pinned in the chat/ });
-    await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
+    try {
+      await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
+    } catch (error) {
+      // What the page shows instead, to tell a hidden toast from a notification that never came.
+      const shown = page.locator('.notifications-toasts');
+      const toasts = (await shown.allInnerTexts().catch(() => [])).join(' | ').replace(/\s+/g, ' ');
+      const failure = join(repoRoot, 'test-results', 'demo', 'toast-check.png');
+      mkdirSync(dirname(failure), { recursive: true });
+      await page.screenshot({ path: failure }).catch(() => undefined);
+      const listed = await notificationMessages(page).catch(() => [] as string[]);
+      throw new Error(`${errorMessage(error)}\n  toasts shown: ${toasts || 'none'}\n  Notifications list: ${listed.join(' | ') || 'empty'}\n  screenshot: ${relative(repoRoot, failure)}`);
+    }
     return (await toast.first().innerText()).trim();
   });
 }
