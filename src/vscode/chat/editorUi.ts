@@ -6,6 +6,7 @@ import type { Conversation } from '../../chat/conversationTypes';
 import { conversationToJson, conversationToMarkdown, exportFileName } from '../../chat/exportConversation';
 import type { ExportFormat } from '../../webview/chat/chatProtocol';
 import type { Dialogs } from '../platform/dialogs';
+import { copyAndSay } from '../platform/clipboard';
 
 /**
  * The chat's uses of the editor: native input and confirmation dialogs (through the extension's
@@ -64,8 +65,7 @@ export class EditorChatUi implements ChatUi, vscode.Disposable {
   }
 
   async copyText(text: string): Promise<void> {
-    await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage('$(check) Copied to the clipboard', 2000);
+    await copyAndSay(text, 'Copied to the clipboard', 2000);
   }
 
   async insertText(text: string): Promise<void> {

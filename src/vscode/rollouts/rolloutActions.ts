@@ -13,6 +13,7 @@ import type { CreatedJobResult, GroupsToSend } from '../sidebar/jobs/createJobs'
 import type { RolloutDocument } from './rolloutDocument';
 import { maxWholeFileBytes } from './workspaceSource';
 import { rolloutsOptionViewType } from './rolloutsViewTypes';
+import { copyAndSay } from '../platform/clipboard';
 
 /** The longest trajectory copied as JSON: far beyond any real one, well within what a clipboard takes. */
 const maxCopyChars = 16 * 1024 * 1024;
@@ -64,8 +65,7 @@ export class RolloutActions {
       this.dialogs.warn(`Trajectory ${position + 1} of group ${index + 1} is ${describeSize(text.length)} as JSON, more than RL Studio copies (${describeSize(maxCopyChars)}). Nothing was copied.`);
       return;
     }
-    await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`Copied trajectory ${position + 1} of group ${index + 1} as JSON`, 4000);
+    await copyAndSay(text, `Copied trajectory ${position + 1} of group ${index + 1} as JSON`, 4000);
   }
 
   async createJob(scope: GroupScope): Promise<CreatedJobResult | undefined> {

@@ -8,6 +8,7 @@ import { onlyFromTests } from '../platform/testHooks';
 import type { ReceiverController } from './receiverController';
 import { addWebhook } from './webhookCommands';
 import type { WebhookStore } from './webhookStore';
+import { copyAndSay } from '../platform/clipboard';
 
 /**
  * What the extension's own tests may pass to Start Local Receiver; any other caller's is ignored.
@@ -112,7 +113,7 @@ async function offerWebhook(dialogs: Dialogs, url: string, secret: string | unde
   const add = 'Add Webhook for It';
   const copy = 'Copy URL';
   const answer = await dialogs.choose(`The local receiver is listening. Send webhooks to ${url}: only this address is answered.`, { modal: false, severity: 'info' }, add, copy);
-  if (answer === copy) await vscode.env.clipboard.writeText(url);
+  if (answer === copy) await copyAndSay(url, "Copied the local receiver's address");
   if (answer !== add) return;
   const taken = new Set(store.list().map((webhook) => webhook.name));
   let name = 'local-receiver';

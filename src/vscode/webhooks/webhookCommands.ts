@@ -5,6 +5,7 @@ import type { Services } from '../platform/services';
 import { onlyFromTests } from '../platform/testHooks';
 import { isIssuedNode, type WebhookNode } from './webhooksTree';
 import type { WebhookStore } from './webhookStore';
+import { copyAndSay } from '../platform/clipboard';
 
 /**
  * Fields given to "Add Webhook" instead of asking for them. From any caller (a code lens, another
@@ -226,7 +227,6 @@ export function registerWebhookCommands(services: Services, store: WebhookStore)
     if (!webhook) return;
     const url = await store.url(webhook.id);
     if (!url) throw new Error(`The endpoint URL of "${webhook.name}" is not stored: edit the webhook to set it again.`);
-    await vscode.env.clipboard.writeText(url);
-    vscode.window.setStatusBarMessage(`$(check) Copied the endpoint URL of ${webhook.name}`, 3000);
+    await copyAndSay(url, `Copied the endpoint URL of ${webhook.name}`);
   });
 }

@@ -9,6 +9,7 @@ import type { JobDetailsPanels } from './jobDetailsPanel';
 import { jobLabel, type JobsNode, type MoreEventsNode } from './jobNodes';
 import type { JobsTreeProvider } from './jobsTree';
 import type { TrajectoryDiagnostics } from './trajectoryDiagnostics';
+import { copyAndSay } from '../../platform/clipboard';
 
 export interface JobCommandDeps {
   services: Services;
@@ -88,8 +89,7 @@ export function registerJobCommands({ services, tree, view, dialogs, diagnostics
 
   services.registerCommand('rlStudio.copyJobId', async (node?: JobsNode) => {
     if (node?.kind !== 'job') return;
-    await vscode.env.clipboard.writeText(node.job.id);
-    vscode.window.setStatusBarMessage(`Copied ${node.job.id}`, 3000);
+    await copyAndSay(node.job.id, `Copied ${node.job.id}`);
   });
 
   services.registerCommand('rlStudio.openJobDetails', async (node?: JobsNode | string) => {

@@ -17,6 +17,7 @@ import type { Services } from '../../platform/services';
 import { loadWebviewPage, panelOptions } from '../../webviews/panelOptions';
 import { jobDetailsViewType } from './jobDetailsViewType';
 import type { JobService } from './jobService';
+import { copyAndSay } from '../../platform/clipboard';
 
 type PageChannel = RpcEndpoint<JobPageMethods, JobHostMethods, JobHostEvent, JobPageEvent>;
 
@@ -127,8 +128,7 @@ export class JobDetailsPanels implements vscode.Disposable {
       },
       copy: async (raw) => {
         const text = params.string(raw, 'text', maxCopyChars, 'the text to copy');
-        await vscode.env.clipboard.writeText(text);
-        vscode.window.setStatusBarMessage('Copied', 2000);
+        await copyAndSay(text, 'Copied', 2000);
         return null;
       },
     };

@@ -12,6 +12,7 @@ import { createModel } from './createModel';
 import { chatModelId, modelLabel, type CheckpointNode, type LoadMoreNode, type ModelsNode, type TrainingModelNode } from './modelNodes';
 import type { ModelsTreeProvider } from './modelsTree';
 import { nameModel, nameThenChat, openInChat } from './nameModel';
+import { copyAndSay } from '../../platform/clipboard';
 
 /** Commands of the Models view: each takes the node it was invoked on, or asks. */
 export function registerModelCommands(services: Services, tree: ModelsTreeProvider, view: vscode.TreeView<ModelsNode>, dialogs: Dialogs): void {
@@ -61,8 +62,7 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
   services.registerCommand('rlStudio.copyModelId', async (node?: ModelsNode) => {
     const id = node?.kind === 'inferenceModel' || node?.kind === 'trainingModel' ? node.model.id : undefined;
     if (!id) return;
-    await vscode.env.clipboard.writeText(id);
-    vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
+    await copyAndSay(id, `Copied ${id}`);
   });
 
   services.registerCommand('rlStudio.copyCheckpointModelId', async (node?: ModelsNode) => {
@@ -75,8 +75,7 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
       });
       return;
     }
-    await vscode.env.clipboard.writeText(id);
-    vscode.window.setStatusBarMessage(`Copied ${id}`, 3000);
+    await copyAndSay(id, `Copied ${id}`);
   });
 
   services.registerCommand('rlStudio.useInChat', async (node?: ModelsNode) => {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { shortModelLabel } from '../../../chat/modelIds';
 import { chatDefaultModelKey } from '../../chat/chatDefaults';
+import { copyToClipboard } from '../../platform/clipboard';
 import type { Dialogs } from '../../platform/dialogs';
 import type { Services } from '../../platform/services';
 import { maxPinnedModels } from '../rememberedItems';
@@ -15,10 +16,13 @@ export async function useInChat(services: Services, dialogs: Dialogs, modelId: s
   await pinned.add({ id: modelId, pinnedAt: new Date().toISOString() });
   for (const old of pinned.list().slice(maxPinnedModels)) await pinned.remove(old.id);
   await services.context.globalState.update(chatDefaultModelKey, modelId);
-  await vscode.env.clipboard.writeText(modelId);
+  const copied = await copyToClipboard(modelId);
   services.log.info(`pinned ${modelId} for the chat and the model picker; new chats start with it`);
-  dialogs.info(`${shortModelLabel(modelId)} is pinned in the chat and in VS Code's model picker, and new chats start with it. Its model id is on the clipboard.`, {
-    title: 'Open Chat',
-    run: () => vscode.commands.executeCommand('rlStudio.openChat'),
-  });
+  dialogs.info(
+    `${shortModelLabel(modelId)} is pinned in the chat and in VS Code's model picker, and new chats start with it. ${copied ? 'Its model id is on the clipboard.' : 'Its model id could not be put on the clipboard: Copy Checkpoint Model ID on its row in the Models view gives it.'}`,
+    {
+      title: 'Open Chat',
+      run: () => vscode.commands.executeCommand('rlStudio.openChat'),
+    },
+  );
 }
