@@ -7,7 +7,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import type { UiTestContext } from './context';
-import { openViewContainer, until } from './workbench';
+import { openViewContainer, runCommand, until } from './workbench';
 
 const fileName = 'gsm8k-step-42.trajectories.jsonl';
 const demoFile = join(__dirname, '../../../test/vscode/demo-workspace/trajectories', fileName);
@@ -29,7 +29,16 @@ async function inspectorShown({ page, workspace }: UiTestContext): Promise<Frame
   await input.fill(fileName);
   await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: fileName }).first().waitFor({ state: 'visible', timeout: 20_000 });
   await page.keyboard.press('Enter');
-  await frame.locator('.grid-rows .grid-row').first().waitFor({ state: 'visible', timeout: 60_000 });
+  const rows = frame.locator('.grid-rows .grid-row').first();
+  try {
+    await rows.waitFor({ state: 'visible', timeout: 30_000 });
+  } catch {
+    // Seen once in a long run: the file came up in the text editor (beside an untitled document an
+    // earlier module left). Said, and opened as a person then would, with the editor's own button.
+    console.log('      the file opened in the text editor; opening it with RL Studio: Open in Rollout Inspector');
+    await runCommand(page, 'RL Studio: Open in Rollout Inspector');
+    await rows.waitFor({ state: 'visible', timeout: 60_000 });
+  }
   return frame;
 }
 

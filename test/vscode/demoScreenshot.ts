@@ -206,12 +206,24 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
       .locator('.monaco-list-row')
       .filter({ hasText: /^step \d+/ })
       .first();
-    await row.click({ button: 'right' });
-    await page
+    const item = page
       .locator('.monaco-menu .action-label')
       .filter({ hasText: /^Use in Chat and Model Picker$/ })
-      .first()
-      .click();
+      .first();
+    // The tree redraws as the running job adds checkpoints, and a click on the menu can land while
+    // it does: the menu then stays open and nothing runs. It has run once the menu is gone.
+    for (let attempt = 1; ; attempt++) {
+      await row.click({ button: 'right' });
+      await item.waitFor({ state: 'visible', timeout: 10_000 });
+      await item.click();
+      try {
+        await item.waitFor({ state: 'hidden', timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
     const toast = page.locator('.notifications-toasts .notification-toast .notification-list-item-message').filter({ hasText: /is pinned in the chat/ });
     try {
       await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
