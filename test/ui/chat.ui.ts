@@ -104,6 +104,7 @@ export async function typesQuestionAndSeesTheStreamedAnswer(context: UiTestConte
   await ask(page, firstQuestion);
   await waitForAnswers(page, before + 1);
   const answer = chatFrame(page).locator('article.answer').last();
+  await answer.scrollIntoViewIfNeeded();
   assert.match(await answer.locator('.message-body').innerText(), /learning/i);
   assert.equal((await answer.locator('.code-block button[data-action="copy"]').count()) > 0, true, 'code blocks have Copy');
   assert.match(await answer.locator('.message-stats').innerText(), /\d+ prompt \+ \d+ completion tokens · first token/);

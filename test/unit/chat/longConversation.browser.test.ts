@@ -187,7 +187,7 @@ describe('a long conversation in the chat webview (chromium)', function () {
       const stopped = report.messages.at(-1)!;
       assert.equal(stopped.status, 'stopped');
       assert.match(stopped.text, /^w0 w1 /);
-      assert.equal(await chat.view.page.locator('article.answer[data-status="stopped"] .message-status').innerText(), 'stopped');
+      assert.equal(await chat.view.page.locator('article.answer[data-status="stopped"] .message-status').textContent(), 'stopped');
       // The 39 turns before the retried one were never touched.
       const cost = await watched(chat.view);
       assert.equal(cost.earlierChanged, 0, 'DOM changes in or around the 78 earlier messages');

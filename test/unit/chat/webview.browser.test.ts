@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { AnswerEntry } from '../../../src/chat/conversationTypes';
 import type { WebviewReport } from '../../../src/webview/chat/chatProtocol';
 import { startEmulator, type Emulator } from '../../emulator';
@@ -83,6 +83,15 @@ async function assertInert(s: { view: WebviewPage }, onPage: string) {
   return seen;
 }
 
+/**
+ * The text a person reads in an element, scrolled into view first: turns out of view are not laid
+ * out (`content-visibility`), and innerText leaves their text out.
+ */
+async function shownText(locator: Locator): Promise<string> {
+  await locator.scrollIntoViewIfNeeded();
+  return locator.innerText();
+}
+
 describe('chat webview in a real browser', function () {
   this.timeout(120_000);
   const chromium = chatPageSuite();
@@ -143,9 +152,9 @@ describe('chat webview in a real browser', function () {
       await s.ask('How do I write a reward function?');
       await s.answersDone(1);
       const answer = s.view.page.locator('article.answer').last();
-      assert.match(await answer.locator('.message-stats').innerText(), /^\d+ prompt \+ \d+ completion tokens · first token \d+ ms/);
+      assert.match(await shownText(answer.locator('.message-stats')), /^\d+ prompt \+ \d+ completion tokens · first token \d+ ms/);
       await answer.locator('.code-block').first().waitFor();
-      const code = await answer.locator('.code-block code').first().innerText();
+      const code = await shownText(answer.locator('.code-block code').first());
       await answer.locator('.code-block button[data-action="copy"]').first().click();
       await answer.locator('.code-block button[data-action="insert"]').first().click();
       await until(() => s.chat.ui.copied.length > 0 && s.chat.ui.inserted.length > 0, 5000, 'the copy and the insert');
@@ -225,7 +234,7 @@ describe('chat webview in a real browser', function () {
       const before = await s.view.page.locator('article.answer').count();
       await s.ask(`/echo ${line}`);
       await s.view.page.waitForFunction((n) => document.querySelectorAll('article.answer:not([data-status="streaming"])').length > n, before, { timeout: 60_000, polling: 100 });
-      const answerText = await s.view.page.locator('article.answer').last().locator('.message-body').innerText();
+      const answerText = await shownText(s.view.page.locator('article.answer').last().locator('.message-body'));
       assert.equal(answerText.length, line.length, 'the whole line is shown');
       assert.equal((await inspectTranscript(s.view)).pwned, undefined);
     });
@@ -256,7 +265,7 @@ describe('chat webview in a real browser', function () {
       s.view.post({ kind: 'event', event: { type: 'answerUpdated', conversationId, answer: { ...answer, status: 'stopped', cut: { part: 'answer', limitChars: 1024 * 1024 } } } });
       const footer = s.view.page.locator(`article.answer[data-message-id="${answer.id}"] .message-cut`);
       await footer.waitFor();
-      assert.equal(await footer.innerText(), 'The answer was cut at 1 MiB; RL Studio stopped the request.');
+      assert.equal(await shownText(footer), 'The answer was cut at 1 MiB; RL Studio stopped the request.');
       assert.equal(await s.view.page.locator(`article.answer[data-message-id="${answer.id}"]`).getAttribute('data-status'), 'stopped');
     });
 
@@ -278,7 +287,7 @@ describe('chat webview in a real browser', function () {
       const report = await s.report();
       assert.deepEqual(report.selectedModels, [reasoningModel, other]);
       assert.equal(report.compare, true);
-      const stats = await row.locator('.message-stats').allInnerTexts();
+      const stats = await Promise.all((await row.locator('.message-stats').all()).map((each) => shownText(each)));
       assert.equal(stats.length, 2);
       for (const line of stats) assert.match(line, /completion tokens/);
     });
@@ -290,11 +299,11 @@ describe('chat webview in a real browser', function () {
       emulator.addFault({ kind: 'status', status: 429, retryAfter: 1, path: '/chat/completions' });
       await s.ask('/echo after the limit');
       await s.view.page.locator('article.answer[data-status="error"]').waitFor();
-      assert.match(await s.view.page.locator('.message-error').innerText(), /429/);
-      assert.equal(await s.view.page.locator('article.user .user-text').last().innerText(), '/echo after the limit');
+      assert.match(await shownText(s.view.page.locator('.message-error')), /429/);
+      assert.equal(await shownText(s.view.page.locator('article.user .user-text').last()), '/echo after the limit');
       await s.view.page.locator('article.answer[data-status="error"] button', { hasText: 'Retry' }).click();
       await s.view.page.locator('article.answer[data-status="done"]').waitFor();
-      assert.equal(await s.view.page.locator('article.answer .message-body').last().innerText(), 'after the limit');
+      assert.equal(await shownText(s.view.page.locator('article.answer .message-body').last()), 'after the limit');
     });
 
     it('switches to exactly the model the extension opens, even one the picker does not list', async () => {
@@ -346,7 +355,7 @@ describe('chat webview in a real browser', function () {
       const answer = `article.answer[data-message-id="${await s.view.page.locator('article.answer').last().getAttribute('data-message-id')}"]`;
       const body = s.view.page.locator(`${answer} .message-body`);
       await s.view.page.click('button.stop');
-      const atStop = await body.innerText();
+      const atStop = await shownText(body);
       await s.view.page.locator(`${answer}[data-status="stopped"]`).waitFor();
       const conversationId = (await s.report()).conversationId;
       const stored = JSON.parse(s.chat.storage.files.get(`conversation-${conversationId}.json`) ?? '{}');
@@ -357,7 +366,7 @@ describe('chat webview in a real browser', function () {
       // stopped answer still had on the way would have been drawn before it.
       await s.ask('/echo after stop');
       await s.view.page.locator('article.answer[data-status="done"] .message-body', { hasText: 'after stop' }).waitFor();
-      const later = await body.innerText();
+      const later = await shownText(body);
       assert.equal(later, atStop, 'text appeared after Stop');
       assert.equal(kept.replace(/\s+/g, ' ').trim(), later.replace(/\s+/g, ' ').trim());
     });
@@ -366,7 +375,7 @@ describe('chat webview in a real browser', function () {
       const done = await s.view.page.locator('article.answer[data-status="done"]').count();
       await s.ask('/long 60');
       await s.view.page.waitForFunction((count) => document.querySelectorAll('article.answer[data-status="done"]').length > count, done, { timeout: 30_000 });
-      const stats = await s.view.page.locator('article.answer[data-status="done"] .message-stats').last().innerText();
+      const stats = await shownText(s.view.page.locator('article.answer[data-status="done"] .message-stats').last());
       assert.match(stats, /^\d+ prompt \+ 60 completion tokens · first token \d+ ms · \d+\.\d tok\/s · /);
     });
   });
