@@ -34,6 +34,11 @@ export function failureReason(error: unknown, redact: (text: string) => string):
   return escapeMarkdown(redact(escapedLine(oneLine(message, maxReasonChars) || 'no reason given')));
 }
 
+/** The opening of a notice: what became of the model chosen in the chat. */
+function chosenOutcome(chosen: ModelSummary | undefined, reason: string): string {
+  return chosen ? `The chosen model, ${modelName(chosen)}, could not answer (${reason})` : 'No model is chosen in the chat';
+}
+
 function modelName(model: ModelSummary | undefined): string {
   return model ? escapeMarkdown(foreignToken(model.name || model.id)) : 'no model (none is chosen in the chat)';
 }
@@ -50,8 +55,7 @@ export interface StandIn {
 /** The line before a stand-in's answer: which model answered, and why. */
 export function standInNotice({ chosen, reason, fallback, withoutTools }: StandIn): string {
   const without = withoutTools ? ' It calls no tools, so its answer is not read from your jobs: `/status`, `/jobs`, `/explain` and `/rollouts` answer with measured numbers.' : '';
-  const chosenText = chosen ? `The chosen model, ${modelName(chosen)}, could not answer (${reason})` : 'No model is chosen in the chat';
-  return `*${chosenText}, so RL Studio's model ${modelName(fallback)} answered instead.${without}*`;
+  return `*${chosenOutcome(chosen, reason)}, so RL Studio's model ${modelName(fallback)} answered instead.${without}*`;
 }
 
 export interface NoAnswer {
@@ -67,7 +71,6 @@ export interface NoAnswer {
 
 /** The line that stands where no model's answer could: what failed, and what to do. */
 export function noAnswerNotice({ chosen, reason, fallback, signedIn, about }: NoAnswer): string {
-  const chosenText = chosen ? `The chosen model, ${modelName(chosen)}, could not answer (${reason})` : 'No model is chosen in the chat';
   const fallbackText = fallback
     ? `, nor could RL Studio's model ${modelName(fallback.model)} (${fallback.reason})`
     : signedIn
@@ -77,7 +80,7 @@ export function noAnswerNotice({ chosen, reason, fallback, signedIn, about }: No
     ? "Choose another model in the chat's model picker, then ask again."
     : 'Sign in to RL Studio (command "RL Studio: Sign In") or choose another model in the chat\'s model picker, then ask again.';
   const standing = about === 'facts' ? ' The facts above are measured from the job and stand without a model.' : ' `/status`, `/jobs` and `/rollouts` answer without a model.';
-  return `*${chosenText}${fallbackText}. ${todo}${standing}*`;
+  return `*${chosenOutcome(chosen, reason)}${fallbackText}. ${todo}${standing}*`;
 }
 
 /** The line after an answer a model stopped in the middle of. */

@@ -8,10 +8,12 @@
  */
 import { describeFailure, duration, withRetryAdvice, type Failure } from '../api/describeFailure';
 import { parseCheckpointModelId } from '../core/checkpointIds';
+import type { FeatureSettingName } from '../core/settingNames';
 import { shortModelLabel } from './modelIds';
 
-/** The setting that says which catalogue models the picker shows. */
-export const pickerModelsSetting = 'rlStudio.languageModels.pickerModels';
+/** The setting that says which catalogue models the picker shows, by its name under `rlStudio.`, and in full. */
+export const pickerModelsSettingName = 'languageModels.pickerModels' satisfies FeatureSettingName;
+const pickerModelsSetting = `rlStudio.${pickerModelsSettingName}`;
 /** Catalogue models the picker shows at most, however many the setting matches. */
 export const maxPickerCatalogueModels = 16;
 /** Entries listed at most (pinned checkpoints first, then the catalogue). */

@@ -175,8 +175,7 @@ function desktopCodeAvailable(): boolean {
  * bell in the status bar) without popping up.
  */
 async function whenWorkbenchScriptServed(proxy: ToastingProxy): Promise<void> {
-  while (proxy.toastsShown === undefined) await new Promise((resolve) => setTimeout(resolve, 500));
-  if (!proxy.toastsShown) console.log('Note: notifications will not pop up in this code-server; they collect in the Notifications list (the bell at the bottom right).');
+  if (!(await proxy.scriptServed)) console.log('Note: notifications will not pop up in this code-server; they collect in the Notifications list (the bell at the bottom right).');
 }
 
 function waitForever(): Promise<never> {

@@ -10,7 +10,7 @@
  * workbench script it removes the driver's condition from the single place that decides whether a
  * toast shows. Everything else the driver does stays as it is.
  *
- * The patch is checked, not assumed: `toastsShown` says whether the script had the expected code,
+ * The patch is checked, not assumed: `scriptServed` says whether the script had the expected code,
  * and the demo says so when a newer code-server no longer has it.
  */
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
@@ -24,8 +24,8 @@ const workbenchScriptPath = /\/out\/vs\/code\/browser\/workbench\/workbench\.js$
 const maxPatchedBytes = 64 * 1024 * 1024;
 
 export interface ToastingProxy {
-  /** Whether the last workbench script served had the guard, and so now shows toasts. */
-  readonly toastsShown: boolean | undefined;
+  /** Settles when the workbench script is first served: whether it had the guard, and so now shows toasts. */
+  readonly scriptServed: Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -34,7 +34,8 @@ export interface ToastingProxy {
  * is passed unchanged, so the workbench's remote authority is the proxy's address.
  */
 export async function startToastingProxy(port: number, targetPort: number): Promise<ToastingProxy> {
-  let toastsShown: boolean | undefined;
+  let served: (toastsShown: boolean) => void = () => undefined;
+  const scriptServed = new Promise<boolean>((resolve) => (served = resolve));
   const sockets = new Set<Socket>();
   const server: Server = createServer((incoming, outgoing) => {
     const path = new URL(incoming.url ?? '/', 'http://proxy').pathname;
@@ -59,7 +60,8 @@ export async function startToastingProxy(port: number, targetPort: number): Prom
       readAll(response, maxPatchedBytes)
         .then((body) => {
           const script = body.toString('utf8');
-          toastsShown = script.includes(toastGuard);
+          const toastsShown = script.includes(toastGuard);
+          served(toastsShown);
           const patched = Buffer.from(toastsShown ? script.replace(toastGuard, toastGuardWithoutDriver) : script, 'utf8');
           const { etag: _etag, 'last-modified': _modified, 'content-encoding': _encoding, ...rest } = response.headers;
           outgoing.writeHead(200, { ...rest, 'content-length': String(patched.length), 'cache-control': 'no-store' });
@@ -102,9 +104,7 @@ export async function startToastingProxy(port: number, targetPort: number): Prom
     server.listen(port, '127.0.0.1', () => resolve());
   });
   return {
-    get toastsShown() {
-      return toastsShown;
-    },
+    scriptServed,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -3,7 +3,7 @@ import { errorMessage } from '../../api/errorMessage';
 import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../chat/languageModelMessages';
 import { cutNotice, maxAnswerChars, maxReasoningChars } from '../../chat/limits';
 import { apiForModel } from '../../chat/modelIds';
-import { languageModelFailure, planPickerModels, planSummary, type LanguageModelFailureKind } from '../../chat/pickerModels';
+import { languageModelFailure, planPickerModels, planSummary, pickerModelsSettingName, type LanguageModelFailureKind } from '../../chat/pickerModels';
 import { runStream } from '../../chat/streamRun';
 import type { ChatCompletionChunk } from '../../api/types';
 import type { Services } from '../platform/services';
@@ -55,7 +55,7 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
         catalogue: list.data,
         pinned: this.services.remembered.pinned.list(),
         trainingModels: this.services.remembered.models.list(),
-        patterns: featureSetting('languageModels.pickerModels'),
+        patterns: featureSetting(pickerModelsSettingName),
       });
       const summary = planSummary(plan);
       // Said once per change, not every time the editor asks.

@@ -13,7 +13,14 @@ export async function copyToClipboard(text: string): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const gaveUp = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), copyTimeoutMs)));
   try {
-    return await Promise.race([Promise.resolve(vscode.env.clipboard.writeText(text)).then(() => true), gaveUp]);
+    // Settled either way, so a copy that fails after the wait was given up is not an unhandled rejection.
+    return await Promise.race([
+      Promise.resolve(vscode.env.clipboard.writeText(text)).then(
+        () => true,
+        () => false,
+      ),
+      gaveUp,
+    ]);
   } catch {
     return false;
   } finally {
