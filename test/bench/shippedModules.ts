@@ -7,14 +7,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-
-const repoRoot = join(__dirname, '..', '..', '..');
+import { hostBuild, repoRoot } from './hostBuild';
 
 /** Bundles the named exports of source modules (paths from the repository root) into one module and loads it. */
 export async function loadAsShipped<T>(exportsByModule: Record<string, string[]>): Promise<T> {
-  const host = (await import(pathToFileURL(join(repoRoot, 'esbuild.host.mjs')).href)) as { hostOptions: esbuild.BuildOptions };
+  const host = await hostBuild();
   const folder = mkdtempSync(join(tmpdir(), 'rl-studio-bench-shipped-'));
   const entry = join(folder, 'entry.ts');
   writeFileSync(

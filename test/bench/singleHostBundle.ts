@@ -11,17 +11,8 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-
-const repoRoot = join(__dirname, '..', '..', '..');
-
-/** What esbuild.host.mjs exports (an untyped ES module, loaded at run time from the repository root). */
-interface HostBuild {
-  shareVscodeNamespace: esbuild.Plugin;
-  bundleBoundary(name: string, bundles: Record<string, string>): esbuild.Plugin;
-  hostOptions: esbuild.BuildOptions;
-}
+import { hostBuild, repoRoot } from './hostBuild';
 
 /** Bundles of dist/ that stay outside, by name and entry: required as `./<name>.js` like in dist/. */
 const outside: Record<string, string> = {
@@ -35,7 +26,7 @@ const outside: Record<string, string> = {
  * (`node esbuild.mjs`).
  */
 export async function buildSingleHostBundle(): Promise<string> {
-  const host = (await import(pathToFileURL(join(repoRoot, 'esbuild.host.mjs')).href)) as HostBuild;
+  const host = await hostBuild();
   const folder = mkdtempSync(join(tmpdir(), 'rl-studio-single-bundle-'));
   await esbuild.build({
     ...host.hostOptions,

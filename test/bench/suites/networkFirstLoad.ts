@@ -16,9 +16,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
+import { hostBuild } from '../hostBuild';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median } from '../stats';
 
@@ -33,7 +33,7 @@ interface Sample {
 
 /** dist/network.js as built before undici's Agent was loaded by its own path: with the package's main entry. */
 async function buildWithMainEntry(): Promise<string> {
-  const host = (await import(pathToFileURL(join(repoRoot, 'esbuild.host.mjs')).href)) as { hostOptions: esbuild.BuildOptions };
+  const host = await hostBuild();
   const folder = mkdtempSync(join(tmpdir(), 'rl-studio-network-main-entry-'));
   const stand = join(folder, 'undiciMainEntry.js');
   writeFileSync(stand, "module.exports = { Agent: require('undici').Agent };\n");
