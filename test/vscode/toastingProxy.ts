@@ -49,7 +49,10 @@ export async function startToastingProxy(port: number, targetPort: number): Prom
     }
     const upstream = httpRequest({ host: '127.0.0.1', port: targetPort, method: incoming.method, path: incoming.url, headers }, (response) => {
       const length = Number(response.headers['content-length'] ?? 0);
-      if (!patch || response.statusCode !== 200 || length > maxPatchedBytes) {
+      // A compressed answer (a server that ignored the request for plain text) is passed on untouched.
+      const encoded = (response.headers['content-encoding'] ?? 'identity') !== 'identity';
+      if (!patch || response.statusCode !== 200 || length > maxPatchedBytes || encoded) {
+        if (patch && response.statusCode === 200) served(false);
         const responseHeaders = { ...response.headers };
         // The page itself: drop any workbench script an earlier, unpatched start left in the cache.
         if (path === '/' && response.statusCode === 200) responseHeaders['clear-site-data'] = '"cache"';
@@ -63,7 +66,7 @@ export async function startToastingProxy(port: number, targetPort: number): Prom
           const toastsShown = script.includes(toastGuard);
           served(toastsShown);
           const patched = Buffer.from(toastsShown ? script.replace(toastGuard, toastGuardWithoutDriver) : script, 'utf8');
-          const { etag: _etag, 'last-modified': _modified, 'content-encoding': _encoding, ...rest } = response.headers;
+          const { etag: _etag, 'last-modified': _modified, ...rest } = response.headers;
           outgoing.writeHead(200, { ...rest, 'content-length': String(patched.length), 'cache-control': 'no-store' });
           outgoing.end(patched);
         })
