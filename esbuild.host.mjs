@@ -1,7 +1,8 @@
 // What every build of the extension host shares: the options and the plugins of esbuild.mjs's host
 // build, also used by the benchmark's single-bundle peer (test/bench/singleHostBundle.ts), so that
 // the two bundles differ only in how the parts are split.
-import { join, resolve } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 
 // Every `import * as vscode from 'vscode'` in a CommonJS bundle would copy the whole API object into
 // a namespace of its own at load time (dozens of files, hundreds of names each): measurable in
@@ -15,24 +16,171 @@ export const shareVscodeNamespace = {
 };
 
 /**
- * Keeps other bundles out of the one being built: a relative require or import of one of
- * `bundles`' entries (output name to entry path) is rewritten to `./<name>.js` and left to Node, so
- * that part is not copied into the bundle that asks for it and its module state (a class, a cache)
- * exists once.
+ * The extension host's bundles, by output name, each with the source it starts from. VS Code loads
+ * `extension`: the activation glue (src/extension.ts and each feature's activation.ts), which
+ * registers every command, view and provider and runs nothing else. Each feature is one bundle from
+ * its index.ts, required on first use through onFirstUse (src/platform/host/lazy/onFirstUse.ts); a
+ * feature's commands are listed in src/platform/host/lazy/featureCommands.ts.
  */
-export function bundleBoundary(name, bundles) {
+export const featureBundles = {
+  /** Models and Training Jobs views, job details panels, their commands and the training tools. */
+  training: 'src/training/index.ts',
+  /** The chat panel, the platform's models in VS Code's own chat, and their commands. */
+  chat: 'src/chat/index.ts',
+  /** The rollout inspector: its custom editor, the documents it reads, its page and its tools. */
+  rollouts: 'src/rollouts/index.ts',
+  /** Checkpoint evaluation: the command, the runs, the report editor and the evaluation tool. */
+  evals: 'src/evals/index.ts',
+  /** The Webhooks view, test sends, the local receiver, the payload language and its tools. */
+  webhooks: 'src/webhooks/index.ts',
+  /** The @rlstudio chat participant, and the table of every feature's tools it hands to VS Code. */
+  agent: 'src/agent/index.ts',
+  /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */
+  developmentSeed: 'src/platform/host/developmentSeed.ts',
+};
+
+/**
+ * The platform (src/platform/) is shared by every feature, and each of its modules is shipped once:
+ *   platform.js      the platform modules activation runs (services, settings, trust, health, the
+ *                    failure words…), found by following src/extension.ts's imports; loaded with it;
+ *   network.js       the client and undici (src/platform/client/ less what activation runs), on the
+ *                    first request;
+ *   platformLate.js  the rest of the platform (the kit, the pages' host side, the tool contract), with
+ *                    the first feature that needs it.
+ * A feature's import of a platform module is left to Node as `require('./<bundle>.js')`, so the
+ * module is not copied into the feature's bundle and its state (a class, a cache) exists once.
+ */
+export const sharedBundleNames = ['platform', 'network', 'platformLate'];
+
+/** The client's entry: what the services require on the first request. */
+const networkEntry = 'src/platform/client/index.ts';
+
+const sourceOf = (path) => path.replace(/\\/g, '/');
+const isPlatformHostModule = (path) => path.startsWith('src/platform/') && path.endsWith('.ts') && !path.includes('/page/');
+
+function platformModules(root) {
+  const found = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(join(root, dir))) {
+      const path = `${dir}/${name}`;
+      if (statSync(join(root, path)).isDirectory()) walk(path);
+      else if (isPlatformHostModule(path)) found.push(path);
+    }
+  };
+  walk('src/platform');
+  return found;
+}
+
+/** The value names a module exports itself (not those it passes on from another module). */
+function ownExports(source) {
+  const names = [];
+  for (const match of source.matchAll(/^export\s+(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var|class|enum)\s+([A-Za-z_$][\w$]*)/gm)) names.push(match[1]);
+  for (const match of source.matchAll(/^export\s*\{([^}]*)\}\s*;/gm)) {
+    for (const part of match[1].split(',')) {
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop();
+      if (name && !part.trim().startsWith('type ')) names.push(name);
+    }
+  }
+  return names;
+}
+
+/**
+ * Which shared bundle holds each platform module, given the modules activation runs. Fails the build
+ * when two modules of one bundle export the same name: `require('./<bundle>.js').name` must mean one
+ * thing.
+ */
+export function sharedLayout(root, activationModules) {
+  const bundleOf = new Map();
+  for (const path of platformModules(root)) {
+    if (Object.values(featureBundles).includes(path)) continue;
+    bundleOf.set(path, activationModules.has(path) ? 'platform' : path.startsWith('src/platform/client/') ? 'network' : 'platformLate');
+  }
+  const modules = Object.fromEntries(sharedBundleNames.map((name) => [name, [...bundleOf].filter(([, bundle]) => bundle === name).map(([path]) => path)]));
+  for (const [bundle, paths] of Object.entries(modules)) {
+    const owner = new Map();
+    for (const path of paths) {
+      for (const name of ownExports(readFileSync(join(root, path), 'utf8'))) {
+        if (owner.has(name)) throw new Error(`${owner.get(name)} and ${path} both export ${name}, and both are shipped in dist/${bundle}.js: rename one`);
+        owner.set(name, path);
+      }
+    }
+  }
+  return { bundleOf, modules };
+}
+
+/** The modules of src/platform/ that src/extension.ts reaches, feature bundles left outside. */
+export async function activationPlatformModules(esbuild, root) {
+  const result = await esbuild.build({
+    ...hostOptions,
+    absWorkingDir: root,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'activation-probe',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [shareVscodeNamespace, bundleBoundary(root, new Map(), { ...featureBundles, network: networkEntry })],
+  });
+  // A module whose exports activation never uses is tree-shaken away: it is listed with no bytes. A
+  // module that is kept keeps its imports of other bundles (Node must load them), and a platform
+  // module is shipped whole, so each of its imports counts too.
+  const [output] = Object.values(result.metafile.outputs).filter((entry) => entry.entryPoint);
+  const pending = Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => path);
+  const reached = new Set();
+  while (pending.length > 0) {
+    const path = pending.pop();
+    for (const { path: imported, external } of result.metafile.inputs[path]?.imports ?? []) {
+      const module = sourceOf(imported);
+      if (external || reached.has(module) || !isPlatformHostModule(module)) continue;
+      reached.add(module);
+      pending.push(imported);
+    }
+  }
+  for (const path of Object.keys(output.inputs)) if (output.inputs[path].bytesInOutput > 0 && isPlatformHostModule(sourceOf(path))) reached.add(sourceOf(path));
+  return reached;
+}
+
+/**
+ * Keeps each bundle's modules in that bundle: a relative import or require, from outside bundle B, of
+ * B's entry (a feature's index.ts) or of a module B holds (`sharedModules`: path to bundle) is
+ * rewritten to `./B.js` and left to Node.
+ */
+export function bundleBoundary(root, sharedModules, entries = featureBundles) {
   return {
-    name,
+    name: 'bundle-boundary',
     setup(build) {
-      const bundleOfEntry = new Map(Object.entries(bundles).map(([bundle, entry]) => [resolve(entry), bundle]));
-      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const bundleOfEntry = new Map(Object.entries(entries).map(([bundle, entry]) => [sourceOf(relative(root, resolve(root, entry))), bundle]));
+      const bundleOfModule = (path) => sharedModules.get(path) ?? bundleOfEntry.get(path);
+      build.onResolve({ filter: /^\.\.?(\/|$)/ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
         const target = resolve(args.resolveDir, args.path);
+        const importer = args.namespace === 'shared-bundle' ? undefined : sourceOf(relative(root, args.importer));
+        const importerBundle = args.namespace === 'shared-bundle' ? args.pluginData : sharedModules.get(importer);
         for (const candidate of [target, `${target}.ts`, join(target, 'index.ts')]) {
-          const bundle = bundleOfEntry.get(candidate);
-          if (bundle) return { path: `./${bundle}.js`, external: true };
+          const bundle = bundleOfModule(sourceOf(relative(root, candidate)));
+          if (bundle && bundle !== importerBundle) return { path: `./${bundle}.js`, external: true };
+          if (bundle) return undefined;
         }
         return undefined;
+      });
+    },
+  };
+}
+
+/** Entries for the shared bundles: each re-exports every module it holds. */
+export function sharedBundleEntries(root, modules) {
+  return {
+    name: 'shared-bundle-entries',
+    setup(build) {
+      build.onResolve({ filter: /^shared-bundle:/ }, (args) => ({ path: args.path, namespace: 'shared-bundle', pluginData: args.path.slice('shared-bundle:'.length) }));
+      build.onLoad({ filter: /.*/, namespace: 'shared-bundle' }, (args) => {
+        const bundle = args.path.slice('shared-bundle:'.length);
+        return { contents: modules[bundle].map((path) => `export * from './${path.replace(/\.ts$/, '')}';`).join('\n'), resolveDir: root, loader: 'ts', pluginData: bundle };
       });
     },
   };

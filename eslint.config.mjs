@@ -6,19 +6,22 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+import { featureBoundaries } from './lint/featureBoundaries.mjs';
 import { importCycles } from './lint/importCycles.mjs';
 
-/** The folders of src/ that run in Node tests without VS Code: they import nothing from it. */
-const pureFolders = ['api', 'core', 'chat', 'payload', 'webhook', 'rollouts', 'evals', 'agent'];
+/**
+ * The rooms of src/ that run in Node tests without VS Code: each feature's model/ and protocol.ts, and
+ * the platform's client, kit and health. They import nothing from it.
+ */
+const pureRooms = ['src/*/model/**/*.ts', 'src/*/protocol.ts', 'src/platform/client/**/*.ts', 'src/platform/kit/**/*.ts', 'src/platform/health/**/*.ts', 'src/platform/pages/*.ts'];
+/** The rooms that run in a webview (a browser): each feature's page/ and the pages' own helpers. */
+const pageRooms = ['src/*/page/**/*.ts', 'src/platform/pages/page/**/*.ts'];
+/** What both sides of a webview import: the contracts and the messaging under them. */
+const sharedWithPages = ['src/*/protocol.ts', 'src/platform/pages/*.ts'];
 
 const vscodeModule = {
   name: 'vscode',
-  message: 'This folder is pure (tested in Node without VS Code): take what it needs as a parameter, and keep the VS Code glue in src/vscode/.',
-};
-const vscodeGlue = {
-  // Relative imports that reach into src/vscode/ (the glue), from anywhere below src/.
-  regex: '^(\\.\\.?/)+(.*/)?vscode(/|$)',
-  message: 'src/vscode/ is the VS Code glue: the pure folders and the webviews do not depend on it; move what both need into a pure folder.',
+  message: 'This room is pure (tested in Node without VS Code): take what it needs as a parameter, and keep the VS Code glue in a host/ room.',
 };
 const nodeOnly = [...builtinModules.filter((name) => !name.startsWith('_')), 'undici'].map((name) => ({
   name,
@@ -92,28 +95,34 @@ export default defineConfig(
     },
   },
 
-  // The layers of src/ (see README.md's layout): pure folders import nothing of VS Code...
+  // The rooms of src/ (see README.md, "How it is built"): pure rooms import nothing of VS Code...
   {
-    files: pureFolders.map((folder) => `src/${folder}/**/*.ts`),
+    files: pureRooms,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [vscodeModule], patterns: [vscodeGlue] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [vscodeModule] }],
     },
+  },
+  // ...each feature keeps its rooms to itself, and the platform needs no feature...
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'rl-studio': { rules: { 'import-cycles': importCycles, 'feature-boundaries': featureBoundaries } } },
+    rules: { 'rl-studio/feature-boundaries': 'error' },
   },
   // No file of src/ imports its way back to itself.
   {
     files: ['src/**/*.ts'],
-    plugins: { 'rl-studio': { rules: { 'import-cycles': importCycles } } },
     rules: { 'rl-studio/import-cycles': 'error' },
   },
-  // ...and the webview scripts run in a browser: no VS Code, no Node, no undici.
+  // ...and the webview scripts, with what they share with the host, run in a browser: no VS Code, no
+  // Node, no undici.
   {
-    files: ['src/webview/**/*.ts'],
+    files: [...pageRooms, ...sharedWithPages],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [{ ...vscodeModule, message: 'Webview scripts run in a browser and reach VS Code only through the webview protocol.' }, ...nodeOnly],
-          patterns: [vscodeGlue, { group: ['node:*'], message: 'Webview scripts run in a browser: no Node modules. Ask the extension host over the webview protocol instead.' }],
+          patterns: [{ group: ['node:*'], message: 'Webview scripts run in a browser: no Node modules. Ask the extension host over the webview protocol instead.' }],
         },
       ],
     },

@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import { registerAccountCommands } from './vscode/platform/account';
-import { createTestApi, type RlStudioTestApi } from './vscode/platform/testApi';
-import { registerChat } from './vscode/chat/chatActivation';
-import { createServices } from './vscode/platform/services';
-import type * as DevelopmentSeed from './vscode/platform/developmentSeed';
-import { onFirstUse } from './vscode/platform/lazy/onFirstUse';
-import { registerPayloadLanguage } from './vscode/payloadLanguage/payloadLanguageActivation';
-import { registerAgent } from './vscode/agent/agentActivation';
-import { registerEvals } from './vscode/evals/evalsActivation';
-import { registerRollouts } from './vscode/rollouts/rolloutsActivation';
-import { registerWorkspaceEndpoints } from './vscode/trust/trustActivation';
-import { registerViews } from './vscode/sidebar/sidebarActivation';
-import { openWebhookStore, registerWebhooks } from './vscode/webhooks/webhooksActivation';
+import { registerAccountCommands } from './platform/host/account';
+import { createTestApi, type RlStudioTestApi } from './testApi';
+import { registerChat } from './chat/activation';
+import { createServices } from './platform/host/services';
+import type * as DevelopmentSeed from './platform/host/developmentSeed';
+import { onFirstUse } from './platform/host/lazy/onFirstUse';
+import { registerPayloadLanguage } from './webhooks/host/payload/payloadLanguageActivation';
+import { registerAgent } from './agent/activation';
+import { registerEvals } from './evals/activation';
+import { registerRollouts } from './rollouts/activation';
+import { registerWorkspaceEndpoints } from './platform/trust/activation';
+import { registerViews } from './training/activation';
+import { openWebhookStore, registerWebhooks } from './webhooks/activation';
 
 /**
  * Kept cheap on purpose (test/bench measures it): it registers every command, view, serializer and
@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   registerWorkspaceEndpoints(services);
   // Signs the demo workbench in (see the file); it acts in development mode only, so it loads only then.
   if (context.extensionMode === vscode.ExtensionMode.Development) {
-    const seed = onFirstUse('development seed', services.log, () => require('./vscode/platform/developmentSeed') as typeof DevelopmentSeed);
+    const seed = onFirstUse('development seed', services.log, () => require('./platform/host/developmentSeed') as typeof DevelopmentSeed);
     void seed().applyDevelopmentSeed(services);
   }
   registerAccountCommands(services);

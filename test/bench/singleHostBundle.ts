@@ -1,9 +1,7 @@
 /**
- * The peer of the split extension host build: one bundle from src/extension.ts holding every part
- * (sidebar, chat, language models, payload language and core, webhooks, the development seed), with
- * only the network stack left out as `./network.js`, the very file of dist/, and beside it the
- * shared error class `./errors.js` that network.js requires (kept as one file, as in dist/, so that
- * the class exists once and `instanceof` holds between the two). It is built with the options and
+ * The peer of the split extension host build: one bundle from src/extension.ts holding every feature
+ * and the whole platform, with only the network stack left out as `./network.js`, the very file of
+ * dist/, and beside it dist/platform.js, which network.js requires. It is built with the options and
  * plugins of esbuild.mjs's host build, taken from esbuild.host.mjs (the shared `vscode` namespace,
  * the jsonc-parser alias, minified CommonJS for node20), so the one thing that differs from
  * dist/extension.js is that nothing is left to load on first use.
@@ -14,15 +12,14 @@ import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { hostBuild, repoRoot } from './hostBuild';
 
-/** Bundles of dist/ that stay outside, by name and entry: required as `./<name>.js` like in dist/. */
-const outside: Record<string, string> = {
-  network: join(repoRoot, 'src', 'network.ts'),
-  errors: join(repoRoot, 'src', 'api', 'errors.ts'),
-};
+/** The bundle of dist/ that stays outside, by name and entry: required as `./network.js` like in dist/. */
+const outside: Record<string, string> = { network: 'src/platform/client/index.ts' };
+/** The files of dist/ copied beside the single bundle: the network stack and the platform part it requires. */
+const copied = ['network.js', 'platform.js'];
 
 /**
  * Builds the single host bundle into a new temporary folder beside copies of dist/network.js and
- * dist/errors.js, and returns the path of its extension.js. dist/ must have been built
+ * dist/platform.js, and returns the path of its extension.js. dist/ must have been built
  * (`node esbuild.mjs`).
  */
 export async function buildSingleHostBundle(): Promise<string> {
@@ -31,11 +28,11 @@ export async function buildSingleHostBundle(): Promise<string> {
   await esbuild.build({
     ...host.hostOptions,
     absWorkingDir: repoRoot,
-    plugins: [host.shareVscodeNamespace, host.bundleBoundary('keep-outside', outside)],
+    plugins: [host.shareVscodeNamespace, host.bundleBoundary(repoRoot, new Map(), outside)],
     minify: true,
     entryPoints: { extension: 'src/extension.ts' },
     outdir: folder,
   });
-  for (const name of Object.keys(outside)) copyFileSync(join(repoRoot, 'dist', `${name}.js`), join(folder, `${name}.js`));
+  for (const name of copied) copyFileSync(join(repoRoot, 'dist', name), join(folder, name));
   return join(folder, 'extension.js');
 }

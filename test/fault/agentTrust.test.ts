@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TrainingModel } from '../../src/api/types';
+import type { TrainingModel } from '../../src/platform/client/types';
 import { startEmulator, type Emulator } from '../emulator';
 import { trajectoryGroups } from '../support/builders';
 import { confirmationOf, invoked, toolModules, toolServices, useWorkspaceFolder } from './support/agentToolHost';

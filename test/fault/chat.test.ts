@@ -6,7 +6,7 @@
  * covered in test/unit/chat/webview.browser.test.ts ("renders hostile markup inert…").
  */
 import assert from 'node:assert/strict';
-import { cutNotice, maxAnswerChars } from '../../src/chat/limits';
+import { cutNotice, maxAnswerChars } from '../../src/chat/model/limits';
 import { until } from '../unit/chat/support';
 import { createHostileChat, type RawReply } from './support/chatHostileWebview';
 import { faultModel, startSseServer, type SseServer } from './support/chatSseServer';

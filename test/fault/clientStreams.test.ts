@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import type { PlatformError } from '../../src/api';
-import type { ChatCompletionChunk } from '../../src/api/types';
+import type { PlatformError } from '../../src/platform/client';
+import type { ChatCompletionChunk } from '../../src/platform/client/types';
 import { measureBounded, mib, repeated, startServer, until, writeLazily, type BoundedMeasurement, type WriteReport } from './support/clientServers';
 import { faultClient, platformFailure } from './support/clientFaults';
 

@@ -9,9 +9,9 @@ import { strict as assert } from 'node:assert';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { endpointSecrets } from '../../src/webhook/endpoint';
-import { sendTestConfirmation } from '../../src/webhook/testConfirmation';
-import { deleteCheckpointsConfirmation, deleteModelConfirmation, logConfirmation, sftConfirmation, trainingConfirmation } from '../../src/vscode/sidebar/commandConfirmations';
+import { endpointSecrets } from '../../src/webhooks/model/endpoint';
+import { sendTestConfirmation } from '../../src/webhooks/model/testConfirmation';
+import { deleteCheckpointsConfirmation, deleteModelConfirmation, logConfirmation, sftConfirmation, trainingConfirmation } from '../../src/training/host/commandConfirmations';
 import { FakeHost, manifestDefaults, useHost } from './support/trustHost';
 
 interface FakeUri {
@@ -29,7 +29,7 @@ const group = JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: '
 const model = { id: '3f1c9a52-7d0e-4a8b-9c61-2b5e8f0d4a17', entity: 'team', project: 'demo', name: 'agent-001' };
 
 describe('fault: what a costly command confirmed is what it sends', () => {
-  let snapshots: typeof import('../../src/vscode/platform/fileSnapshot');
+  let snapshots: typeof import('../../src/platform/host/fileSnapshot');
   let folder: string;
   const documents: FakeDocument[] = [];
 
@@ -52,7 +52,7 @@ describe('fault: what a costly command confirmed is what it sends', () => {
       },
     });
     useHost(host);
-    snapshots = require('../../src/vscode/platform/fileSnapshot') as typeof import('../../src/vscode/platform/fileSnapshot');
+    snapshots = require('../../src/platform/host/fileSnapshot') as typeof import('../../src/platform/host/fileSnapshot');
     folder = mkdtempSync(join(tmpdir(), 'rl-studio-confirm-'));
   });
   after(() => rmSync(folder, { recursive: true, force: true }));

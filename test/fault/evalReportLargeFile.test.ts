@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countProvenance } from '../../src/evals/answerProvenance';
-import { maxRunFileBytes, openRunFile, runFileSizeProblem } from '../../src/evals/resultsFileLoader';
-import { answersPerPage } from '../../src/evals/reportPaging';
-import { previewChars } from '../../src/webview/evalReport/evalReportProtocol';
+import { countProvenance } from '../../src/evals/model/answerProvenance';
+import { maxRunFileBytes, openRunFile, runFileSizeProblem } from '../../src/evals/model/resultsFileLoader';
+import { answersPerPage } from '../../src/evals/model/reportPaging';
+import { previewChars } from '../../src/evals/protocol';
 import { measure } from './support/measure';
 import { largeRun, writeLargeRun } from '../support/largeRunFile';
 

@@ -9,11 +9,11 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, promises as fs, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TrainingModel } from '../../src/api/types';
-import { cacheKey } from '../../src/evals/cacheKey';
-import type { AnswerRecord, EvalModelRef, EvalParameters, EvalRunFile, NamedScorer } from '../../src/evals/evalModel';
-import { parseEvalSet } from '../../src/evals/evalSet';
-import { parseRunFile, serializeRunFile } from '../../src/evals/resultsFile';
+import type { TrainingModel } from '../../src/platform/client/types';
+import { cacheKey } from '../../src/evals/model/cacheKey';
+import type { AnswerRecord, EvalModelRef, EvalParameters, EvalRunFile, NamedScorer } from '../../src/evals/model/evalModel';
+import { parseEvalSet } from '../../src/evals/model/evalSet';
+import { parseRunFile, serializeRunFile } from '../../src/evals/model/resultsFile';
 import { startEmulator, type Emulator } from '../emulator';
 import { evalHost, evalServices, FileUri, type EvalTrustHost } from './support/evalTrustHost';
 
@@ -27,8 +27,8 @@ describe('trust: a hostile results file in a cloned repository, retried from its
   let setup: EvalTrustHost;
   let setText: string;
   let trained: TrainingModel;
-  let retry: typeof import('../../src/vscode/evals/retryFromResults');
-  let runsModule: typeof import('../../src/vscode/evals/evalRuns');
+  let retry: typeof import('../../src/evals/host/retryFromResults');
+  let runsModule: typeof import('../../src/evals/host/evalRuns');
 
   before(async () => {
     emulator = await startEmulator({ apiKey: 'eval-trust-key' });
@@ -43,8 +43,8 @@ describe('trust: a hostile results file in a cloned repository, retried from its
     await fs.mkdir(join(dir, '.rlstudio', 'evals'), { recursive: true });
     await fs.writeFile(join(dir, 'evals', 'arith.evalset.jsonl'), setText);
     setup = evalHost(dir);
-    retry = require('../../src/vscode/evals/retryFromResults') as typeof import('../../src/vscode/evals/retryFromResults');
-    runsModule = require('../../src/vscode/evals/evalRuns') as typeof import('../../src/vscode/evals/evalRuns');
+    retry = require('../../src/evals/host/retryFromResults') as typeof import('../../src/evals/host/retryFromResults');
+    runsModule = require('../../src/evals/host/evalRuns') as typeof import('../../src/evals/host/evalRuns');
   });
 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,11 +5,11 @@
  * diagnostic a person can read, never an exception, without freezing the extension host.
  */
 import { strict as assert } from 'node:assert';
-import { parseExperimentalConfig } from '../../src/core/experimentalConfig';
-import { checkTrajectoryFile, parseTrajectoryFile, tooLargeToRead } from '../../src/core/trajectoryFile';
-import { maxTrajectoryFileSize } from '../../src/core/trajectoryLimits';
-import { analysePayload, defaultSampleEvent, diagnose, renderPayload, type PayloadDiagnostic } from '../../src/payload';
-import { maxReportedProblems } from '../../src/payload/diagnostics';
+import { parseExperimentalConfig } from '../../src/training/model/experimentalConfig';
+import { checkTrajectoryFile, parseTrajectoryFile, tooLargeToRead } from '../../src/platform/kit/trajectoryFile';
+import { maxTrajectoryFileSize } from '../../src/platform/kit/trajectoryLimits';
+import { analysePayload, defaultSampleEvent, diagnose, renderPayload, type PayloadDiagnostic } from '../../src/webhooks/model/payload';
+import { maxReportedProblems } from '../../src/webhooks/model/payload/diagnostics';
 import { aliasAutomation, jsonlOfSize, nestedArrays, nestedObjects, payloadOfReferences, trajectoryLine } from './support/inputDocuments';
 import { measure, type Measurement } from './support/measure';
 

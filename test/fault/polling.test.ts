@@ -6,12 +6,12 @@
  */
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
-import type { PlatformClient } from '../../src/api';
-import { describeFailure } from '../../src/api/describeFailure';
-import { summarizeHealth } from '../../src/core/health';
-import { HealthMonitor, notChecked } from '../../src/core/healthMonitor';
-import { JobTracker } from '../../src/core/jobTracker';
-import { defaultPollPolicy, minPollIntervalMs } from '../../src/core/pollPolicy';
+import type { PlatformClient } from '../../src/platform/client';
+import { describeFailure } from '../../src/platform/client/describeFailure';
+import { summarizeHealth } from '../../src/platform/health/health';
+import { HealthMonitor, notChecked } from '../../src/platform/health/healthMonitor';
+import { JobTracker } from '../../src/training/model/jobTracker';
+import { defaultPollPolicy, minPollIntervalMs } from '../../src/training/model/pollPolicy';
 import { measure } from './support/measure';
 import { SimulatedClock, until } from './support/pollingClock';
 import { alternatingCursors, clientFor, ignoresAfter, PollingServer, sourceFor, wellBehaved, type PollingServerOptions, type RecordedRequest } from './support/pollingServers';

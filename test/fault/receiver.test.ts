@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { formatReceivedRequest } from '../../src/webhook/receivedReport';
-import { receiverLimits, startReceiver, type LocalReceiver } from '../../src/webhook/receiver';
-import { signPayload } from '../../src/webhook/signature';
+import { formatReceivedRequest } from '../../src/webhooks/model/receivedReport';
+import { receiverLimits, startReceiver, type LocalReceiver } from '../../src/webhooks/model/receiver';
+import { signPayload } from '../../src/webhooks/model/signature';
 import { measure } from './support/measure';
 import { inParallel, openConnection, post, trickle } from './support/receiverClients';
 import type { FloodReport } from './support/receiverFlood';

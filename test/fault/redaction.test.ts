@@ -1,15 +1,15 @@
-import '../unit/redaction/support/fakeVscode';
+import '../unit/platform/client/support/fakeVscode';
 import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { isPlatformError, PlatformClient, type PlatformError, type RequestLogEntry } from '../../src/api';
-import { redactSecrets } from '../../src/api/redact';
-import { describeAnswerError } from '../../src/chat/answerErrors';
-import { appendUserTurn, createConversation } from '../../src/chat/conversation';
-import { defaultSettings } from '../../src/chat/conversationTypes';
-import { conversationToJson, conversationToMarkdown } from '../../src/chat/exportConversation';
-import { RedactingLog } from '../../src/vscode/platform/log';
+import { isPlatformError, PlatformClient, type PlatformError, type RequestLogEntry } from '../../src/platform/client';
+import { redactSecrets } from '../../src/platform/client/redact';
+import { describeAnswerError } from '../../src/chat/model/answerErrors';
+import { appendUserTurn, createConversation } from '../../src/chat/model/conversation';
+import { defaultSettings } from '../../src/chat/model/conversationTypes';
+import { conversationToJson, conversationToMarkdown } from '../../src/chat/model/exportConversation';
+import { RedactingLog } from '../../src/platform/host/log';
 import { testEnv } from '../unit/chat/support';
-import { base64Pieces } from '../unit/redaction/support/keys';
+import { base64Pieces } from '../unit/platform/client/support/keys';
 import { measure } from './support/measure';
 import { basicOf, hostileServer, leakOf, type HostileServer } from './support/redactionHostile';
 

@@ -9,11 +9,11 @@ import { strict as assert } from 'node:assert';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSource } from '../../src/rollouts/fileSource';
-import { InspectedFile } from '../../src/rollouts/inspectedFile';
-import { defaultQuery } from '../../src/rollouts/inspectorModel';
-import { defaultMaxGroups } from '../../src/rollouts/rolloutCollection';
-import { defaultMaxLineBytes } from '../../src/rollouts/sourceLines';
+import { fileSource } from '../../src/rollouts/model/fileSource';
+import { InspectedFile } from '../../src/rollouts/model/inspectedFile';
+import { defaultQuery } from '../../src/rollouts/model/inspectorModel';
+import { defaultMaxGroups } from '../../src/rollouts/model/rolloutCollection';
+import { defaultMaxLineBytes } from '../../src/platform/kit/sourceLines';
 import { measure } from './support/measure';
 
 const MiB = 2 ** 20;

@@ -11,7 +11,7 @@ import { scanCommands } from './support/trustCommandScan';
 
 const root = join(__dirname, '..', '..', '..');
 /** The command registration that registers every command under the id it receives. */
-const forwarders = ['src/vscode/platform/services.ts'];
+const forwarders = ['src/platform/host/services.ts'];
 
 const scan = (files: Record<string, string>) => scanCommands(new Map(Object.entries(files)), forwarders).findings.map((finding) => `${finding.command}: ${finding.problem}`);
 

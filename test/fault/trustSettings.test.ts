@@ -7,17 +7,17 @@ import { strict as assert } from 'node:assert';
 import { FakeHost, manifestDefaults, useHost } from './support/trustHost';
 
 describe('trust: hostile setting values', () => {
-  let settings: typeof import('../../src/vscode/platform/settings');
-  let addresses: typeof import('../../src/vscode/trust/addresses');
-  let policy: typeof import('../../src/vscode/trust/endpointPolicy');
+  let settings: typeof import('../../src/platform/host/settings');
+  let addresses: typeof import('../../src/platform/trust/addresses');
+  let policy: typeof import('../../src/platform/trust/endpointPolicy');
   let host: FakeHost;
 
   before(() => {
     host = new FakeHost(manifestDefaults());
     useHost(host);
-    settings = require('../../src/vscode/platform/settings') as typeof import('../../src/vscode/platform/settings');
-    addresses = require('../../src/vscode/trust/addresses') as typeof import('../../src/vscode/trust/addresses');
-    policy = require('../../src/vscode/trust/endpointPolicy') as typeof import('../../src/vscode/trust/endpointPolicy');
+    settings = require('../../src/platform/host/settings') as typeof import('../../src/platform/host/settings');
+    addresses = require('../../src/platform/trust/addresses') as typeof import('../../src/platform/trust/addresses');
+    policy = require('../../src/platform/trust/endpointPolicy') as typeof import('../../src/platform/trust/endpointPolicy');
   });
 
   const read = (user: Record<string, unknown>, workspace: Record<string, unknown> = {}, approved: string[] = []) => {

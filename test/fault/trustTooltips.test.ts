@@ -38,15 +38,15 @@ function assertInert(html: string, where: string): void {
 
 describe('trust: server text in tooltips', () => {
   let nodes: {
-    models: typeof import('../../src/vscode/sidebar/models/modelNodes');
-    jobs: typeof import('../../src/vscode/sidebar/jobs/jobNodes');
+    models: typeof import('../../src/training/host/models/modelNodes');
+    jobs: typeof import('../../src/training/host/jobs/jobNodes');
   };
 
   before(() => {
     useHost(new FakeHost(manifestDefaults()));
     nodes = {
-      models: require('../../src/vscode/sidebar/models/modelNodes') as typeof import('../../src/vscode/sidebar/models/modelNodes'),
-      jobs: require('../../src/vscode/sidebar/jobs/jobNodes') as typeof import('../../src/vscode/sidebar/jobs/jobNodes'),
+      models: require('../../src/training/host/models/modelNodes') as typeof import('../../src/training/host/models/modelNodes'),
+      jobs: require('../../src/training/host/jobs/jobNodes') as typeof import('../../src/training/host/jobs/jobNodes'),
     };
   });
 
@@ -86,10 +86,10 @@ describe('trust: server text in tooltips', () => {
 });
 
 describe('trust: ids typed into Add Model and Add Job', () => {
-  let ids: typeof import('../../src/vscode/trust/ids');
+  let ids: typeof import('../../src/platform/trust/ids');
 
   before(() => {
-    ids = require('../../src/vscode/trust/ids') as typeof import('../../src/vscode/trust/ids');
+    ids = require('../../src/platform/trust/ids') as typeof import('../../src/platform/trust/ids');
   });
 
   for (const id of ['..', '.', 'a/../b', '../models', '%2e%2e', '%2E%2e/x', '%252e%252e', 'a\\..\\b', './x']) {

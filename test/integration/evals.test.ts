@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { EvalRunFile } from '../../src/evals/evalModel';
-import { parseRunFile } from '../../src/evals/resultsFile';
-import { leaderboard } from '../../src/evals/statistics';
+import type { EvalRunFile } from '../../src/evals/model/evalModel';
+import { parseRunFile } from '../../src/evals/model/resultsFile';
+import { leaderboard } from '../../src/evals/model/statistics';
 import { checkpointNode, evaluateSteps, seededIds, trainedModelListed } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { testOnlyCommands } from '../../src/vscode/platform/lazy/featureCommands';
+import { testOnlyCommands } from '../../src/platform/host/lazy/featureCommands';
 import { activateExtension, extensionId, packageManifest } from './helpers/extension';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { treeLabels } from './helpers/tree';

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { WebviewReport } from '../../src/webview/chat/chatProtocol';
-import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
-import type { RememberedModel } from '../../src/vscode/sidebar/rememberedItems';
-import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
+import type { WebviewReport } from '../../src/chat/protocol';
+import type { ModelsNode } from '../../src/training/host/models/modelNodes';
+import type { RememberedModel } from '../../src/platform/host/rememberedItems';
+import type { RegisteredViews } from '../../src/training/activation';
 import { checkpointNode as checkpointNodeOf, seededIds, trainingModelNode as trainingModelNodeOf } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';

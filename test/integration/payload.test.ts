@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { signPayload } from '../../src/webhook/signature';
-import type { LocalReceiver } from '../../src/webhook/receiver';
+import { signPayload } from '../../src/webhooks/model/signature';
+import type { LocalReceiver } from '../../src/webhooks/model/receiver';
 import { activateExtension, type RlStudioApi } from './helpers/extension';
 import { waitUntil } from './helpers/waitUntil';
 

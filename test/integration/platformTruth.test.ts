@@ -6,9 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { JobsNode } from '../../src/vscode/sidebar/jobs/jobNodes';
-import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
-import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
+import type { JobsNode } from '../../src/training/host/jobs/jobNodes';
+import type { ModelsNode } from '../../src/training/host/models/modelNodes';
+import type { RegisteredViews } from '../../src/training/activation';
 import { startJobThroughTheApi } from '../support/emulatorJobs';
 import { seededIds, trainedModelListed } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { EvalRunFile } from '../../src/evals/evalModel';
-import { parseRunFile, serializeRunFile } from '../../src/evals/resultsFile';
-import type { EvalReportPanel } from '../../src/vscode/evals/evalReportEditor';
-import type { ProvenanceView } from '../../src/webview/evalReport/evalReportProtocol';
+import type { EvalRunFile } from '../../src/evals/model/evalModel';
+import { parseRunFile, serializeRunFile } from '../../src/evals/model/resultsFile';
+import type { EvalReportPanel } from '../../src/evals/host/evalReportEditor';
+import type { ProvenanceView } from '../../src/evals/protocol';
 import { checkpointNode, evaluateSteps, seededIds, trainedModelListed, trainedModelName } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';

@@ -3,8 +3,8 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { defaultQuery } from '../../src/rollouts/inspectorModel';
-import type { RolloutPanel } from '../../src/vscode/rollouts/rolloutPanel';
+import { defaultQuery } from '../../src/rollouts/model/inspectorModel';
+import type { RolloutPanel } from '../../src/rollouts/host/rolloutPanel';
 import { seededIds, trainedModelListed } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';

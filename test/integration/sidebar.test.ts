@@ -3,9 +3,9 @@ import { appendFileSync, copyFileSync, mkdtempSync, readFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { JobsNode } from '../../src/vscode/sidebar/jobs/jobNodes';
-import type { ModelsNode } from '../../src/vscode/sidebar/models/modelNodes';
-import type { RegisteredViews } from '../../src/vscode/sidebar/sidebarActivation';
+import type { JobsNode } from '../../src/training/host/jobs/jobNodes';
+import type { ModelsNode } from '../../src/training/host/models/modelNodes';
+import type { RegisteredViews } from '../../src/training/activation';
 import { seededIds, trainedModelListed, trainingModelNode as trainingModelNodeOf } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { itemDescription, itemLabel } from './helpers/tree';

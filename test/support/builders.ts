@@ -3,8 +3,8 @@
  * job. One builder each, so a test names only what matters to it and every other field has one
  * plausible value, instead of a copied literal that drifts from the others.
  */
-import type { MessageOrChoice, TrainingModel, TrajectoryGroup } from '../../src/api/types';
-import type { RememberedJob } from '../../src/vscode/sidebar/rememberedItems';
+import type { MessageOrChoice, TrainingModel, TrajectoryGroup } from '../../src/platform/client/types';
+import type { RememberedJob } from '../../src/platform/host/rememberedItems';
 
 export interface TrajectoryGroupOptions {
   /** The user's message. */

@@ -9,7 +9,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { errorMessage } from '../../src/api/errorMessage';
+import { errorMessage } from '../../src/platform/client/errorMessage';
 import { startEmulator } from '../emulator/index';
 import type { Emulator } from '../emulator/contract';
 import { launchBrowser } from '../vscode/browser';

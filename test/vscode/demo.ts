@@ -15,7 +15,7 @@
  *   RL Studio asks before it sends the key to addresses that came from a workspace, and the
  *   person's own VS Code settings are never touched.
  * - The key and the ids travel in a seed file named by RL_STUDIO_DEVELOPMENT_SEED. RL Studio reads it
- *   only when VS Code runs it as an extension under development (src/vscode/platform/developmentSeed.ts),
+ *   only when VS Code runs it as an extension under development (src/platform/host/developmentSeed.ts),
  *   stores the key in SecretStorage as Sign In does, and remembers the models and jobs. So the
  *   demo loads RL Studio with --extensionDevelopmentPath: directly for desktop VS Code, and through
  *   the workbench's development payload for code-server, which honours that payload only with its
@@ -28,8 +28,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { errorMessage } from '../../src/api/errorMessage';
-import type { DevelopmentSeed } from '../../src/vscode/platform/developmentSeed';
+import { errorMessage } from '../../src/platform/client/errorMessage';
+import type { DevelopmentSeed } from '../../src/platform/host/developmentSeed';
 import type { SeededIds } from '../emulator/contract';
 import { onCleanup } from './cleanup';
 import { startCodeServer } from './codeServer';

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
-import { errorMessage } from '../../src/api/errorMessage';
+import { errorMessage } from '../../src/platform/client/errorMessage';
 import { launchBrowser } from './browser';
 import { repoRoot } from './paths';
 import { summaryLine } from './testResult';

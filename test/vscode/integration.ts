@@ -4,7 +4,7 @@
  * through @vscode/test-electron with --desktop or RL_STUDIO_TEST_RUNNER=electron.
  */
 import { join } from 'node:path';
-import { errorMessage } from '../../src/api/errorMessage';
+import { errorMessage } from '../../src/platform/client/errorMessage';
 import { runExtensionTestsInCodeServer, type ExtensionTestRun } from './codeServerRunner';
 import { runExtensionTestsInDesktopVsCode } from './electronRunner';
 import { resultsDir } from './paths';

@@ -11,7 +11,7 @@
 import type { ServerResponse } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PlatformClient } from '../../../src/api';
+import { PlatformClient } from '../../../src/platform/client';
 import { repeated, startServer, writeLazily } from '../../fault/support/clientServers';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median } from '../stats';

@@ -14,18 +14,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { ChatCompletionChunk } from '../../../src/api/types';
-import { ChatController } from '../../../src/chat/chatController';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import type { AnswerEntry, ChatEntry, Conversation } from '../../../src/chat/conversationTypes';
-import type { WireMessage } from '../../../src/webview/common/wire';
+import type { ChatCompletionChunk } from '../../../src/platform/client/types';
+import { ChatController } from '../../../src/chat/model/chatController';
+import { ConversationStore } from '../../../src/chat/model/conversationStore';
+import type { AnswerEntry, ChatEntry, Conversation } from '../../../src/chat/model/conversationTypes';
+import type { WireMessage } from '../../../src/platform/pages/wire';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median, percentile, worst } from '../stats';
 import { startPanelServer } from '../../unit/chat/browserHarness';
 import { FakeBackend, FakeUi } from '../../unit/chat/controllerHarness';
 import { catalogueOf } from '../../unit/chat/fixtures';
 import { chunk, MemoryStorage, usageChunk } from '../../unit/chat/support';
-import { hasChromium, launchChromium, openWebviewPage } from '../../unit/webviews/browserHarness';
+import { hasChromium, launchChromium, openWebviewPage } from '../../unit/platform/pages/browserHarness';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
 const recording = JSON.parse(readFileSync(join(repoRoot, 'test/fixtures/chat/recorded-stream-20k.json'), 'utf8')) as { deltas: string[]; completionTokens: number; model: string };

@@ -19,14 +19,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import type { AnswerEntry, Conversation } from '../../../src/chat/conversationTypes';
-import type { PanelSnapshot } from '../../../src/webview/chat/chatProtocol';
-import type { WireMessage } from '../../../src/webview/common/wire';
+import type { AnswerEntry, Conversation } from '../../../src/chat/model/conversationTypes';
+import type { PanelSnapshot } from '../../../src/chat/protocol';
+import type { WireMessage } from '../../../src/platform/pages/wire';
 import { tokenize } from '../../emulator/tokenizer';
 import type { BenchFigure, BenchSuite } from '../report';
 import { best, mean, median, percentile, total, worst } from '../stats';
 import { bundlePageScript, singleLineAnswer, startPanelServer } from '../../unit/chat/browserHarness';
-import { hasChromium, launchChromium, openWebviewPage } from '../../unit/webviews/browserHarness';
+import { hasChromium, launchChromium, openWebviewPage } from '../../unit/platform/pages/browserHarness';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
 const recording = JSON.parse(readFileSync(join(repoRoot, 'test/fixtures/chat/recorded-stream-20k.json'), 'utf8')) as { deltas: string[]; completionTokens: number; model: string };
@@ -255,7 +255,7 @@ async function runOurs(browser: Browser, url: string, deltas: string[]): Promise
  */
 function buildBaseline(): Promise<string> {
   return bundlePageScript(`
-        import { createMarkdownRenderer } from './src/webview/chat/markdownRenderer';
+        import { createMarkdownRenderer } from './src/chat/page/markdownRenderer';
         const renderer = createMarkdownRenderer();
         const transcript = document.createElement('main');
         transcript.className = 'transcript';

@@ -5,7 +5,7 @@
  * the median block mean of each is reported.
  */
 import { Pool } from 'undici';
-import { PlatformClient } from '../../../src/api';
+import { PlatformClient } from '../../../src/platform/client';
 import { startEmulator } from '../../emulator';
 import type { BenchFigure, BenchSuite } from '../report';
 import { best, median } from '../stats';

@@ -11,10 +11,10 @@
 import type { Browser } from 'playwright-core';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median } from '../stats';
-import type { ReportSnapshot } from '../../../src/webview/evalReport/evalReportProtocol';
-import { fixtureRun } from '../../unit/evalReport/fixtures';
-import { startEvalReportServer } from '../../unit/evalReport/pageHarness';
-import { hasChromium, launchChromium } from '../../unit/webviews/browserHarness';
+import type { ReportSnapshot } from '../../../src/evals/protocol';
+import { fixtureRun } from '../../unit/evals/reportFixtures';
+import { startEvalReportServer } from '../../unit/evals/pageHarness';
+import { hasChromium, launchChromium } from '../../unit/platform/pages/browserHarness';
 
 const runs = 5;
 const steps = [50, 100, 150, 200, 250];

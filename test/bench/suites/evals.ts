@@ -5,10 +5,10 @@
  * same run again with its results file: every answer is reused, and the figure is the requests
  * made (0).
  */
-import { PlatformClient } from '../../../src/api';
-import type { EvalModelRef, EvalSample, NamedScorer } from '../../../src/evals/evalModel';
-import { EvalRun, type EvalRunDependencies } from '../../../src/evals/evalRun';
-import { RegexMatcher } from '../../../src/evals/regexMatcher';
+import { PlatformClient } from '../../../src/platform/client';
+import type { EvalModelRef, EvalSample, NamedScorer } from '../../../src/evals/model/evalModel';
+import { EvalRun, type EvalRunDependencies } from '../../../src/evals/model/evalRun';
+import { RegexMatcher } from '../../../src/evals/model/regexMatcher';
 import { startEmulator } from '../../emulator';
 import { arithmeticSamples } from '../../emulator/evalSets';
 import type { BenchFigure, BenchSuite } from '../report';

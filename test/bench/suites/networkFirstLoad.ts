@@ -3,7 +3,7 @@
  * check when it first shows), the extension host loads dist/network.js on its thread. Measured in
  * fresh processes, from the start of the load until the answer of one request is read, against a
  * local server that answers at once:
- *  - dist/network.js as shipped (undici's Agent loaded by its own path, src/api/undiciAgent.ts);
+ *  - dist/network.js as shipped (undici's Agent loaded by its own path, src/platform/client/undiciAgent.ts);
  *  - its peer, bare undici from node_modules, as any extension that depends on undici loads it
  *    (`require('undici')`, then one `Agent.request`): a peer that wins when our bundle carries more
  *    than undici's own load costs;
@@ -44,7 +44,7 @@ async function buildWithMainEntry(): Promise<string> {
     external: [],
     plugins: [{ name: 'undici-main-entry', setup: (build) => build.onResolve({ filter: /[\\/]undiciAgent$/ }, () => ({ path: stand })) }],
     nodePaths: [join(repoRoot, 'node_modules')],
-    entryPoints: { network: 'src/network.ts' },
+    entryPoints: { network: 'src/platform/client/index.ts' },
     outdir: folder,
   });
   return join(folder, 'network.js');

@@ -12,7 +12,7 @@
  * elsewhere on the machine and garbage left by one side hit both alike.
  */
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
-import { analysePayload, complete, completeAfterEdit, defaultSampleEvent, diagnose, type PayloadContext } from '../../../src/payload';
+import { analysePayload, complete, completeAfterEdit, defaultSampleEvent, diagnose, type PayloadContext } from '../../../src/webhooks/model/payload';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median, percentile } from '../stats';
 import { timeAlternately } from '../timing';

@@ -5,8 +5,8 @@
  * PlatformClient against raw HTTP servers on 127.0.0.1; time is SIMULATED (the scheduler takes a
  * clock), so ten minutes of polling take about a second and the counts do not depend on the machine.
  */
-import { JobTracker } from '../../../src/core/jobTracker';
-import { defaultPollPolicy } from '../../../src/core/pollPolicy';
+import { JobTracker } from '../../../src/training/model/jobTracker';
+import { defaultPollPolicy } from '../../../src/training/model/pollPolicy';
 import { SimulatedClock } from '../../fault/support/pollingClock';
 import { alternatingCursors, clientFor, ignoresAfter, PollingServer, sourceFor, wellBehaved, type EventsBehaviour } from '../../fault/support/pollingServers';
 import type { BenchFigure, BenchSuite } from '../report';

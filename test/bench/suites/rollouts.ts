@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type * as RolloutReader from '../../../src/rollouts/rolloutReader';
-import type * as SourceLines from '../../../src/rollouts/sourceLines';
+import type * as RolloutReader from '../../../src/rollouts/model/rolloutReader';
+import type * as SourceLines from '../../../src/platform/kit/sourceLines';
 import type { BenchFigure, BenchSuite } from '../report';
 import { loadAsShipped } from '../shippedModules';
 import { median } from '../stats';
@@ -172,7 +172,7 @@ async function memoryGrowth(path: string): Promise<{ peak: number; afterClose: n
 export const suite: BenchSuite = {
   name: 'Rollouts: inspector reading',
   async run(): Promise<BenchFigure[]> {
-    shipped = await loadAsShipped({ 'src/rollouts/rolloutReader.ts': ['inspectRollouts'], 'src/rollouts/sourceLines.ts': ['sourceLines'] });
+    shipped = await loadAsShipped({ 'src/rollouts/model/rolloutReader.ts': ['inspectRollouts'], 'src/platform/kit/sourceLines.ts': ['sourceLines'] });
     const generationStarted = performance.now();
     const path = rolloutFile();
     const generation = performance.now() - generationStarted;

@@ -12,9 +12,9 @@
  * medians.
  */
 import { createReadStream } from 'node:fs';
-import { fileSource } from '../../../src/rollouts/fileSource';
-import { InspectedFile } from '../../../src/rollouts/inspectedFile';
-import { defaultQuery } from '../../../src/rollouts/inspectorModel';
+import { fileSource } from '../../../src/rollouts/model/fileSource';
+import { InspectedFile } from '../../../src/rollouts/model/inspectedFile';
+import { defaultQuery } from '../../../src/rollouts/model/inspectorModel';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median } from '../stats';
 import { rolloutFile } from './rollouts';

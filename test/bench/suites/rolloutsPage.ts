@@ -17,12 +17,12 @@
 import type { BenchFigure, BenchSuite } from '../report';
 import { median, percentile, worst } from '../stats';
 import type { Browser, Page } from 'playwright-core';
-import type { RolloutFileState } from '../../../src/rollouts/inspectorModel';
-import { renderMeasure } from '../../../src/webview/rollouts/groupList';
+import type { RolloutFileState } from '../../../src/rollouts/model/inspectorModel';
+import { renderMeasure } from '../../../src/rollouts/page/groupList';
 import { bundlePageScript } from '../../unit/chat/browserHarness';
-import { generatedFile } from '../../unit/rolloutsPage/fixtures';
-import { startRolloutsServer } from '../../unit/rolloutsPage/pageHarness';
-import { hasChromium, launchChromium } from '../../unit/webviews/browserHarness';
+import { generatedFile } from '../../unit/rollouts/pageFixtures';
+import { startRolloutsServer } from '../../unit/rollouts/pageHarness';
+import { hasChromium, launchChromium } from '../../unit/platform/pages/browserHarness';
 
 const frameMs = 1000 / 60;
 const scrollSeconds = 3;
@@ -139,7 +139,7 @@ export const suite: BenchSuite = {
  */
 function inPageHost(): Promise<string> {
   return bundlePageScript(`
-    import { fixtureRows } from './test/unit/rolloutsPage/fixtures';
+    import { fixtureRows } from './test/unit/rollouts/pageFixtures';
     const config = window.__rolloutsHost;
     const rows = fixtureRows(config.state.statistics.groups);
     window.__rowsAsked = 0;

@@ -8,11 +8,11 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PlatformClient } from '../../../src/api';
-import type { Checkpoint, TrajectoryGroup } from '../../../src/api/types';
-import { CursorPager } from '../../../src/core/cursorPager';
-import { JobTracker } from '../../../src/core/jobTracker';
-import { defaultPollPolicy } from '../../../src/core/pollPolicy';
+import { PlatformClient } from '../../../src/platform/client';
+import type { Checkpoint, TrajectoryGroup } from '../../../src/platform/client/types';
+import { CursorPager } from '../../../src/training/model/cursorPager';
+import { JobTracker } from '../../../src/training/model/jobTracker';
+import { defaultPollPolicy } from '../../../src/training/model/pollPolicy';
 import { startEmulator } from '../../emulator';
 import type { Emulator } from '../../emulator/contract';
 import type { BenchFigure, BenchSuite } from '../report';

@@ -6,8 +6,8 @@
  * which hands back that same stream as its body), so what differs is the parser.
  */
 import { Stream } from 'openai/core/streaming';
-import { ChatChunkDecoder, SseParser } from '../../../src/api';
-import type { ChatCompletionChunk } from '../../../src/api/types';
+import { ChatChunkDecoder, SseParser } from '../../../src/platform/client';
+import type { ChatCompletionChunk } from '../../../src/platform/client/types';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median } from '../stats';
 import { timeAlternately } from '../timing';

@@ -4,7 +4,7 @@
  * hands them out. A parser that re-joins and re-scans the unfinished line on every read is
  * quadratic in the line's length and loses this comparison by orders of magnitude.
  */
-import { SseParser } from '../../../src/api';
+import { SseParser } from '../../../src/platform/client';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median } from '../stats';
 import { timeAlternately } from '../timing';

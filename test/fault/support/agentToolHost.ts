@@ -7,11 +7,11 @@
 import Module from 'node:module';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { PlatformClient } from '../../../src/api';
-import type { TrainingModel } from '../../../src/api/types';
-import type { Services } from '../../../src/vscode/platform/services';
+import { PlatformClient } from '../../../src/platform/client';
+import type { TrainingModel } from '../../../src/platform/client/types';
+import type { Services } from '../../../src/platform/host/services';
 
-type ToolModules = typeof import('../../../src/vscode/agent/tools/agentTool') & typeof import('../../../src/vscode/agent/tools/trainingTools');
+type ToolModules = typeof import('../../../src/platform/agent/agentTool') & typeof import('../../../src/training/host/tools/trainingTools');
 
 let folder: string | undefined;
 
@@ -52,8 +52,8 @@ export function toolModules(): ToolModules {
   };
   try {
     modules = {
-      ...(require('../../../src/vscode/agent/tools/agentTool') as object),
-      ...(require('../../../src/vscode/agent/tools/trainingTools') as object),
+      ...(require('../../../src/platform/agent/agentTool') as object),
+      ...(require('../../../src/training/host/tools/trainingTools') as object),
     } as ToolModules;
   } finally {
     internals._load = originalLoad;

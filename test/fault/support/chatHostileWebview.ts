@@ -3,11 +3,11 @@
  * posts raw wire messages (anything at all) and reads the raw replies. Storage is in memory and
  * counts the characters written per document; editor services are recording fakes.
  */
-import { PlatformClient } from '../../../src/api';
-import { ChatController } from '../../../src/chat/chatController';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { createPlatformBackend } from '../../../src/chat/platformBackend';
-import type { WireMessage } from '../../../src/webview/common/wire';
+import { PlatformClient } from '../../../src/platform/client';
+import { ChatController } from '../../../src/chat/model/chatController';
+import { ConversationStore } from '../../../src/chat/model/conversationStore';
+import { createPlatformBackend } from '../../../src/chat/model/platformBackend';
+import type { WireMessage } from '../../../src/platform/pages/wire';
 import { FakeUi } from '../../unit/chat/controllerHarness';
 import { MemoryStorage } from '../../unit/chat/support';
 

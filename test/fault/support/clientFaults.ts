@@ -1,6 +1,6 @@
 /** The client the fault cases attack: the real PlatformClient, pointed at a hostile server. */
 import assert from 'node:assert/strict';
-import { isPlatformError, PlatformClient, type ClientOptions, type PlatformError, type RequestLogEntry } from '../../../src/api';
+import { isPlatformError, PlatformClient, type ClientOptions, type PlatformError, type RequestLogEntry } from '../../../src/platform/client';
 
 /** Distinctive, with upper case letters, so a leak is found by plain or case-folded search. */
 export const faultApiKey = 'sk-fault-Zq8Lm3Xv9Rt2Wp7K';

@@ -7,10 +7,10 @@
  */
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
-import { describeFailure } from '../../../src/api/describeFailure';
-import type { TrainingModel } from '../../../src/api/types';
+import { describeFailure } from '../../../src/platform/client/describeFailure';
+import type { TrainingModel } from '../../../src/platform/client/types';
 import type { Emulator } from '../../emulator';
-import { clientFor } from '../../unit/api/support/harness';
+import { clientFor } from '../../unit/platform/client/support/harness';
 import { FakeHost, manifestDefaults, useHost } from './trustHost';
 
 /** A file URI with what the evaluation code reads of one. */
@@ -144,5 +144,5 @@ export async function evalServices(emulator: Emulator, remembered: TrainingModel
     describeFailure: (error: unknown) => describeFailure(error),
     showError: (error: unknown) => void shownErrors.push(error),
   };
-  return { services: services as unknown as import('../../../src/vscode/platform/services').Services, dialogs, client, shownErrors };
+  return { services: services as unknown as import('../../../src/platform/host/services').Services, dialogs, client, shownErrors };
 }

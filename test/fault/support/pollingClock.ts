@@ -3,7 +3,7 @@
  * is real. `run` fires the due timers one after another and, between two, waits (in real time) until
  * the code under test says it has settled, so ten simulated minutes of polling take a second or two.
  */
-import { FakeClock } from '../../unit/core/fakeClock';
+import { FakeClock } from '../../unit/support/fakeClock';
 
 export class SimulatedClock extends FakeClock {
   constructor() {

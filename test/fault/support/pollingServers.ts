@@ -5,8 +5,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PlatformClient } from '../../../src/api';
-import type { JobSource } from '../../../src/core/jobTracker';
+import { PlatformClient } from '../../../src/platform/client';
+import type { JobSource } from '../../../src/training/model/jobTracker';
 
 export interface WireEvent {
   id: string;

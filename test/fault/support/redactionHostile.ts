@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { survivingPiece } from '../../unit/redaction/support/keys';
+import { survivingPiece } from '../../unit/platform/client/support/keys';
 
 export interface HostileServer {
   /** http://127.0.0.1:<port> */

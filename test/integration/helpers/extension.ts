@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RlStudioTestApi } from '../../../src/vscode/platform/testApi';
+import type { RlStudioTestApi } from '../../../src/testApi';
 
 export const extensionId = 'rl-studio.rl-studio';
 

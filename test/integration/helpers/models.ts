@@ -4,9 +4,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { EvalRunFile } from '../../../src/evals/evalModel';
+import type { EvalRunFile } from '../../../src/evals/model/evalModel';
 import type { SeededIds } from '../../emulator/contract';
-import type { ModelsNode } from '../../../src/vscode/sidebar/models/modelNodes';
+import type { ModelsNode } from '../../../src/training/host/models/modelNodes';
 import type { ConnectedPlatform } from './platform';
 import { waitUntil } from './waitUntil';
 

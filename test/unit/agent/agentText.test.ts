@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { agentInstructions, jobNamedIn, pathNamedIn, toolTextAsMarkdown } from '../../../src/agent/chatTargets';
-import { describeLeaderboard } from '../../../src/agent/leaderboardText';
-import { describeJobs, describeModels, describePlatformStatus } from '../../../src/agent/platformText';
-import { capText } from '../../../src/agent/textCap';
-import { describeTrajectoryCheck } from '../../../src/agent/trajectoryCheckText';
-import { escapeMarkdown } from '../../../src/core/markdownText';
+import { agentInstructions, jobNamedIn, pathNamedIn, toolTextAsMarkdown } from '../../../src/agent/model/chatTargets';
+import { describeLeaderboard } from '../../../src/evals/model/leaderboardText';
+import { describeJobs, describeModels, describePlatformStatus } from '../../../src/platform/agent/platformText';
+import { capText } from '../../../src/platform/agent/textCap';
+import { describeTrajectoryCheck } from '../../../src/training/model/trajectoryCheckText';
+import { escapeMarkdown } from '../../../src/platform/kit/markdownText';
 
 describe('agent text', () => {
   it('cuts long results at a line end and says how much is left out', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cutAnswerNotice, failureReason, fallbackModel, noAnswerNotice, openedStream, standInNotice, type ModelSummary } from '../../../src/agent/modelFallback';
+import { cutAnswerNotice, failureReason, fallbackModel, noAnswerNotice, openedStream, standInNotice, type ModelSummary } from '../../../src/agent/model/modelFallback';
 
 const copilot: ModelSummary = { id: 'gpt-4.1', name: 'GPT-4.1', vendor: 'copilot' };
 const qwen: ModelSummary = { id: 'OpenPipe/Qwen3-14B-Instruct', name: 'OpenPipe/Qwen3-14B-Instruct', vendor: 'rl-studio' };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { OrderedReply } from '../../../src/agent/replyOrder';
+import { OrderedReply } from '../../../src/agent/model/replyOrder';
 import { foldCompletedAnswer, type ChatPart } from './chatFolding';
 
 /** A chat response stream that records its parts in order, and the chat's tool calls as `tool` parts. */

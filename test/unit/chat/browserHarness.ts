@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { chromiumPageSuite, startPageServer } from '../webviews/browserHarness';
+import { chromiumPageSuite, startPageServer } from '../platform/pages/browserHarness';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
 
@@ -18,7 +18,7 @@ export function startPanelServer(): Promise<{ url: string; close(): Promise<void
 
 /**
  * One browser script for `/plain`, bundled from `source`: TypeScript that imports the page's modules
- * by paths from the repository's root (`./src/webview/chat/markdownRenderer`) and sets on `window`
+ * by paths from the repository's root (`./src/chat/page/markdownRenderer`) and sets on `window`
  * what the test or benchmark calls.
  */
 export async function bundlePageScript(source: string): Promise<string> {

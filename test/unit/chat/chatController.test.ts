@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/api/errors';
-import type { ChatCompletionChunk } from '../../../src/api/types';
-import { safeExternalUrl } from '../../../src/chat/externalLinks';
-import { RpcError } from '../../../src/webview/common/rpc';
+import { PlatformError } from '../../../src/platform/client/errors';
+import type { ChatCompletionChunk } from '../../../src/platform/client/types';
+import { safeExternalUrl } from '../../../src/chat/model/externalLinks';
+import { RpcError } from '../../../src/platform/pages/rpc';
 import { createHarness, FakeBackend } from './controllerHarness';
 import { catalogueOf, eventsAbout, finishedAnswers as finished, shownLength, shownText } from './fixtures';
 import { chunk, MemoryStorage, pacedWords, until } from './support';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkpointModelId } from '../../../src/core/checkpointIds';
+import { checkpointModelId } from '../../../src/platform/kit/checkpointIds';
 import { startEmulator, type Emulator } from '../../emulator';
 import { memoryWebview } from './controllerHarness';
 import { createEmulatorController } from './emulatorChat';

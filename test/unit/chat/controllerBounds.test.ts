@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { ChatCompletionChunk } from '../../../src/api/types';
-import type { AnswerEntry } from '../../../src/chat/conversationTypes';
-import { maxAnswerChars, maxRunningAnswers } from '../../../src/chat/limits';
-import { serializeConversation } from '../../../src/chat/persistence';
-import { RpcError } from '../../../src/webview/common/rpc';
+import type { ChatCompletionChunk } from '../../../src/platform/client/types';
+import type { AnswerEntry } from '../../../src/chat/model/conversationTypes';
+import { maxAnswerChars, maxRunningAnswers } from '../../../src/chat/model/limits';
+import { serializeConversation } from '../../../src/chat/model/persistence';
+import { RpcError } from '../../../src/platform/pages/rpc';
 import { createHarness, FakeBackend } from './controllerHarness';
 import { answerEntry, finishedAnswers as finished, shownLength, userEntry } from './fixtures';
 import { chunk, MemoryStorage, sleep, until } from './support';

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import type { ChatCompletionChunk, ChatCompletionRequest } from '../../../src/api/types';
-import { ChatController } from '../../../src/chat/chatController';
-import type { ChatBackend, ChatUi } from '../../../src/chat/chatPorts';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import type { Conversation } from '../../../src/chat/conversationTypes';
-import type { PlatformApi } from '../../../src/api/types';
-import type { ModelCatalogue } from '../../../src/chat/modelOptions';
-import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/webview/chat/chatProtocol';
-import { RpcEndpoint } from '../../../src/webview/common/rpc';
-import type { WireMessage } from '../../../src/webview/common/wire';
+import type { ChatCompletionChunk, ChatCompletionRequest } from '../../../src/platform/client/types';
+import { ChatController } from '../../../src/chat/model/chatController';
+import type { ChatBackend, ChatUi } from '../../../src/chat/model/chatPorts';
+import { ConversationStore } from '../../../src/chat/model/conversationStore';
+import type { Conversation } from '../../../src/chat/model/conversationTypes';
+import type { PlatformApi } from '../../../src/platform/client/types';
+import type { ModelCatalogue } from '../../../src/chat/model/modelOptions';
+import type { HostEvent, HostMethods, WebviewEvent, WebviewMethods, WebviewReport } from '../../../src/chat/protocol';
+import { RpcEndpoint } from '../../../src/platform/pages/rpc';
+import type { WireMessage } from '../../../src/platform/pages/wire';
 import { catalogueOf } from './fixtures';
 import { MemoryStorage, testEnv } from './support';
 

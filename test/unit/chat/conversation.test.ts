@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { appendUserTurn, createConversation, editLastUserMessage, historyFor, lastTurnAnswers, regenerateLastTurn, retryAnswer, titleFrom, untitled } from '../../../src/chat/conversation';
-import { defaultSettings, isAnswer, type AnswerEntry } from '../../../src/chat/conversationTypes';
-import { buildChatRequest, normalizeParameters, parameterFields } from '../../../src/chat/requestBuilder';
+import { appendUserTurn, createConversation, editLastUserMessage, historyFor, lastTurnAnswers, regenerateLastTurn, retryAnswer, titleFrom, untitled } from '../../../src/chat/model/conversation';
+import { defaultSettings, isAnswer, type AnswerEntry } from '../../../src/chat/model/conversationTypes';
+import { buildChatRequest, normalizeParameters, parameterFields } from '../../../src/chat/model/requestBuilder';
 import { testEnv } from './support';
 
 function finish(answer: AnswerEntry, content: string): void {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { applyDelta, DeltaBatcher, type AnswerDelta } from '../../../src/chat/deltaBatcher';
+import { applyDelta, DeltaBatcher, type AnswerDelta } from '../../../src/chat/model/deltaBatcher';
 import { manualTimers } from './support';
 
 /** An answer that grows as a stream appends to it, with a batcher posting from it. */

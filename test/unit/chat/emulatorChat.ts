@@ -1,9 +1,9 @@
-import { ChatController } from '../../../src/chat/chatController';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { createPlatformBackend } from '../../../src/chat/platformBackend';
-import type { WireMessage } from '../../../src/webview/common/wire';
+import { ChatController } from '../../../src/chat/model/chatController';
+import { ConversationStore } from '../../../src/chat/model/conversationStore';
+import { createPlatformBackend } from '../../../src/chat/model/platformBackend';
+import type { WireMessage } from '../../../src/platform/pages/wire';
 import type { Emulator } from '../../emulator';
-import { clientFor } from '../api/support/harness';
+import { clientFor } from '../platform/client/support/harness';
 import { FakeUi } from './controllerHarness';
 import { MemoryStorage } from './support';
 

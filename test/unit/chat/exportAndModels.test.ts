@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { appendUserTurn, createConversation } from '../../../src/chat/conversation';
-import { defaultSettings } from '../../../src/chat/conversationTypes';
-import { conversationToJson, conversationToMarkdown, exportFileName } from '../../../src/chat/exportConversation';
-import { checkpointModelId, parseCheckpointModelId } from '../../../src/core/checkpointIds';
-import { apiForModel, shortModelLabel } from '../../../src/chat/modelIds';
-import { buildModelOptions, groupOptions, withSelectedModels } from '../../../src/chat/modelOptions';
-import { computeStats, formatStats } from '../../../src/chat/stats';
+import { appendUserTurn, createConversation } from '../../../src/chat/model/conversation';
+import { defaultSettings } from '../../../src/chat/model/conversationTypes';
+import { conversationToJson, conversationToMarkdown, exportFileName } from '../../../src/chat/model/exportConversation';
+import { checkpointModelId, parseCheckpointModelId } from '../../../src/platform/kit/checkpointIds';
+import { apiForModel, shortModelLabel } from '../../../src/platform/kit/modelIds';
+import { buildModelOptions, groupOptions, withSelectedModels } from '../../../src/chat/model/modelOptions';
+import { computeStats, formatStats } from '../../../src/chat/model/stats';
 import { testEnv } from './support';
 
 const at = new Date('2025-01-02T03:04:05.000Z');

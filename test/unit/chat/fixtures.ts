@@ -2,12 +2,12 @@
  * Builders of the chat's data for tests, so each test states only the fields it is about, and
  * readers of what the webview received (the answers that ended, the text it shows).
  */
-import { createConversation } from '../../../src/chat/conversation';
-import type { AnswerEntry, Conversation, UserEntry } from '../../../src/chat/conversationTypes';
-import { applyDelta } from '../../../src/chat/deltaBatcher';
-import type { PlatformApi } from '../../../src/api/types';
-import type { ModelCatalogue, ModelOption } from '../../../src/chat/modelOptions';
-import type { HostEvent, ShownLength } from '../../../src/webview/chat/chatProtocol';
+import { createConversation } from '../../../src/chat/model/conversation';
+import type { AnswerEntry, Conversation, UserEntry } from '../../../src/chat/model/conversationTypes';
+import { applyDelta } from '../../../src/chat/model/deltaBatcher';
+import type { PlatformApi } from '../../../src/platform/client/types';
+import type { ModelCatalogue, ModelOption } from '../../../src/chat/model/modelOptions';
+import type { HostEvent, ShownLength } from '../../../src/chat/protocol';
 import { testEnv } from './support';
 
 export function userEntry(fields: Partial<UserEntry> = {}): UserEntry {

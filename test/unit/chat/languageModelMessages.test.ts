@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../../src/chat/languageModelMessages';
-import { selectionMessage } from '../../../src/chat/selectionMessage';
+import { estimateTokens, requestOptionsFrom, toChatMessages } from '../../../src/chat/model/languageModelMessages';
+import { selectionMessage } from '../../../src/chat/model/selectionMessage';
 
 describe('language model provider messages', () => {
   it('maps roles and text parts, merging consecutive messages of one role', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { ChatController } from '../../../src/chat/chatController';
-import { createConversation } from '../../../src/chat/conversation';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { defaultSettings, type Conversation } from '../../../src/chat/conversationTypes';
-import type { WebviewReport } from '../../../src/webview/chat/chatProtocol';
-import { openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
+import { ChatController } from '../../../src/chat/model/chatController';
+import { createConversation } from '../../../src/chat/model/conversation';
+import { ConversationStore } from '../../../src/chat/model/conversationStore';
+import { defaultSettings, type Conversation } from '../../../src/chat/model/conversationTypes';
+import type { WebviewReport } from '../../../src/chat/protocol';
+import { openWebviewPage, type WebviewPage } from '../platform/pages/browserHarness';
 import { chatPageSuite } from './browserHarness';
 import { FakeBackend, FakeUi } from './controllerHarness';
 import { answerEntry, userEntry } from './fixtures';

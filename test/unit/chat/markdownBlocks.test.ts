@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { BlockScanner } from '../../../src/webview/chat/markdownBlocks';
+import { BlockScanner } from '../../../src/chat/page/markdownBlocks';
 
 const md = new MarkdownIt({ html: false, linkify: true });
 

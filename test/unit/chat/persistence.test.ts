@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { appendUserTurn, createConversation } from '../../../src/chat/conversation';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { defaultSettings } from '../../../src/chat/conversationTypes';
-import { isSafeId, parseConversation, parseIndex, serializeConversation } from '../../../src/chat/persistence';
+import { appendUserTurn, createConversation } from '../../../src/chat/model/conversation';
+import { ConversationStore } from '../../../src/chat/model/conversationStore';
+import { defaultSettings } from '../../../src/chat/model/conversationTypes';
+import { isSafeId, parseConversation, parseIndex, serializeConversation } from '../../../src/chat/model/persistence';
 import { MemoryStorage, testEnv } from './support';
 
 describe('chat persistence', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PlatformError, type PlatformErrorInit } from '../../../src/api/errors';
+import { PlatformError, type PlatformErrorInit } from '../../../src/platform/client/errors';
 import {
   assumedLimits,
   languageModelFailure,
@@ -12,7 +12,7 @@ import {
   planSummary,
   readPickerPatterns,
   type PickerInput,
-} from '../../../src/chat/pickerModels';
+} from '../../../src/chat/model/pickerModels';
 
 const checkpoint = 'wandb-artifact:///team/proj/agent:step20';
 

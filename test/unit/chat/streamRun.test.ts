@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/api/errors';
-import type { ChatCompletionChunk } from '../../../src/api/types';
-import { runStream } from '../../../src/chat/streamRun';
+import { PlatformError } from '../../../src/platform/client/errors';
+import type { ChatCompletionChunk } from '../../../src/platform/client/types';
+import { runStream } from '../../../src/chat/model/streamRun';
 import { textReceiver } from './fixtures';
 import { chunk, until, usageChunk } from './support';
 

@@ -1,7 +1,7 @@
-import type { ChatCompletionChunk, Usage } from '../../../src/api/types';
-import type { ConversationEnv } from '../../../src/chat/conversation';
-import type { DocumentStorage } from '../../../src/chat/conversationStore';
-import type { Clock } from '../../../src/core/clock';
+import type { ChatCompletionChunk, Usage } from '../../../src/platform/client/types';
+import type { ConversationEnv } from '../../../src/chat/model/conversation';
+import type { DocumentStorage } from '../../../src/chat/model/conversationStore';
+import type { Clock } from '../../../src/platform/kit/clock';
 
 /** Sequential ids and a clock that advances one ms per reading. */
 export function testEnv(): ConversationEnv & { ids: number } {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import type { ChatCompletionChunk } from '../../../src/api/types';
-import { createConversation } from '../../../src/chat/conversation';
-import { ConversationStore } from '../../../src/chat/conversationStore';
-import { defaultSettings, type Conversation } from '../../../src/chat/conversationTypes';
-import { maxTurnEntries } from '../../../src/chat/limits';
-import { turnChangeFits, type HostEvent } from '../../../src/webview/chat/chatProtocol';
+import type { ChatCompletionChunk } from '../../../src/platform/client/types';
+import { createConversation } from '../../../src/chat/model/conversation';
+import { ConversationStore } from '../../../src/chat/model/conversationStore';
+import { defaultSettings, type Conversation } from '../../../src/chat/model/conversationTypes';
+import { maxTurnEntries } from '../../../src/chat/model/limits';
+import { turnChangeFits, type HostEvent } from '../../../src/chat/protocol';
 import { createHarness, FakeBackend } from './controllerHarness';
 import { answerEntry, finishedAnswers as finished, userEntry } from './fixtures';
 import { chunk, MemoryStorage, testEnv, until } from './support';

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { AnswerEntry } from '../../../src/chat/conversationTypes';
-import type { WebviewReport } from '../../../src/webview/chat/chatProtocol';
+import type { AnswerEntry } from '../../../src/chat/model/conversationTypes';
+import type { WebviewReport } from '../../../src/chat/protocol';
 import { startEmulator, type Emulator } from '../../emulator';
-import { openWebviewPage, type WebviewPage } from '../webviews/browserHarness';
+import { openWebviewPage, type WebviewPage } from '../platform/pages/browserHarness';
 import { bundlePageScript, chatPageSuite, singleLineAnswer } from './browserHarness';
 import { createEmulatorController } from './emulatorChat';
 import { until } from './support';
@@ -387,7 +387,7 @@ describe('chat webview in a real browser', function () {
     before(async () => {
       // The renderer's own module, bundled for the page: no CSP here, so the sanitizer is the only defence.
       const script = await bundlePageScript(`
-            import { createMarkdownRenderer, sanitizeHtml } from './src/webview/chat/markdownRenderer';
+            import { createMarkdownRenderer, sanitizeHtml } from './src/chat/page/markdownRenderer';
             const renderer = createMarkdownRenderer();
             window.__show = (html, markdown) => {
               const box = document.createElement('div');

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
-import { validateTrajectoryGroup } from '../../../src/core/trajectoryShape';
-import { analysePayload, diagnose, payloadTemplates } from '../../../src/payload';
+import { validateTrajectoryGroup } from '../../../src/platform/kit/trajectoryShape';
+import { analysePayload, diagnose, payloadTemplates } from '../../../src/webhooks/model/payload';
 import { arithmeticQuestion } from '../../emulator/evalQuestions';
 import { requestedFailure } from '../../emulator/jobs';
-import { repositoryRoot } from '../payload/support/fixtures';
+import { repositoryRoot } from '../webhooks/support/fixtures';
 
 const workspace = join(repositoryRoot(), 'test', 'vscode', 'demo-workspace');
 

@@ -1,5 +1,5 @@
 // The shared `vscode` fake first: the modules below load `vscode` when they are required.
-import { memento, outputLines, secretStorage } from '../redaction/support/fakeVscode';
+import { memento, outputLines, secretStorage } from '../platform/client/support/fakeVscode';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,11 +14,11 @@ import {
   type DevelopmentSeed,
   type SeedDependencies,
   type SeedServices,
-} from '../../../src/vscode/platform/developmentSeed';
-import { CredentialStore } from '../../../src/vscode/platform/credentials';
-import { RedactingLog } from '../../../src/vscode/platform/log';
-import type { SettingsStore } from '../../../src/vscode/platform/settings';
-import { RememberedList, type PinnedModel, type RememberedJob, type RememberedModel } from '../../../src/vscode/sidebar/rememberedItems';
+} from '../../../src/platform/host/developmentSeed';
+import { CredentialStore } from '../../../src/platform/host/credentials';
+import { RedactingLog } from '../../../src/platform/host/log';
+import type { SettingsStore } from '../../../src/platform/host/settings';
+import { RememberedList, type PinnedModel, type RememberedJob, type RememberedModel } from '../../../src/platform/host/rememberedItems';
 import { rememberedJob, trainingModel } from '../../support/builders';
 
 const trainingUrl = 'http://127.0.0.1:8787/training/v1';

@@ -12,7 +12,7 @@ import type { Emulator } from '../../emulator/contract';
 import { ACCURACY_CURVE, checkpointAccuracy, FIXED_ACCURACY } from '../../emulator/evalAccuracy';
 import { arithmeticQuestion } from '../../emulator/evalQuestions';
 import { arithmeticSamples, evalSetText } from '../../emulator/evalSets';
-import { repositoryRoot } from '../payload/support/fixtures';
+import { repositoryRoot } from '../webhooks/support/fixtures';
 import { call } from './client';
 
 interface Sample {

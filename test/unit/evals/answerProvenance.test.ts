@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { addProduced, answerDigest, countProvenance, digestInSlices, parseProvenanceRecord, serializeProvenanceRecord } from '../../../src/evals/answerProvenance';
-import type { AnswerRecord } from '../../../src/evals/evalModel';
+import { addProduced, answerDigest, countProvenance, digestInSlices, parseProvenanceRecord, serializeProvenanceRecord } from '../../../src/evals/model/answerProvenance';
+import type { AnswerRecord } from '../../../src/evals/model/evalModel';
 import { answer } from './evalFixtures';
 
 describe('provenance of answers', () => {

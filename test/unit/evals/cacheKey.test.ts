@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { cacheKey, drawSeed } from '../../../src/evals/cacheKey';
+import { cacheKey, drawSeed } from '../../../src/evals/model/cacheKey';
 import { parameters, sample } from './evalFixtures';
 
 describe('cache key', () => {

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCommandScorer } from '../../../src/evals/commandScorer';
-import type { CommandScorerSpec } from '../../../src/evals/programScorers';
-import { programIdentity } from '../../../src/evals/programScorers';
+import { runCommandScorer } from '../../../src/evals/model/commandScorer';
+import type { CommandScorerSpec } from '../../../src/evals/model/programScorers';
+import { programIdentity } from '../../../src/evals/model/programScorers';
 import { sample } from './evalFixtures';
 
 describe('command scorer', () => {

@@ -1,4 +1,4 @@
-import type { AnswerRecord, EvalModelRef, EvalParameters, EvalRunFile, EvalSample } from '../../../src/evals/evalModel';
+import type { AnswerRecord, EvalModelRef, EvalParameters, EvalRunFile, EvalSample } from '../../../src/evals/model/evalModel';
 
 export const parameters: EvalParameters = { temperature: 0.7, seed: 42, n: 2, maxTokens: 256 };
 

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/api/errors';
-import type { ChatCompletionRequest } from '../../../src/api/types';
-import type { EvalModelRef, NamedScorer } from '../../../src/evals/evalModel';
-import { EvalRun, type EvalRunDependencies } from '../../../src/evals/evalRun';
-import { RegexMatcher } from '../../../src/evals/regexMatcher';
-import { parseRunFile } from '../../../src/evals/resultsFile';
+import { PlatformError } from '../../../src/platform/client/errors';
+import type { ChatCompletionRequest } from '../../../src/platform/client/types';
+import type { EvalModelRef, NamedScorer } from '../../../src/evals/model/evalModel';
+import { EvalRun, type EvalRunDependencies } from '../../../src/evals/model/evalRun';
+import { RegexMatcher } from '../../../src/evals/model/regexMatcher';
+import { parseRunFile } from '../../../src/evals/model/resultsFile';
 import { checkpoint, parameters, sample } from './evalFixtures';
 
 const scorers: NamedScorer[] = [{ name: 'exact', spec: { kind: 'exactMatch' } }];

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { evalSetHash, maxListedProblems, maxSampleLineChars, parseEvalSet, sampleHashId } from '../../../src/evals/evalSet';
-import { evalLimits } from '../../../src/evals/evalModel';
+import { evalSetHash, maxListedProblems, maxSampleLineChars, parseEvalSet, sampleHashId } from '../../../src/evals/model/evalSet';
+import { evalLimits } from '../../../src/evals/model/evalModel';
 
 const line = (value: unknown): string => JSON.stringify(value);
 const user = (content: string): { role: string; content: string } => ({ role: 'user', content });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { EvalModelRef, LeaderboardRow } from '../../../src/evals/evalModel';
-import { planPrune, pruneConfirmation, type ListedCheckpoint } from '../../../src/evals/prunePlan';
-import { crownedBest } from '../../../src/evals/statistics';
+import type { EvalModelRef, LeaderboardRow } from '../../../src/evals/model/evalModel';
+import { planPrune, pruneConfirmation, type ListedCheckpoint } from '../../../src/evals/model/prunePlan';
+import { crownedBest } from '../../../src/evals/model/statistics';
 
 const training = 'wandb-artifact:///team/project/my-model';
 

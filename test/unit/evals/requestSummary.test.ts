@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { NamedScorer } from '../../../src/evals/evalModel';
-import { describeRequests, summarizeRequests, unknownModels } from '../../../src/evals/requestSummary';
-import { planRun } from '../../../src/evals/runPlan';
-import { readScorerSpec } from '../../../src/evals/scorerSpecs';
+import type { NamedScorer } from '../../../src/evals/model/evalModel';
+import { describeRequests, summarizeRequests, unknownModels } from '../../../src/evals/model/requestSummary';
+import { planRun } from '../../../src/evals/model/runPlan';
+import { readScorerSpec } from '../../../src/evals/model/scorerSpecs';
 import { checkpoint, parameters, sample } from './evalFixtures';
 
 const samples = [sample('a'), sample('b')];

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { AnswerRecord } from '../../../src/evals/evalModel';
-import { mergeAnswers, parseRunFile, serializeRunFile, sortAnswers } from '../../../src/evals/resultsFile';
+import type { AnswerRecord } from '../../../src/evals/model/evalModel';
+import { mergeAnswers, parseRunFile, serializeRunFile, sortAnswers } from '../../../src/evals/model/resultsFile';
 import { answer, checkpoint, run } from './evalFixtures';
 
 const [a, b] = [checkpoint(10), checkpoint(20)];

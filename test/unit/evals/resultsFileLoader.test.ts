@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { answerDigest } from '../../../src/evals/answerProvenance';
-import { answerPage, answersPerPage } from '../../../src/evals/reportPaging';
-import { serializeRunFile } from '../../../src/evals/resultsFile';
-import { openRunFile } from '../../../src/evals/resultsFileLoader';
+import { answerDigest } from '../../../src/evals/model/answerProvenance';
+import { answerPage, answersPerPage } from '../../../src/evals/model/reportPaging';
+import { serializeRunFile } from '../../../src/evals/model/resultsFile';
+import { openRunFile } from '../../../src/evals/model/resultsFileLoader';
 import { answer, checkpoint, run } from './evalFixtures';
 
 describe('opening a results file for the report', () => {

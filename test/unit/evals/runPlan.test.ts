@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { cacheKey } from '../../../src/evals/cacheKey';
-import type { AnswerRecord, EvalModelRef, NamedScorer } from '../../../src/evals/evalModel';
-import { evalLimits } from '../../../src/evals/evalModel';
-import { checkParameters, checkRunSize, planRun } from '../../../src/evals/runPlan';
+import { cacheKey } from '../../../src/evals/model/cacheKey';
+import type { AnswerRecord, EvalModelRef, NamedScorer } from '../../../src/evals/model/evalModel';
+import { evalLimits } from '../../../src/evals/model/evalModel';
+import { checkParameters, checkRunSize, planRun } from '../../../src/evals/model/runPlan';
 import { checkpoint, parameters, run, sample } from './evalFixtures';
 
 const scorers: NamedScorer[] = [{ name: 'exact', spec: { kind: 'exactMatch' } }];

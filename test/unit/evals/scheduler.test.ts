@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/api/errors';
-import { evalLimits } from '../../../src/evals/evalModel';
-import { failureClass, runEvaluations, type SchedulerOptions, type SchedulerProgress, type SchedulerSummary } from '../../../src/evals/scheduler';
-import { FakeClock, settle } from '../core/fakeClock';
+import { PlatformError } from '../../../src/platform/client/errors';
+import { evalLimits } from '../../../src/evals/model/evalModel';
+import { failureClass, runEvaluations, type SchedulerOptions, type SchedulerProgress, type SchedulerSummary } from '../../../src/evals/model/scheduler';
+import { FakeClock, settle } from '../support/fakeClock';
 
 interface Call {
   item: number;

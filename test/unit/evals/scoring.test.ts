@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/api/errors';
-import type { ChatCompletionRequest } from '../../../src/api/types';
-import type { NamedScorer } from '../../../src/evals/evalModel';
-import { RegexMatcher } from '../../../src/evals/regexMatcher';
-import { scoreWithAll, type ScoringContext } from '../../../src/evals/scoring';
+import { PlatformError } from '../../../src/platform/client/errors';
+import type { ChatCompletionRequest } from '../../../src/platform/client/types';
+import type { NamedScorer } from '../../../src/evals/model/evalModel';
+import { RegexMatcher } from '../../../src/evals/model/regexMatcher';
+import { scoreWithAll, type ScoringContext } from '../../../src/evals/model/scoring';
 import { sample } from './evalFixtures';
 
 describe('scoring an answer', () => {

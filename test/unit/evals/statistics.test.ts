@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import type { EvalModelRef } from '../../../src/evals/evalModel';
-import { disagrees, leaderboard, meanInterval, sampleMatrix, scoreAgainstStep, wilsonInterval } from '../../../src/evals/statistics';
+import type { EvalModelRef } from '../../../src/evals/model/evalModel';
+import { disagrees, leaderboard, meanInterval, sampleMatrix, scoreAgainstStep, wilsonInterval } from '../../../src/evals/model/statistics';
 import { answer, checkpoint, run } from './evalFixtures';
 
 const close = (actual: number, expected: number): void => assert.ok(Math.abs(actual - expected) < 1e-4, `${actual} ≉ ${expected}`);

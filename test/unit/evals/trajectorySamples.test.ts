@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { samplesFromTrajectoryGroups } from '../../../src/evals/trajectorySamples';
+import { samplesFromTrajectoryGroups } from '../../../src/evals/model/trajectorySamples';
 
 const choice = (content: string | null): unknown => ({ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } });
 const trajectory = (reward: unknown, ...items: unknown[]): unknown => ({ reward, messages_and_choices: items });

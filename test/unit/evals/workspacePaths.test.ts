@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isInsideAnyFolder, isInsideFolder, readWrittenPath } from '../../../src/evals/workspacePaths';
+import { isInsideAnyFolder, isInsideFolder, readWrittenPath } from '../../../src/evals/model/workspacePaths';
 
 describe('paths read from a workspace file stay in the workspace', () => {
   for (const [written, relative] of [

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { buildGroupDetail, diffNotes, maxComparedChars, maxDetailChars } from '../../../src/rollouts/groupDetail';
-import { maxExceptions } from '../../../src/rollouts/trajectoryParts';
-import { detailLimits, type GroupDetail } from '../../../src/rollouts/inspectorModel';
+import { buildGroupDetail, diffNotes, maxComparedChars, maxDetailChars } from '../../../src/rollouts/model/groupDetail';
+import { maxExceptions } from '../../../src/rollouts/model/trajectoryParts';
+import { detailLimits, type GroupDetail } from '../../../src/rollouts/model/inspectorModel';
 import { choice, group, trajectory } from './rolloutFixtures';
 import { conversation, groupOfConversations, summaryOf } from './viewFixtures';
 

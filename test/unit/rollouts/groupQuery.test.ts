@@ -1,7 +1,17 @@
 import * as assert from 'node:assert/strict';
-import type { GroupSummary } from '../../../src/rollouts/groupSummaryShape';
-import { GroupQueryCache, cachedQueries, matchesFilter, maxCountedMetadataKeys, meanCompletionLength, metadataChoices, queryKey, runGroupQuery, toGroupRow } from '../../../src/rollouts/groupQuery';
-import { defaultQuery, emptyFilter, maxMetadataChoiceKeys, maxMetadataChoices, maxRowsPerPage, type GroupFilter, type GroupQuery, type SortColumn } from '../../../src/rollouts/inspectorModel';
+import type { GroupSummary } from '../../../src/rollouts/model/groupSummaryShape';
+import {
+  GroupQueryCache,
+  cachedQueries,
+  matchesFilter,
+  maxCountedMetadataKeys,
+  meanCompletionLength,
+  metadataChoices,
+  queryKey,
+  runGroupQuery,
+  toGroupRow,
+} from '../../../src/rollouts/model/groupQuery';
+import { defaultQuery, emptyFilter, maxMetadataChoiceKeys, maxMetadataChoices, maxRowsPerPage, type GroupFilter, type GroupQuery, type SortColumn } from '../../../src/rollouts/model/inspectorModel';
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
 import { summariesOf, summaryOf } from './viewFixtures';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { summarizeGroup } from '../../../src/rollouts/groupSummary';
-import { maxMetadataKeys, maxMetadataValueChars, trajectoriesOf, type GroupSummary } from '../../../src/rollouts/groupSummaryShape';
+import { summarizeGroup } from '../../../src/rollouts/model/groupSummary';
+import { maxMetadataKeys, maxMetadataValueChars, trajectoriesOf, type GroupSummary } from '../../../src/rollouts/model/groupSummaryShape';
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
 const place = { index: 0, line: 4, offset: 100, bytes: 321 };

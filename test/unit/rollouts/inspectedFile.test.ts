@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSource } from '../../../src/rollouts/fileSource';
-import { InspectedFile } from '../../../src/rollouts/inspectedFile';
-import { defaultQuery, type GroupQuery, type RolloutFileState } from '../../../src/rollouts/inspectorModel';
+import { fileSource } from '../../../src/rollouts/model/fileSource';
+import { InspectedFile } from '../../../src/rollouts/model/inspectedFile';
+import { defaultQuery, type GroupQuery, type RolloutFileState } from '../../../src/rollouts/model/inspectorModel';
 
 const fixture = join(__dirname, '../../../../test/fixtures/rollouts/flags.trajectories.jsonl');
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { queryLimits, type GroupQuery } from '../../../src/rollouts/inspectorModel';
-import { parseGroupQuery, parseGroupScope } from '../../../src/rollouts/queryParams';
-import { maxSelectedGroups } from '../../../src/webview/rollouts/rolloutsProtocol';
-import { ProtocolError } from '../../../src/webview/common/wire';
+import { queryLimits, type GroupQuery } from '../../../src/rollouts/model/inspectorModel';
+import { parseGroupQuery, parseGroupScope } from '../../../src/rollouts/model/queryParams';
+import { maxSelectedGroups } from '../../../src/rollouts/protocol';
+import { ProtocolError } from '../../../src/platform/pages/wire';
 
 const valid: GroupQuery = {
   filter: {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { RolloutCollection } from '../../../src/rollouts/rolloutCollection';
-import { inspectRollouts, readRolloutRecords } from '../../../src/rollouts/rolloutReader';
+import { RolloutCollection } from '../../../src/rollouts/model/rolloutCollection';
+import { inspectRollouts, readRolloutRecords } from '../../../src/rollouts/model/rolloutReader';
 import { chunksOf, collect, groupOfRewards } from './rolloutFixtures';
 
 const lines = [groupOfRewards([0, 1]), groupOfRewards([1, 1]), groupOfRewards([0.25, 0.75]), groupOfRewards([1, 0, 1])].map((item) => JSON.stringify(item));

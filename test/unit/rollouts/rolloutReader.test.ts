@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { trajectoriesOf } from '../../../src/rollouts/groupSummaryShape';
-import { jsonArrayElements } from '../../../src/rollouts/jsonArrayElements';
-import { inspectRollouts, readRolloutRecords, rolloutFormatOf } from '../../../src/rollouts/rolloutReader';
+import { trajectoriesOf } from '../../../src/rollouts/model/groupSummaryShape';
+import { jsonArrayElements } from '../../../src/platform/kit/jsonArrayElements';
+import { inspectRollouts, readRolloutRecords } from '../../../src/rollouts/model/rolloutReader';
+import { formatForFileName } from '../../../src/platform/kit/trajectoryFile';
 import { choice, chunksOf, collect, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
 /** A group as ART writes it: system and user messages, a tool call and its result, choices with logprobs. */
@@ -137,8 +138,8 @@ describe('rollout reader', () => {
   });
 
   it('reads .jsonl by its name and anything else as a JSON array', () => {
-    assert.equal(rolloutFormatOf('runs/step-3.JSONL'), 'jsonl');
-    assert.equal(rolloutFormatOf('runs/step-3.json'), 'json');
+    assert.equal(formatForFileName('runs/step-3.JSONL'), 'jsonl');
+    assert.equal(formatForFileName('runs/step-3.json'), 'json');
   });
 });
 

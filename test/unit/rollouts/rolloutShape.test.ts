@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { validateTrajectoryGroup } from '../../../src/core/trajectoryShape';
-import { summarizeGroup } from '../../../src/rollouts/groupSummary';
+import { validateTrajectoryGroup } from '../../../src/platform/kit/trajectoryShape';
+import { summarizeGroup } from '../../../src/rollouts/model/groupSummary';
 import { choice, group, trajectory } from './rolloutFixtures';
 
 /**

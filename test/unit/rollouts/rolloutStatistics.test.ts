@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { summarizeGroup } from '../../../src/rollouts/groupSummary';
-import type { GroupSummary } from '../../../src/rollouts/groupSummaryShape';
-import { histogramBins, maxSeriesKeys, otherKey, RolloutStatisticsBuilder, type SeriesStatistics } from '../../../src/rollouts/rolloutStatistics';
+import { summarizeGroup } from '../../../src/rollouts/model/groupSummary';
+import type { GroupSummary } from '../../../src/rollouts/model/groupSummaryShape';
+import { histogramBins, maxSeriesKeys, otherKey, RolloutStatisticsBuilder, type SeriesStatistics } from '../../../src/rollouts/model/rolloutStatistics';
 import { choice, group, groupOfRewards, trajectory } from './rolloutFixtures';
 
 function summaryOf(value: unknown, index = 0): GroupSummary {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { sourceLines } from '../../../src/rollouts/sourceLines';
+import { sourceLines } from '../../../src/platform/kit/sourceLines';
 import { chunksOf, collect } from './rolloutFixtures';
 
 describe('rollout source lines', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { rawPattern, searchGroups } from '../../../src/rollouts/textSearch';
+import { rawPattern, searchGroups } from '../../../src/rollouts/model/textSearch';
 import { chunksOf } from './rolloutFixtures';
 import { conversation, groupOfConversations, pythonJson, summariesOfFile } from './viewFixtures';
 

@@ -1,7 +1,7 @@
 /** Builders for the inspector's views: summaries made by the real summarizer, and files written as JSON writers write them. */
-import { summarizeGroup } from '../../../src/rollouts/groupSummary';
-import type { GroupSummary } from '../../../src/rollouts/groupSummaryShape';
-import { inspectRollouts } from '../../../src/rollouts/rolloutReader';
+import { summarizeGroup } from '../../../src/rollouts/model/groupSummary';
+import type { GroupSummary } from '../../../src/rollouts/model/groupSummaryShape';
+import { inspectRollouts } from '../../../src/rollouts/model/rolloutReader';
 import { chunksOf } from './rolloutFixtures';
 
 export function summaryOf(value: unknown, index = 0, line = index, offset = index * 100): GroupSummary {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { DiffSpan } from '../../../src/rollouts/inspectorModel';
-import { maxEditTokens, wordDiff } from '../../../src/rollouts/wordDiff';
+import type { DiffSpan } from '../../../src/platform/kit/wordDiff';
+import { maxEditTokens, wordDiff } from '../../../src/platform/kit/wordDiff';
 
 function sides(spans: DiffSpan[]): { from: string; to: string } {
   return {

@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { onFirstUse } from '../platform/host/lazy/onFirstUse';
+import type { Services } from '../platform/host/services';
+import type * as EvalsFeature from '.';
+import { isEvalSetDocument } from './host/evalSetFileNames';
+import { evalReportViewType } from './host/evalsViewTypes';
+
+/**
+ * What must exist from activation on for checkpoint evaluation: the report editor of results files
+ * and the command, and the diagnostics of eval sets. The rest (dist/evals.js) loads when the command
+ * first runs, a report opens or an eval set is opened.
+ */
+export function registerEvals(services: Services): () => EvalsFeature.EvalsFeature {
+  const evals = onFirstUse('evaluations', services.log, () => (require('.') as typeof EvalsFeature).startEvals(services));
+  services.registerFeatureCommands('evals', evals);
+  // An eval set opened (or open already) loads the feature for its diagnostics; other files never do.
+  const checkEvalSet = (document: vscode.TextDocument): void => {
+    if (isEvalSetDocument(document)) evals().diagnostics.check(document);
+  };
+  for (const document of vscode.workspace.textDocuments) checkEvalSet(document);
+  services.context.subscriptions.push(
+    vscode.workspace.onDidOpenTextDocument(checkEvalSet),
+    vscode.window.registerCustomEditorProvider(evalReportViewType, {
+      openCustomDocument: (uri) => evals().report.openCustomDocument(uri),
+      resolveCustomEditor: (document, panel) => evals().report.resolveCustomEditor(document, panel),
+    }),
+  );
+  return evals;
+}

@@ -1,0 +1,132 @@
+/**
+ * Checkpoint evaluation, as data: an eval set's samples, the scorers, the models compared, the
+ * sampling parameters, and every answer with its scores. A run is saved as one results file in the
+ * workspace (`*.rleval.json`): readable, diffable (answers in a stable order), committable, and the
+ * cache of the next run (an answer is never asked again for the same model, sample, parameters and
+ * draw). The report page is drawn from the same file. No `vscode` here.
+ */
+import type { ChatMessage } from '../../platform/client/types';
+
+/** One prompt of an eval set. */
+export interface EvalSample {
+  /** Stable within its set: the sample's `id` when the file gives one, else a hash of its prompt and reference. */
+  id: string;
+  messages: ChatMessage[];
+  /** The expected answer, for scorers that compare with one. */
+  reference?: string;
+  metadata?: Record<string, unknown>;
+  /** Zero-based line of the sample in its file (a trajectory group's line for a set made from one). */
+  line: number;
+}
+
+/** How a built-in scorer or a judge scores one answer: a number in [0, 1] (1 best). */
+export type ScorerSpec =
+  /** The answer equals the reference (white space at the ends ignored; case too unless `caseSensitive`). */
+  | { kind: 'exactMatch'; caseSensitive?: boolean }
+  /** The answer contains `text`, or the reference when no text is given. */
+  | { kind: 'contains'; text?: string; caseSensitive?: boolean }
+  /** The answer matches a regular expression (run on at most `maxScoredChars` of it). */
+  | { kind: 'regex'; pattern: string; flags?: string }
+  /** The answer (or its first fenced code block) parses as JSON. */
+  | { kind: 'validJson' }
+  /** The answer parses as JSON and satisfies a JSON Schema (the subset the validator supports). */
+  | { kind: 'jsonSchema'; schema: unknown }
+  /** The answer's length lies within bounds. */
+  | { kind: 'length'; unit: 'chars' | 'words'; min?: number; max?: number }
+  /** A catalogue model grades the answer against a rubric, through the same client; its verdict is parsed from its answer. */
+  | { kind: 'judge'; model: string; rubric: string }
+  /** A program of the workspace reads `{sample, answer}` as JSON on stdin and prints a score; trusted workspaces only. */
+  | { kind: 'command'; command: string; args?: string[]; timeoutMs?: number };
+
+export interface NamedScorer {
+  /** Shown in the report; unique within a run. */
+  name: string;
+  spec: ScorerSpec;
+}
+
+/** The sampling of every request of a run: fixed, so answers are comparable and cached. */
+export interface EvalParameters {
+  temperature: number;
+  seed: number;
+  /** Answers drawn per prompt and model. */
+  n: number;
+  maxTokens: number;
+  topP?: number;
+}
+
+/** A model compared in a run. */
+export interface EvalModelRef {
+  /** The model id as sent in `model` (a checkpoint's `wandb-artifact:///…:stepN`, a catalogue id). */
+  id: string;
+  /** How the report names it: "step 120", "base", a catalogue id. */
+  label: string;
+  kind: 'checkpoint' | 'base' | 'catalogue';
+  /** Which API answers it: checkpoints through the training API, catalogue models through the inference API. */
+  api: 'training' | 'inference';
+  /** A checkpoint's step and its training model, and the checkpoint's own training metrics (for the score-against-step chart). */
+  step?: number;
+  trainingModelId?: string;
+  metrics?: Record<string, number>;
+}
+
+/** One answer of one model to one sample (draw `draw` of `n`), with its scores or its failure. */
+export interface AnswerRecord {
+  model: string;
+  sample: string;
+  draw: number;
+  /** `cacheKey` of the model, sample, parameters and draw: what makes an answer reusable. */
+  key: string;
+  text?: string;
+  finishReason?: string;
+  /** Why no answer came (a 4xx/5xx, a timeout), in words; the answer is asked again by the next run. */
+  error?: string;
+  /** Each scorer's score by name, or why it could not score (a judge that failed, a command that crashed). */
+  scores: Record<string, number | { error: string }>;
+  latencyMs?: number;
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+/** The results file of a run. */
+export interface EvalRunFile {
+  kind: 'rl-studio-eval';
+  version: 1;
+  /** The eval set: its path relative to the workspace, and a hash of its samples (a changed set invalidates nothing by itself: keys include each sample's content). */
+  set: { path: string; hash: string; samples: number };
+  scorers: NamedScorer[];
+  parameters: EvalParameters;
+  models: EvalModelRef[];
+  /** Sorted by model (in `models` order), sample (in set order), draw. */
+  answers: AnswerRecord[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A model's standing in the report. */
+export interface LeaderboardRow {
+  model: string;
+  label: string;
+  step?: number;
+  /** Mean of the primary scorer over every scored answer, with a 95 % confidence interval. */
+  mean: number;
+  low: number;
+  high: number;
+  scored: number;
+  failed: number;
+}
+
+export const evalLimits = {
+  samples: 10_000,
+  models: 32,
+  draws: 16,
+  scorers: 16,
+  /** `max_tokens` of each request: a long answer fits; a file asking for a million does not spend it. */
+  maxTokens: 32_768,
+  /** A command scorer's arguments, and the characters of its program and of each argument. */
+  commandArgs: 64,
+  commandChars: 1_000,
+  /** Characters of an answer scored (regex, JSON) and kept in the results file. */
+  maxScoredChars: 200_000,
+  /** Requests in flight at once: the default of the concurrency setting, and its most. */
+  defaultConcurrency: 8,
+  maxConcurrency: 64,
+} as const;

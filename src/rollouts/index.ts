@@ -1,0 +1,14 @@
+import type { Services } from '../platform/host/services';
+import type { RegisteredViews } from '../training';
+import { RolloutEditorProvider } from './host/rolloutEditorProvider';
+
+/**
+ * Entry of dist/rolloutInspector.js, loaded when the first rollout file opens in the inspector:
+ * the editor provider, the documents it reads and the pages that show them.
+ */
+export function startRollouts(services: Services, sidebar: () => RegisteredViews): RolloutEditorProvider {
+  return new RolloutEditorProvider(services, sidebar);
+}
+export { summariseRolloutsTool } from './host/tools/fileTools';
+export { type GroupSummary } from './model/groupSummaryShape';
+export { joinedBytes, type LinePosition, type SourceLine } from '../platform/kit/sourceLines';

@@ -1,0 +1,65 @@
+/**
+ * The quick checks the summary's walk makes on the way through a group: when each passes, the group
+ * is well formed by core/trajectoryShape.ts and the full check (which also says what is wrong) need
+ * not run. Each answers false for anything that may be off; false only means "check fully".
+ */
+import { isRecord } from '../../platform/kit/plainValues';
+
+export function choiceWellFormed(item: Record<string, unknown>, finishReason: unknown, message: Record<string, unknown>): boolean {
+  if (typeof finishReason !== 'string') return false;
+  if (item.index !== undefined && !Number.isInteger(item.index)) return false;
+  if (message.role !== 'assistant') return false;
+  const content = message.content;
+  return content === undefined || content === null || typeof content === 'string' || Array.isArray(content);
+}
+
+export function messageWellFormed(item: Record<string, unknown>): boolean {
+  const role = item.role;
+  if (role !== 'system' && role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'developer') return false;
+  const content = item.content;
+  if (typeof content === 'string' || Array.isArray(content)) return true;
+  const nullAllowed = role === 'assistant' && Array.isArray(item.tool_calls);
+  return nullAllowed && (content === undefined || content === null);
+}
+
+// Written out rather than through a helper taking the check as a function: called per trajectory,
+// a call through a function value is one the compiler does not inline.
+export function trajectoryFieldsWellFormed(trajectory: Record<string, unknown>): boolean {
+  const { tools, additional_histories: histories, metadata, logs } = trajectory;
+  return (
+    (tools === undefined || Array.isArray(tools)) && (histories === undefined || Array.isArray(histories)) && (metadata === undefined || isRecord(metadata)) && (logs === undefined || isStrings(logs))
+  );
+}
+
+export function groupFieldsWellFormed(group: Record<string, unknown>): boolean {
+  const { exceptions, metadata, metrics, logs } = group;
+  return (
+    (exceptions === undefined || areExceptions(exceptions)) &&
+    (metadata === undefined || isRecord(metadata)) &&
+    (metrics === undefined || areMetrics(metrics)) &&
+    (logs === undefined || isStrings(logs))
+  );
+}
+
+export function isStrings(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let index = 0; index < value.length; index++) if (typeof value[index] !== 'string') return false;
+  return true;
+}
+
+function areExceptions(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) {
+    if (!isRecord(item) || typeof item.type !== 'string' || typeof item.message !== 'string') return false;
+  }
+  return true;
+}
+
+function areMetrics(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  for (const key in value) {
+    const metric = value[key];
+    if (typeof metric !== 'boolean' && !(typeof metric === 'number' && Number.isFinite(metric))) return false;
+  }
+  return true;
+}

@@ -1,0 +1,87 @@
+import type * as vscode from 'vscode';
+import type { TrainingJobEvent } from '../platform/client/types';
+import { isTerminalEvent } from './model/jobStatus';
+import type { HealthStatusBar } from '../platform/host/healthStatusBar';
+import { registerJobCommands, type TrajectoryActions } from './host/jobs/jobCommands';
+import { JobDetailsPanels } from './host/jobs/jobDetailsPanel';
+import type { JobsNode } from './host/jobs/jobNodes';
+import { JobService } from './host/jobs/jobService';
+import { JobsTreeProvider } from './host/jobs/jobsTree';
+import { TrajectoryDiagnostics } from './host/jobs/trajectoryDiagnostics';
+import { registerModelCommands } from './host/models/modelCommands';
+import type { ModelsNode } from './host/models/modelNodes';
+import { ModelsTreeProvider } from './host/models/modelsTree';
+import type { Services } from '../platform/host/services';
+
+/**
+ * What the sidebar hands to the extension's API: the two tree providers (read by the extension's
+ * tests) and the pieces automation needs to drive flows without a person at the keyboard.
+ */
+export interface RegisteredViews {
+  models: ModelsTreeProvider;
+  jobs: JobsTreeProvider;
+  jobService: JobService;
+  panels: JobDetailsPanels;
+  health: HealthStatusBar;
+  diagnostics: TrajectoryDiagnostics;
+  trajectories: TrajectoryActions;
+}
+
+/** What exists from activation on (see register.ts) and the sidebar works with. */
+export interface SidebarViews {
+  models: vscode.TreeView<ModelsNode>;
+  jobs: vscode.TreeView<JobsNode>;
+  health: HealthStatusBar;
+}
+
+/**
+ * Entry of dist/sidebar.js, loaded when a sidebar view first shows its content or one of its
+ * commands first runs: the tree providers, the job service, the job details panels and the
+ * commands of models and jobs.
+ */
+export function startSidebar(services: Services, views: SidebarViews): RegisteredViews {
+  const dialogs = services.dialogs;
+  const jobService = new JobService(services);
+  const models = new ModelsTreeProvider(services);
+  const jobs = new JobsTreeProvider(services, jobService);
+  const panels = new JobDetailsPanels(services, jobService);
+  const diagnostics = new TrajectoryDiagnostics();
+  models.attach(views.models);
+  jobs.attach(views.jobs);
+  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics, followCheckpoints(services, jobService, models));
+
+  services.registerCommand('rlStudio.refreshModels', () => models.refresh());
+  services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
+  registerModelCommands(services, models, views.models, dialogs);
+  const trajectories = registerJobCommands({ services, tree: jobs, view: views.jobs, dialogs, diagnostics, panels });
+
+  return { models, jobs, jobService, panels, health: views.health, diagnostics, trajectories };
+}
+
+/**
+ * Events after which a model may have a checkpoint it did not have: each gradient step makes one,
+ * and the end of a job may save the last.
+ */
+function makesCheckpoint(event: TrainingJobEvent): boolean {
+  return event.type === 'gradient_step' || isTerminalEvent(event);
+}
+
+/**
+ * Keeps the checkpoints of models being trained current: when a followed job reports a new
+ * checkpoint, the Models view reads that model's newest checkpoints again (if they are shown; at
+ * most every few seconds per model).
+ */
+function followCheckpoints(services: Services, jobService: JobService, models: ModelsTreeProvider): vscode.Disposable {
+  return jobService.onDidChangeJob((change) => {
+    if (!change.newEvents.some(makesCheckpoint)) return;
+    const modelId = services.remembered.jobs.get(change.id)?.modelId ?? (typeof change.record.job?.model_id === 'string' ? change.record.job.model_id : undefined);
+    if (modelId) models.checkpointsMayHaveChanged(modelId);
+  });
+}
+export { type CreatedJobResult, type GroupsToSend } from './host/jobs/createJobs';
+export { useInChat } from './host/models/useInChat';
+export { jobMetricsTool, jobStatusTool } from './host/tools/jobTools';
+export { LatestJobListing, listJobsTool, listModelsTool, platformStatusTool, readJob } from './host/tools/platformTools';
+export { checkpointId, createModelTool, deleteCheckpointsTool, knownModel, namedModel, startSftTool, startTrainingTool, trainingOrigin } from './host/tools/trainingTools';
+export { explainJobFacts } from './model/jobReport';
+export { validateTrajectoriesTool } from './host/tools/trajectoryTools';

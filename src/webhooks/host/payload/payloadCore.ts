@@ -1,0 +1,13 @@
+import type * as Payload from '../../model/payload';
+import { onFirstUse } from '../../../platform/host/lazy/onFirstUse';
+
+export type PayloadCore = typeof Payload;
+
+/**
+ * The payload language core and jsonc-parser (dist/payloadCore.js), loaded the first time a
+ * payload is worked with: neither activation nor the Webhooks view pays for a parser most windows
+ * never use. Called from providers that have no log at hand, so its load time is not logged.
+ * Building the loader loads nothing (hence pure: a bundle that imports this file without calling it
+ * leaves it out).
+ */
+export const payloadCore: () => PayloadCore = /* @__PURE__ */ onFirstUse('payload core', undefined, () => require('../../model/payload') as PayloadCore);
