@@ -5,14 +5,18 @@
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser } from 'playwright-core';
+import { pageBaseStyle, webviewPages } from '../../../src/platform/pages/host/pageHtml';
 import { chromiumPageSuite, startPageServer } from '../platform/pages/browserHarness';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
 
-/** Serves the chat document (`/`), and `/plain`: its stylesheet and an empty #app, for renderers injected by a benchmark. */
+/** Serves the chat document (`/`), and `/plain`: its stylesheets and an empty #app, for renderers injected by a benchmark. */
 export function startPanelServer(): Promise<{ url: string; close(): Promise<void> }> {
   return startPageServer('chat', {
-    '/plain': (origin) => `<!DOCTYPE html><html><head><meta charset="UTF-8"><link rel="stylesheet" href="${origin}/media/chat.css"></head><body><div id="app"></div></body></html>`,
+    '/plain': (origin) => {
+      const links = [pageBaseStyle, webviewPages.chat.style].map((style) => `<link rel="stylesheet" href="${origin}/media/${style}">`).join('');
+      return `<!DOCTYPE html><html><head><meta charset="UTF-8">${links}</head><body><div id="app"></div></body></html>`;
+    },
   });
 }
 

@@ -10,18 +10,21 @@ export { createNonce } from './nonce';
  */
 
 /**
- * The pages: each has its bundle in media/dist (one per folder of src/webview), its stylesheets in
- * media/ (the rollout inspector and the evaluation report share pageBase.css), and the element its
- * script draws into, showing what is there until it has.
+ * The pages: each has its bundle in media/dist (one per folder of src/webview), its own stylesheet
+ * in media/ (every page gets media/pageBase.css, what all pages share, linked before it), and the
+ * element its script draws into, showing what is there until it has.
  */
 export const webviewPages = {
-  chat: { script: 'dist/chat.js', styles: ['chat.css'], body: '<div id="app" class="loading">Loading the chat…</div>' },
-  jobDetails: { script: 'dist/jobDetails.js', styles: ['jobDetails.css'], body: '<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>' },
-  rollouts: { script: 'dist/rollouts.js', styles: ['pageBase.css', 'rollouts.css'], body: '<main id="app"><p class="muted">Reading the rollouts…</p></main>' },
-  evalReport: { script: 'dist/evalReport.js', styles: ['pageBase.css', 'evalReport.css'], body: '<main id="app"><p class="muted">Reading the evaluation…</p></main>' },
+  chat: { script: 'dist/chat.js', style: 'chat.css', body: '<div id="app" class="loading">Loading the chat…</div>' },
+  jobDetails: { script: 'dist/jobDetails.js', style: 'jobDetails.css', body: '<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>' },
+  rollouts: { script: 'dist/rollouts.js', style: 'rollouts.css', body: '<main id="app"><p class="muted">Reading the rollouts…</p></main>' },
+  evalReport: { script: 'dist/evalReport.js', style: 'evalReport.css', body: '<main id="app"><p class="muted">Reading the evaluation…</p></main>' },
 } as const;
 
 export type WebviewPageName = keyof typeof webviewPages;
+
+/** The stylesheet of media/ every page links first, before its own. */
+export const pageBaseStyle = 'pageBase.css';
 
 export interface PageHtmlOptions {
   page: WebviewPageName;
@@ -47,7 +50,7 @@ export function buildPageHtml(options: PageHtmlOptions): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(contentSecurityPolicy(options.cspSource, options.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${page.styles.map((style) => `<link rel="stylesheet" href="${attr(options.mediaUri(style))}">`).join('\n')}
+${[pageBaseStyle, page.style].map((style) => `<link rel="stylesheet" href="${attr(options.mediaUri(style))}">`).join('\n')}
 <title>${escapeHtml(options.title)}</title>
 </head>
 <body>

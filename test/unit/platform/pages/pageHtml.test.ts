@@ -24,10 +24,7 @@ describe('webview page documents', () => {
       assert.deepEqual(scripts, [`<script nonce="abc123" src="https://r.example/media/dist/${page}.js">`]);
       assert.deepEqual(
         [...html.matchAll(/<link\b[^>]*>/g)].map((match) => match[0]),
-        [
-          ...(page === 'rollouts' || page === 'evalReport' ? ['<link rel="stylesheet" href="https://r.example/media/pageBase.css">'] : []),
-          `<link rel="stylesheet" href="https://r.example/media/${page}.css">`,
-        ],
+        ['<link rel="stylesheet" href="https://r.example/media/pageBase.css">', `<link rel="stylesheet" href="https://r.example/media/${page}.css">`],
       );
       assert.ok(!/<style\b/.test(html));
       assert.ok(!/\sstyle=/.test(html));
