@@ -1,4 +1,10 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+
+/**
+ * The extension's one JSON parser, for the payload language's own analysis too: every module takes
+ * it from here, so it ships once (with the platform, dist/platformLate.js), not in each bundle.
+ */
+export { createScanner, findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseErrorCode } from 'jsonc-parser';
 import type { JsonPath } from './trajectoryShape';
 
 /** A JSON value's place in the whole text it was read from. */

@@ -11,31 +11,33 @@ interface Metafile {
 }
 
 /**
- * Pure files the activation glue runs, and why; any other file of the pure layers in
- * dist/extension.js is feature code that activation pulled in by mistake.
+ * Files of the features that dist/extension.js holds besides src/extension.ts, src/testApi.ts and
+ * each feature's activation.ts, and why: what VS Code must know from the start. Any other file of a
+ * feature there is code that activation pulled in by mistake.
  */
-const pureFilesOfActivation: Record<string, string> = {
-  'src/platform/client/redact.ts': 'every log line is redacted',
-  'src/platform/client/describeFailure.ts': 'the health state and every error message describe failures',
-  'src/platform/client/baseUrl.ts': 'failure messages name the API by host and port',
-  'src/platform/health/health.ts': 'the status bar shows the health state from activation on',
-  'src/platform/health/healthMonitor.ts': 'the status bar checks the health in the background',
-  'src/platform/kit/clock.ts': 'the health state and its monitor read the time through it',
-  'src/platform/kit/markdownText.ts': 'the status bar tooltip escapes the failure text it shows',
-  'src/platform/kit/format.ts': 'the failure words put waits and server reasons on one line',
-  'src/platform/client/errorMessage.ts': 'the log and the status bar put any thrown value into words',
-  'src/webhooks/model/endpoint.ts': 'the webhook store, opened at activation, masks endpoint URLs',
-};
-
-/** Glue files in a feature's folder that activation registers with: constants only. */
 const featureFilesOfActivation: Record<string, string> = {
   'src/training/host/jobs/jobDetailsViewType.ts': 'the job details panel type, for its serializer',
+  'src/chat/host/chatViewType.ts': 'the chat panel type, for its serializer',
+  'src/chat/host/languageModelRegistration.ts': "the platform's models, registered in VS Code's chat",
+  'src/rollouts/host/rolloutsViewTypes.ts': 'the inspector editor and panel types',
+  'src/evals/host/evalsViewTypes.ts': 'the report editor type',
+  'src/evals/host/evalSetFileNames.ts': 'which files the eval set diagnostics watch',
+  'src/webhooks/host/webhookStore.ts': 'the Webhooks view and the payload language read the webhooks from the start',
+  'src/webhooks/model/endpoint.ts': 'the webhook store masks endpoint URLs',
+  'src/webhooks/host/reportDocuments.ts': "the test reports' document scheme",
+  'src/webhooks/host/payload/payloadLanguageActivation.ts': 'the payload language, registered when a payload opens',
+  'src/webhooks/host/payload/payloadPreview.ts': "the preview's document scheme",
+  'src/webhooks/host/payload/payloadDiagnostics.ts': 'the name of the diagnostics collection',
+  'src/webhooks/host/payload/payloadDocuments.ts': 'which documents are payloads',
+  'src/webhooks/host/payload/payloadCore.ts': 'the payload core, loaded on first use',
+  'src/webhooks/host/payload/selector.ts': 'the payload document selector',
+  'src/webhooks/host/payload/quickFixes.ts': 'the quick fixes, registered with the payload language',
 };
 
 /** Each package of node_modules and the bundles that may hold it. */
 const packagesByBundle: Record<string, string[]> = {
   undici: ['network.js'],
-  'jsonc-parser': ['payloadCore.js', 'sidebar.js', 'evals.js', 'agent.js'],
+  'jsonc-parser': ['platformLate.js'],
 };
 
 /** The source file a relative import or require names, as esbuild resolves it. */
@@ -92,14 +94,34 @@ describe('bundle contents', () => {
 
   it('dist/extension.js holds the activation glue only', () => {
     const unexpected = bundle('extension.js').inputs.filter((input) => {
-      if (input === 'src/extension.ts' || input === 'vscode-shared:vscode') return false;
-      if (input in pureFilesOfActivation || input in featureFilesOfActivation) return false;
-      if (!input.startsWith('src/vscode/')) return true; // a pure layer, or node_modules
-      return /^src\/vscode\/(sidebar\/models|sidebar\/jobs|webviews|rollouts\/(?!rolloutsActivation|rolloutsViewTypes)|evals\/(?!evalsActivation|evalsViewTypes|evalSetFileNames))|Feature\.ts$/.test(
-        input,
-      );
+      if (input === 'src/extension.ts' || input === 'src/testApi.ts' || input === 'vscode-shared:vscode') return false;
+      if (/^src\/[^/]+\/activation\.ts$/.test(input) || input in featureFilesOfActivation) return false;
+      return true; // the platform (dist/platform.js), a feature's code, or node_modules
     });
     assert.deepEqual(unexpected, []);
+  });
+
+  it('ships every module of the platform and of the features once: no bundle copies what another holds', () => {
+    const holders = new Map<string, string[]>();
+    for (const [name, { inputs }] of bundles) for (const input of inputs) holders.set(input, [...(holders.get(input) ?? []), name]);
+    const copied = [...holders]
+      .filter(([input, names]) => names.length > 1 && input !== 'vscode-shared:vscode' && !(input in featureFilesOfActivation && names.length === 2 && names.includes('extension.js')))
+      .map(([input, names]) => `${input} in ${names.join(', ')}`);
+    assert.deepEqual(copied, []);
+  });
+
+  it('holds the platform modules activation runs in dist/platform.js, which loads nothing but the network stack, on first use', () => {
+    assert.deepEqual(
+      bundle('platform.js').inputs.filter((input) => !input.startsWith('src/platform/') && input !== 'vscode-shared:vscode' && !input.startsWith('shared-bundle:')),
+      [],
+    );
+    assert.deepEqual(
+      bundle('platform.js').external.filter((path) => path.startsWith('./')),
+      ['./network.js'],
+    );
+    for (const name of ['network.js', 'training.js', 'extension.js']) {
+      assert.ok(bundle(name).external.includes('./platform.js'), `dist/${name} does not require ./platform.js`);
+    }
   });
 
   it('holds each package of node_modules only in the bundles that need it: undici in dist/network.js alone', () => {
@@ -113,13 +135,9 @@ describe('bundle contents', () => {
     );
   });
 
-  it('holds the PlatformError class in dist/errors.js alone, which loads nothing else', () => {
+  it('holds the PlatformError class in dist/platform.js alone, so that `instanceof` holds in every bundle', () => {
     for (const [name, { inputs }] of bundles) {
-      assert.equal(inputs.includes('src/platform/client/errors.ts'), name === 'errors.js', `dist/${name}`);
-    }
-    assert.deepEqual(bundle('errors.js').external, []);
-    for (const name of ['network.js', 'sidebar.js', 'extension.js']) {
-      assert.ok(bundle(name).external.includes('./errors.js'), `dist/${name} does not require ./errors.js`);
+      assert.equal(inputs.includes('src/platform/client/errors.ts'), name === 'platform.js', `dist/${name}`);
     }
   });
 
@@ -130,14 +148,16 @@ describe('bundle contents', () => {
     }
   });
 
-  it('loads every late part one way: its entry is required inside onFirstUse(...) and imported nowhere', () => {
+  it('loads every feature one way at activation: its entry is required inside onFirstUse(...), never imported by what activation runs', () => {
     const entries = new Map([...bundles].map(([name, { entry }]) => [entry, name]));
-    const lateParts = [...bundles.keys()].filter((name) => name !== 'extension.js' && name !== 'errors.js');
+    const lateParts = [...bundles.keys()].filter((name) => !['extension.js', 'platform.js', 'platformLate.js', 'network.js'].includes(name));
     const loaded = new Set<string>();
     const problems: string[] = [];
+    // A feature may import another's index.ts (its bundle then loads with it); activation may not.
+    const activation = new Set([...bundle('extension.js').inputs, ...bundle('platform.js').inputs]);
     for (const [file, source] of sourcesUnder(join(root, 'src'))) {
       const loaders = [...source.matchAll(/\bonFirstUse\(/g)].map((match) => [match.index!, closingParen(source, match.index! + 'onFirstUse'.length)]);
-      for (const match of source.matchAll(/\brequire\('(\.[^']+)'\)/g)) {
+      for (const match of source.matchAll(/\brequire\('(\.[^']*)'\)/g)) {
         const part = entries.get(resolveSource(file, match[1]!) ?? '');
         if (!part) continue;
         if (loaders.some(([start, end]) => match.index! > start! && match.index! < end!)) loaded.add(part);
@@ -145,7 +165,7 @@ describe('bundle contents', () => {
       }
       for (const match of source.matchAll(/^import (?!type\b)[^;]*? from '(\.[^']+)';/gm)) {
         const part = entries.get(resolveSource(file, match[1]!) ?? '');
-        if (part && part !== 'errors.js') problems.push(`${file} imports ${part}, which would load it with ${file}`);
+        if (part && activation.has(file)) problems.push(`${file} imports ${part}, which would load it with ${file}`);
       }
     }
     assert.deepEqual(problems, []);

@@ -1,4 +1,4 @@
-import { parseTree, visit } from 'jsonc-parser';
+import { parseTree, visit } from '../../../platform/kit/strictJson';
 import { firstTooDeep, maxJsonDepth } from '../../../platform/kit/strictJson';
 import { readAutomationFields, type AutomationFields } from './automation';
 import { scanValidJson } from './fastScan';

@@ -1,4 +1,4 @@
-import { findNodeAtLocation, type Node } from 'jsonc-parser';
+import { findNodeAtLocation, type Node } from '../../../platform/kit/strictJson';
 import { isEventType, type EventType } from './events';
 
 /** A value found in an automation file, with the span of its JSON token. */

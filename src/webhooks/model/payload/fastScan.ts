@@ -1,4 +1,4 @@
-import { createScanner } from 'jsonc-parser';
+import { createScanner } from '../../../platform/kit/strictJson';
 import { JsonToken as Token } from './jsonTokens';
 import { ScanState as State } from './scanState';
 

@@ -1,4 +1,4 @@
-import { printParseErrorCode, type ParseErrorCode } from 'jsonc-parser';
+import { printParseErrorCode, type ParseErrorCode } from '../../../platform/kit/strictJson';
 
 const messages: Record<string, string> = {
   InvalidSymbol: 'Invalid symbol.',

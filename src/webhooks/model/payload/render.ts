@@ -1,4 +1,4 @@
-import { visit, type ParseErrorCode } from 'jsonc-parser';
+import { visit, type ParseErrorCode } from '../../../platform/kit/strictJson';
 import { firstTooDeep, maxJsonDepth } from '../../../platform/kit/strictJson';
 import { maxAnalysedLength, maxReferences, type PayloadAnalysis } from './analysis';
 import { scanValidJson } from './fastScan';
