@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { onFirstUse } from '../platform/host/lazy/onFirstUse';
 import type { Services } from '../platform/host/services';
 import type * as ChatFeature from '.';
-import { chatViewType } from './host/chatViewType';
+import { chatViewType } from './protocol';
 import { registerLanguageModels } from './host/languageModelRegistration';
 
 /**

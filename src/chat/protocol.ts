@@ -174,3 +174,9 @@ export const chatParams = {
     };
   },
 };
+
+/**
+ * The webview type of the chat panel: activation registers its serializer with it,
+ * without loading the chat (package.json's onWebviewPanel event names it too).
+ */
+export const chatViewType = 'rlStudio.chat';

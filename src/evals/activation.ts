@@ -3,7 +3,7 @@ import { onFirstUse } from '../platform/host/lazy/onFirstUse';
 import type { Services } from '../platform/host/services';
 import type * as EvalsFeature from '.';
 import { isEvalSetDocument } from './host/evalSetFileNames';
-import { evalReportViewType } from './host/evalsViewTypes';
+import { evalReportViewType } from './protocol';
 
 /**
  * What must exist from activation on for checkpoint evaluation: the report editor of results files

@@ -89,3 +89,6 @@ export type ReportHostMethods = {
 
 export type ReportPageMethods = NoMethods;
 export type ReportPageEvent = never;
+
+/** The evaluation report: the editor of results files (`*.rleval.json`). */
+export const evalReportViewType = 'rlStudio.evalReport';

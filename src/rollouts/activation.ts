@@ -5,7 +5,7 @@ import type { RegisteredViews } from '../training';
 import type { RolloutDocument } from './host/rolloutDocument';
 import type { RolloutEditorProvider } from './host/rolloutEditorProvider';
 import type * as RolloutsFeature from '.';
-import { rolloutsOptionViewType, rolloutsViewType, rolloutsViewTypes } from './host/rolloutsViewTypes';
+import { rolloutsOptionViewType, rolloutsViewType, rolloutsViewTypes } from './protocol';
 
 /**
  * What must exist from activation on for the rollout inspector: its custom editors and the two

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { HealthStatusBar } from '../platform/host/healthStatusBar';
-import { jobDetailsViewType } from './host/jobs/jobDetailsViewType';
+import { jobDetailsViewType } from './protocol';
 import type { JobsNode } from './host/jobs/jobNodes';
 import { DeferredTreeProvider } from '../platform/host/lazy/deferredTreeProvider';
 import { onFirstUse } from '../platform/host/lazy/onFirstUse';

@@ -72,3 +72,9 @@ export type JobPageEvent = never;
 export interface JobDetailsViewState {
   jobId: string;
 }
+
+/**
+ * The webview type of job details panels: activation registers their serializer with it,
+ * without loading the panels (package.json's onWebviewPanel event names it too).
+ */
+export const jobDetailsViewType = 'rlStudio.jobDetails';

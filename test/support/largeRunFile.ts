@@ -13,7 +13,7 @@ export const largeRun = { training: 'wandb-artifact:///team/project/agent', samp
  */
 export function writeLargeRun(file: string): void {
   const script = `
-    const { serializeRunFile } = require(${JSON.stringify(join(__dirname, '..', '..', 'src', 'evals', 'resultsFile.js'))});
+    const { serializeRunFile } = require(${JSON.stringify(join(__dirname, '..', '..', 'src', 'evals', 'model', 'resultsFile.js'))});
     const training = ${JSON.stringify(largeRun.training)};
     const models = ${JSON.stringify(largeRun.steps)}.map((step) => ({ id: training + ':step' + step, label: 'step ' + step, kind: 'checkpoint', api: 'training', step, trainingModelId: training }));
     const filler = 'The answer, reasoned step by step at some length. '.repeat(50);

@@ -5,7 +5,7 @@ import { ConversationStore } from '../model/conversationStore';
 import { createPlatformBackend } from '../model/platformBackend';
 import type { Services } from '../../platform/host/services';
 import { loadWebviewPage, panelOptions } from '../../platform/pages/host/panelOptions';
-import { chatViewType } from './chatViewType';
+import { chatViewType } from '../protocol';
 import { EditorChatUi } from './editorUi';
 
 const chatTitle = 'RL Studio Chat';

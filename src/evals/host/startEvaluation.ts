@@ -9,7 +9,7 @@ import { readEvalSet } from './evalSetFiles';
 import type { ParsedEvalSet } from '../model/evalSet';
 import { noPrograms, type AllowedPrograms } from './programAllowances';
 import type { EvaluationChoice } from './evaluateCheckpoints';
-import { evalReportViewType } from './evalsViewTypes';
+import { evalReportViewType } from '../protocol';
 
 /** The folder a run's command scorers run in: the eval set's workspace folder. */
 export function runFolder(setUri: vscode.Uri): string {

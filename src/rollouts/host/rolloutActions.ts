@@ -12,7 +12,7 @@ import type { RegisteredViews } from '../../training';
 import type { CreatedJobResult, GroupsToSend } from '../../training';
 import type { RolloutDocument } from './rolloutDocument';
 import { maxWholeFileBytes } from './workspaceSource';
-import { rolloutsOptionViewType } from './rolloutsViewTypes';
+import { rolloutsOptionViewType } from '../protocol';
 import { copyAndSay } from '../../platform/host/clipboard';
 
 /** The longest trajectory copied as JSON: far beyond any real one, well within what a clipboard takes. */

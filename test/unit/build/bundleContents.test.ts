@@ -16,11 +16,11 @@ interface Metafile {
  * feature there is code that activation pulled in by mistake.
  */
 const featureFilesOfActivation: Record<string, string> = {
-  'src/training/host/jobs/jobDetailsViewType.ts': 'the job details panel type, for its serializer',
-  'src/chat/host/chatViewType.ts': 'the chat panel type, for its serializer',
+  'src/training/protocol.ts': 'the job details panel type, for its serializer',
+  'src/chat/protocol.ts': 'the chat panel type, for its serializer',
   'src/chat/host/languageModelRegistration.ts': "the platform's models, registered in VS Code's chat",
-  'src/rollouts/host/rolloutsViewTypes.ts': 'the inspector editor and panel types',
-  'src/evals/host/evalsViewTypes.ts': 'the report editor type',
+  'src/rollouts/protocol.ts': 'the inspector editor and panel types',
+  'src/evals/protocol.ts': 'the report editor type',
   'src/evals/host/evalSetFileNames.ts': 'which files the eval set diagnostics watch',
   'src/webhooks/host/webhookStore.ts': 'the Webhooks view and the payload language read the webhooks from the start',
   'src/webhooks/model/endpoint.ts': 'the webhook store masks endpoint URLs',

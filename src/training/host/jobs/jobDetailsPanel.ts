@@ -15,7 +15,7 @@ import {
 } from '../../protocol';
 import type { Services } from '../../../platform/host/services';
 import { loadWebviewPage, panelOptions } from '../../../platform/pages/host/panelOptions';
-import { jobDetailsViewType } from './jobDetailsViewType';
+import { jobDetailsViewType } from '../../protocol';
 import type { JobService } from './jobService';
 import { copyAndSay } from '../../../platform/host/clipboard';
 

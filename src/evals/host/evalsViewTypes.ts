@@ -1,2 +1,0 @@
-/** The evaluation report: the editor of results files (`*.rleval.json`). */
-export const evalReportViewType = 'rlStudio.evalReport';
