@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { Services } from '../platform/host/services';
 import type { AgentToolName } from '../platform/agent/agentToolNames';
 import { languageModelTool, type AgentTool } from '../platform/agent/agentTool';
+import { ToolFacts } from '../platform/agent/toolFacts';
 import { AgentParticipant } from './host/participant';
 import { evaluateCheckpointsTool, type EvalsFeature } from '../evals';
 import { summariseRolloutsTool } from '../rollouts';
@@ -10,7 +11,6 @@ import {
   deleteCheckpointsTool,
   jobMetricsTool,
   jobStatusTool,
-  LatestJobListing,
   listJobsTool,
   listModelsTool,
   platformStatusTool,
@@ -36,13 +36,13 @@ export interface AgentFeature {
  * (src/<feature>/host/tools/) and comes from that feature's bundle, not copied into this one.
  */
 export function startAgent(services: Services, parts: AgentParts): AgentFeature {
-  const latestJobs = new LatestJobListing();
+  const facts = new ToolFacts();
   // Each tool has its own input type; the table holds them side by side.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const tools: AgentTool<any, any>[] = [
+  const tools: AgentTool<any, any, any>[] = [
     platformStatusTool(services),
     listModelsTool(services),
-    listJobsTool(services, latestJobs),
+    listJobsTool(services),
     jobStatusTool(services),
     jobMetricsTool(services),
     summariseRolloutsTool(),
@@ -56,7 +56,7 @@ export function startAgent(services: Services, parts: AgentParts): AgentFeature 
     sendWebhookTestTool(services, parts),
   ];
   return {
-    tools: new Map(tools.map((tool) => [tool.name as AgentToolName, languageModelTool(services, tool)])),
-    participant: new AgentParticipant(services, latestJobs),
+    tools: new Map(tools.map((tool) => [tool.name as AgentToolName, languageModelTool(services, tool, facts)])),
+    participant: new AgentParticipant(services, facts),
   };
 }

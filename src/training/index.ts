@@ -81,7 +81,7 @@ function followCheckpoints(services: Services, jobService: JobService, models: M
 export { type CreatedJobResult, type GroupsToSend } from './host/jobs/createJobs';
 export { useInChat } from './host/models/useInChat';
 export { jobMetricsTool, jobStatusTool } from './host/tools/jobTools';
-export { LatestJobListing, listJobsTool, listModelsTool, platformStatusTool, readJob } from './host/tools/platformTools';
+export { listJobsTool, listModelsTool, platformStatusTool, readJob } from './host/tools/platformTools';
 export { checkpointId, createModelTool, deleteCheckpointsTool, knownModel, namedModel, startSftTool, startTrainingTool, trainingOrigin } from './host/tools/trainingTools';
 export { explainJobFacts } from './model/jobReport';
 export { validateTrajectoriesTool } from './host/tools/trajectoryTools';

@@ -8,7 +8,9 @@ import { chatDefaultModelKey } from '../../platform/host/rememberedItems';
 import { languageModelVendor } from '../../chat';
 import type { Services } from '../../platform/host/services';
 import type { AgentToolName } from '../../platform/agent/agentToolNames';
-import { readJob, type LatestJobListing } from '../../training';
+import { readJob } from '../../training';
+import type { ToolFacts } from '../../platform/agent/toolFacts';
+import type { JobListing } from '../../platform/agent/platformText';
 import { errorMessage } from '../../platform/client/errorMessage';
 
 /** Model turns in one free-form request at most: each may call tools, and the loop must end. */
@@ -44,7 +46,7 @@ type ModelAnswer = { parts: AsyncIterable<unknown>; model: vscode.LanguageModelC
 export class AgentParticipant {
   constructor(
     private readonly services: Services,
-    private readonly latestJobs: LatestJobListing,
+    private readonly toolFacts: ToolFacts,
   ) {}
 
   async handle(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
@@ -106,13 +108,14 @@ export class AgentParticipant {
   /** The followed jobs as Markdown, for the caller to write when its work is done; offers a button to the newest job. */
   private async jobList(reply: OrderedReply<vscode.Command>, request: vscode.ChatRequest, token: vscode.CancellationToken): Promise<{ markdown: string; metadata: Partial<AgentResultMetadata> }> {
     reply.step('Reading followed jobs…');
-    this.latestJobs.listings = [];
+    this.toolFacts.forget('rlstudio_list_jobs');
     const markdown = this.asMarkdown(await this.tool(reply, request, 'rlstudio_list_jobs', {}, token));
     const jobs = this.services.remembered.jobs.list();
     const newest = [...jobs].sort((a, b) => b.addedAt.localeCompare(a.addedAt))[0];
     if (newest) reply.offer({ command: 'rlStudio.openJobDetails', arguments: [newest.id], title: `Open Job ${newest.id.slice(0, 8)}` });
     // The first job the listing found failed, for the "explain" follow-up: read from the listing's facts, not from its text.
-    const failed = this.latestJobs.listings.find((listing) => /fail|error/i.test(String(listing.record?.status ?? '')) && jobs.some((job) => job.id === listing.id));
+    const listings = this.toolFacts.latest<JobListing[]>('rlstudio_list_jobs') ?? [];
+    const failed = listings.find((listing) => /fail|error/i.test(String(listing.record?.status ?? '')) && jobs.some((job) => job.id === listing.id));
     return { markdown, metadata: failed ? { failedJob: failed.id } : {} };
   }
 

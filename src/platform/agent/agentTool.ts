@@ -3,6 +3,7 @@ import { ConfirmedPlans } from './confirmedPlans';
 import { inputObject } from './toolInput';
 import { capText } from './textCap';
 import type { Confirmation } from './toolConfirmations';
+import { ToolFacts } from './toolFacts';
 import type { Services } from '../host/services';
 
 /** A confirmation and what it was made from: the plan `run` carries out, exactly as named. */
@@ -17,9 +18,9 @@ export interface Confirmed<Plan> {
  * read the file or ask the platform, so the confirmation names real counts) and returns it as a
  * plan, `run` does exactly that plan (never looking its inputs up again; where a file is read
  * again, its digest must match what was confirmed) and answers with concise text holding the ids
- * the next call needs.
+ * the next call needs, and, where RL Studio itself reads the answer, the facts it was written from.
  */
-export interface AgentTool<Input, Plan = undefined> {
+export interface AgentTool<Input, Plan = undefined, Facts = undefined> {
   /** The name in package.json's languageModelTools. */
   readonly name: string;
   /** Whether the tool needs the platform (endpoints set and signed in) before it can run. */
@@ -30,7 +31,13 @@ export interface AgentTool<Input, Plan = undefined> {
   /** The progress line shown while it runs ("Reading job 4f2…"). */
   progress(input: Input): string;
   /** `plan` is what `confirm` returned for this same input (undefined for a tool that does not confirm). */
-  run(input: Input, signal: AbortSignal, plan: Plan): Promise<string>;
+  run(input: Input, signal: AbortSignal, plan: Plan): Promise<string | ToolAnswer<Facts>>;
+}
+
+/** A tool's text for the model, and the facts it was written from (kept in ToolFacts, never sent). */
+export interface ToolAnswer<Facts> {
+  text: string;
+  facts: Facts;
 }
 
 /** Results are for a model's context: long ones are cut, and the cut is said. */
@@ -43,7 +50,12 @@ const maxResultChars = 16_000;
  * plan and nothing else, and refuses when none is kept for the input. Every text that leaves
  * (result or error) is cut first and redacted last: no result carries the key or a webhook secret.
  */
-export function languageModelTool<Input, Plan>(services: Services, tool: AgentTool<Input, Plan>, plans = new ConfirmedPlans()): vscode.LanguageModelTool<Record<string, unknown>> {
+export function languageModelTool<Input, Plan, Facts>(
+  services: Services,
+  tool: AgentTool<Input, Plan, Facts>,
+  facts = new ToolFacts(),
+  plans = new ConfirmedPlans(),
+): vscode.LanguageModelTool<Record<string, unknown>> {
   return {
     prepareInvocation: async (options, token) => {
       const input = tool.read(inputObject(options.input));
@@ -70,7 +82,9 @@ export function languageModelTool<Input, Plan>(services: Services, tool: AgentTo
       }
       const signal = signalOf(services, token);
       try {
-        const text = await guarded(services, tool.run(input, signal.signal, plan));
+        const answer = await guarded(services, tool.run(input, signal.signal, plan));
+        const { text, facts: found } = typeof answer === 'string' ? { text: answer, facts: undefined } : answer;
+        facts.record(tool.name, found);
         services.log.info(`tool ${tool.name}: done`);
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(services.log.redact(capText(text, maxResultChars)))]);
       } finally {

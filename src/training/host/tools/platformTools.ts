@@ -84,15 +84,8 @@ export function listModelsTool(services: Services): AgentTool<{ modelId?: string
   };
 }
 
-/**
- * The facts of the latest job listing, kept beside its text: `@rlstudio /jobs` reads the states from
- * here instead of parsing the text back (where a job's label or error message is foreign text).
- */
-export class LatestJobListing {
-  listings: readonly JobListing[] = [];
-}
-
-export function listJobsTool(services: Services, latest = new LatestJobListing()): AgentTool<Record<string, never>> {
+/** Lists the followed jobs with their states; its facts are the listings, which `@rlstudio /jobs` reads. */
+export function listJobsTool(services: Services): AgentTool<Record<string, never>, undefined, JobListing[]> {
   return {
     name: 'rlstudio_list_jobs',
     needsPlatform: true,
@@ -111,8 +104,7 @@ export function listJobsTool(services: Services, latest = new LatestJobListing()
         }
         return listing;
       });
-      latest.listings = listings;
-      return describeJobs(listings, jobs.length - listed.length);
+      return { text: describeJobs(listings, jobs.length - listed.length), facts: listings };
     },
   };
 }
