@@ -1,8 +1,8 @@
 // What every build of the extension host shares: the options and the plugins of esbuild.mjs's host
 // build, also used by the benchmark's single-bundle peer (test/bench/singleHostBundle.ts), so that
 // the two bundles differ only in how the parts are split.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 // Every `import * as vscode from 'vscode'` in a CommonJS bundle would copy the whole API object into
 // a namespace of its own at load time (dozens of files, hundreds of names each): measurable in
@@ -41,16 +41,19 @@ export const featureBundles = {
 
 /**
  * The platform (src/platform/) is shared by every feature, and each of its modules is shipped once:
- *   platform.js      the platform modules activation runs (services, settings, trust, health, the
- *                    failure words…), found by following src/extension.ts's imports; loaded with it;
+ *   extension.js     with the activation glue, the platform modules activation runs (services,
+ *                    settings, trust, health, the failure words…), found by following
+ *                    src/extension.ts's imports: activation reads one file;
  *   network.js       the client and undici (src/platform/client/ less what activation runs), on the
  *                    first request;
  *   platformLate.js  the rest of the platform (the kit, the pages' host side, the tool contract), with
  *                    the first feature that needs it.
  * A feature's import of a platform module is left to Node as `require('./<bundle>.js')`, so the
- * module is not copied into the feature's bundle and its state (a class, a cache) exists once.
+ * module is not copied into the feature's bundle and its state (a class, a cache) exists once. VS
+ * Code loads an extension's main file with Node's require, so `require('./extension.js')` from a
+ * feature's bundle is the module VS Code activated, not a second copy.
  */
-export const sharedBundleNames = ['platform', 'network', 'platformLate'];
+export const sharedBundleNames = ['extension', 'network', 'platformLate'];
 
 /** The client's entry: what the services require on the first request. */
 const networkEntry = 'src/platform/client/index.ts';
@@ -97,7 +100,7 @@ export function sharedLayout(root, activationModules) {
   const bundleOf = new Map();
   for (const path of platformModules(root)) {
     if (Object.values(featureBundles).includes(path)) continue;
-    bundleOf.set(path, activationModules.has(path) ? 'platform' : path.startsWith('src/platform/client/') ? 'network' : 'platformLate');
+    bundleOf.set(path, activationModules.has(path) ? 'extension' : path.startsWith('src/platform/client/') ? 'network' : 'platformLate');
   }
   const modules = Object.fromEntries(sharedBundleNames.map((name) => [name, [...bundleOf].filter(([, bundle]) => bundle === name).map(([path]) => path)]));
   for (const [bundle, paths] of Object.entries(modules)) {
@@ -122,7 +125,7 @@ export async function activationPlatformModules(esbuild, root) {
     write: false,
     metafile: true,
     logLevel: 'silent',
-    plugins: [shareVscodeNamespace, bundleBoundary(root, new Map(), { ...featureBundles, network: networkEntry })],
+    plugins: [shareVscodeNamespace, bundleBoundary(root, new Map(), 'extension', { ...featureBundles, network: networkEntry })],
   });
   // A module whose exports activation never uses is tree-shaken away: it is listed with no bytes. A
   // module that is kept keeps its imports of other bundles (Node must load them), and a platform
@@ -146,11 +149,11 @@ export async function activationPlatformModules(esbuild, root) {
 }
 
 /**
- * Keeps each bundle's modules in that bundle: a relative import or require, from outside bundle B, of
- * B's entry (a feature's index.ts) or of a module B holds (`sharedModules`: path to bundle) is
- * rewritten to `./B.js` and left to Node.
+ * Keeps each bundle's modules in that bundle, for the build of bundle `self`: a relative import or
+ * require of another bundle's entry (a feature's index.ts) or of a module another bundle holds
+ * (`sharedModules`: path to bundle) is rewritten to `./<bundle>.js` and left to Node.
  */
-export function bundleBoundary(root, sharedModules, entries = featureBundles) {
+export function bundleBoundary(root, sharedModules, self, entries = featureBundles) {
   return {
     name: 'bundle-boundary',
     setup(build) {
@@ -159,11 +162,9 @@ export function bundleBoundary(root, sharedModules, entries = featureBundles) {
       build.onResolve({ filter: /^\.\.?(\/|$)/ }, (args) => {
         if (args.kind === 'entry-point') return undefined;
         const target = resolve(args.resolveDir, args.path);
-        const importer = args.namespace === 'shared-bundle' ? undefined : sourceOf(relative(root, args.importer));
-        const importerBundle = args.namespace === 'shared-bundle' ? args.pluginData : sharedModules.get(importer);
         for (const candidate of [target, `${target}.ts`, join(target, 'index.ts')]) {
           const bundle = bundleOfModule(sourceOf(relative(root, candidate)));
-          if (bundle && bundle !== importerBundle) return { path: `./${bundle}.js`, external: true };
+          if (bundle && bundle !== self) return { path: `./${bundle}.js`, external: true };
           if (bundle) return undefined;
         }
         return undefined;
@@ -172,15 +173,86 @@ export function bundleBoundary(root, sharedModules, entries = featureBundles) {
   };
 }
 
-/** Entries for the shared bundles: each re-exports every module it holds. */
-export function sharedBundleEntries(root, modules) {
+/** Every .ts file under src/ that runs in the extension host (the pages are bundled apart). */
+function hostSources(root) {
+  const found = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(join(root, dir))) {
+      const path = `${dir}/${name}`;
+      if (statSync(join(root, path)).isDirectory()) {
+        if (name !== 'page') walk(path);
+      } else if (path.endsWith('.ts')) found.push(path);
+    }
+  };
+  walk('src');
+  return found;
+}
+
+function resolveSource(root, from, specifier) {
+  const base = join(dirname(from), specifier);
+  for (const candidate of [`${base}.ts`, `${base}/index.ts`]) if (existsSync(join(root, candidate))) return sourceOf(candidate);
+  return undefined;
+}
+
+/**
+ * The names each shared module must export to the other bundles: those the other bundles' files
+ * import from it, or all of them ('all') where a file takes its whole namespace. A shared bundle
+ * exports these only, so esbuild leaves out what no other bundle uses (activation reads less).
+ */
+function namesUsedElsewhere(root, bundleOf) {
+  const used = new Map();
+  const use = (module, names) => {
+    if (used.get(module) === 'all') return;
+    if (names === 'all') return void used.set(module, 'all');
+    used.set(module, new Set([...(used.get(module) ?? []), ...names]));
+  };
+  const named = (list) =>
+    list
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part && !part.startsWith('type '))
+      .map((part) => part.split(/\s+as\s+/)[0]);
+  for (const file of hostSources(root)) {
+    const text = readFileSync(join(root, file), 'utf8');
+    const target = (specifier) => {
+      if (!specifier.startsWith('.')) return undefined;
+      const module = resolveSource(root, file, specifier);
+      return module && bundleOf.has(module) && bundleOf.get(module) !== bundleOf.get(file) ? module : undefined;
+    };
+    for (const match of text.matchAll(/^(?:import|export)\s+(?!type\b)(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*'([^']+)'/gm)) {
+      const module = target(match[2]);
+      if (module) use(module, named(match[1]));
+    }
+    for (const match of text.matchAll(/^(?:import\s+(?!type\b)\*\s+as\s+[\w$]+|export\s+\*)\s+from\s*'([^']+)'|\brequire\('([^']+)'\)/gm)) {
+      const module = target(match[1] ?? match[2]);
+      if (module) use(module, 'all');
+    }
+  }
+  return used;
+}
+
+/**
+ * Entries for the shared bundles: each exports, of the modules it holds, what the other bundles
+ * import (namesUsedElsewhere).
+ */
+export function sharedBundleEntries(root, modules, bundleOf) {
+  const used = namesUsedElsewhere(root, bundleOf);
+  const exportsOf = (path) => {
+    const names = used.get(path);
+    const module = `./${path.replace(/\.ts$/, '')}`;
+    if (names === 'all') return `export * from '${module}';`;
+    return names ? `export { ${[...names].sort().join(', ')} } from '${module}';` : '';
+  };
   return {
     name: 'shared-bundle-entries',
     setup(build) {
-      build.onResolve({ filter: /^shared-bundle:/ }, (args) => ({ path: args.path, namespace: 'shared-bundle', pluginData: args.path.slice('shared-bundle:'.length) }));
+      build.onResolve({ filter: /^shared-bundle:/ }, (args) => ({ path: args.path, namespace: 'shared-bundle' }));
       build.onLoad({ filter: /.*/, namespace: 'shared-bundle' }, (args) => {
         const bundle = args.path.slice('shared-bundle:'.length);
-        return { contents: modules[bundle].map((path) => `export * from './${path.replace(/\.ts$/, '')}';`).join('\n'), resolveDir: root, loader: 'ts', pluginData: bundle };
+        const lines = modules[bundle].map(exportsOf).filter(Boolean);
+        // activate() and deactivate(), beside the platform modules the features take from this bundle.
+        if (bundle === 'extension') lines.unshift("export * from './src/extension';");
+        return { contents: lines.join('\n'), resolveDir: root, loader: 'ts' };
       });
     },
   };

@@ -41,7 +41,6 @@ const webviewEntries = {
 const activationModules = await activationPlatformModules(esbuild, process.cwd());
 const shared = sharedLayout(process.cwd(), activationModules);
 const hostBundles = {
-  extension: 'src/extension.ts',
   ...featureBundles,
   ...Object.fromEntries(sharedBundleNames.map((name) => [name, `shared-bundle:${name}`])),
 };
@@ -54,45 +53,49 @@ const workerBundles = {
 };
 
 // The source loads a feature by requiring its index.ts by path (`require('.')` in its activation.ts),
-// which also works for the one-to-one transpiled files in out/. In a bundle, such a require (or an
-// import) of another bundle's entry or module is left to Node as `./<name>.js` (see bundleBoundary).
-const lazyBundleBoundary = bundleBoundary(process.cwd(), shared.bundleOf);
+// which also works for the one-to-one transpiled files in out/. Each bundle is built on its own, so
+// that its build knows which modules are its own: an import of another bundle's entry or module is
+// left to Node as `./<name>.js` (see bundleBoundary).
+const sharedEntries = sharedBundleEntries(process.cwd(), shared.modules, shared.bundleOf);
 
-// Which source files ended up in which host bundle, for test/unit/build/bundleContents.test.ts.
+// Which source files ended up in which host bundle (esbuild's metafiles, one per bundle, merged),
+// for test/unit/build/bundleContents.test.ts.
 const metafilePath = 'out/bundles.meta.json';
-const writeMetafile = {
+const metafiles = new Map();
+const writeMetafile = (bundle) => ({
   name: 'write-metafile',
   setup(build) {
     build.onEnd((result) => {
       if (!result.metafile) return;
+      metafiles.set(bundle, result.metafile);
+      if (metafiles.size < Object.keys(hostBundles).length) return;
+      const merged = { inputs: {}, outputs: {} };
+      for (const metafile of metafiles.values()) {
+        Object.assign(merged.inputs, metafile.inputs);
+        Object.assign(merged.outputs, metafile.outputs);
+      }
       mkdirSync('out', { recursive: true });
-      writeFileSync(metafilePath, JSON.stringify(result.metafile));
+      writeFileSync(metafilePath, JSON.stringify(merged));
     });
   },
-};
+});
 
 // A bundle renamed or removed would otherwise stay in dist/ and be packaged.
-const removeStaleBundles = {
-  name: 'remove-stale-bundles',
-  setup(build) {
-    build.onStart(() => {
-      if (!existsSync('dist')) return;
-      for (const file of readdirSync('dist')) {
-        const name = file.replace(/\.js(\.map)?$/, '');
-        if (!Object.hasOwn(hostBundles, name) && !Object.hasOwn(workerBundles, name)) rmSync(join('dist', file));
-      }
-    });
-  },
-};
+if (existsSync('dist')) {
+  for (const file of readdirSync('dist')) {
+    const name = file.replace(/\.js(\.map)?$/, '');
+    if (!Object.hasOwn(hostBundles, name) && !Object.hasOwn(workerBundles, name)) rmSync(join('dist', file));
+  }
+}
 
-const hostBuild = {
+const hostBuilds = Object.entries(hostBundles).map(([bundle, entry]) => ({
   ...hostOptions,
-  plugins: [removeStaleBundles, shareVscodeNamespace, sharedBundleEntries(process.cwd(), shared.modules), lazyBundleBoundary, writeMetafile],
+  plugins: [shareVscodeNamespace, sharedEntries, bundleBoundary(process.cwd(), shared.bundleOf, bundle), writeMetafile(bundle)],
   metafile: true,
   minify,
-  entryPoints: hostBundles,
+  entryPoints: { [bundle]: entry },
   outdir: 'dist',
-};
+}));
 
 const workerBuild = {
   ...hostOptions,
@@ -130,7 +133,7 @@ const webviewBuild = {
 // otherwise stay behind, and mocha would still run it.
 if (!transpileOnly) for (const dir of ['out/src', 'out/test']) rmSync(dir, { recursive: true, force: true });
 
-const builds = transpileOnly ? [transpile(transpileOnly)] : [hostBuild, workerBuild, webviewBuild, transpile(['src', 'test'])];
+const builds = transpileOnly ? [transpile(transpileOnly)] : [...hostBuilds, workerBuild, webviewBuild, transpile(['src', 'test'])];
 
 if (watch) {
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));

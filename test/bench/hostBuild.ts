@@ -9,7 +9,7 @@ export const repoRoot = join(__dirname, '..', '..', '..');
 /** What esbuild.host.mjs exports (an untyped ES module, loaded at run time from the repository root). */
 export interface HostBuild {
   shareVscodeNamespace: esbuild.Plugin;
-  bundleBoundary(root: string, sharedModules: ReadonlyMap<string, string>, entries?: Record<string, string>): esbuild.Plugin;
+  bundleBoundary(root: string, sharedModules: ReadonlyMap<string, string>, self: string, entries?: Record<string, string>): esbuild.Plugin;
   hostOptions: esbuild.BuildOptions;
 }
 

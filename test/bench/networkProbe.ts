@@ -5,7 +5,27 @@
  *   node networkProbe.js bundle <path of a network bundle> <base address>
  *   node networkProbe.js undici <unused> <base address>     (bare undici from node_modules)
  */
+import { existsSync } from 'node:fs';
+import Module from 'node:module';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createVscodeStandIn, vscodeTopLevelNames } from './vscodeStandIn';
+
+/**
+ * dist/network.js takes the platform modules activation runs from dist/extension.js, which is
+ * loaded long before the first request: it is loaded here too, untimed, with a stand-in `vscode`.
+ */
+function loadActivationBeside(bundlePath: string): void {
+  const extension = join(dirname(bundlePath), 'extension.js');
+  if (!existsSync(extension)) return;
+  const standIn = createVscodeStandIn(vscodeTopLevelNames());
+  const moduleInternals = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const originalLoad = moduleInternals._load;
+  moduleInternals._load = function load(request: string, ...rest: unknown[]) {
+    return request === 'vscode' ? standIn : originalLoad.call(this, request, ...rest);
+  };
+  require(extension);
+}
 
 interface NetworkBundle {
   PlatformClient: new (options: { trainingUrl: string; inferenceUrl: string; credentials: { getApiKey(): Promise<string> } }) => {
@@ -20,6 +40,7 @@ interface BareUndici {
 
 async function main(): Promise<void> {
   const [kind, bundlePath, base] = process.argv.slice(2) as [string, string, string];
+  if (kind === 'bundle') loadActivationBeside(bundlePath);
   (globalThis as { gc?: () => void }).gc?.();
   const started = performance.now();
   let loadMs: number;

@@ -9,8 +9,8 @@ const root = join(__dirname, '..', '..', '..', '..');
 const dist = join(root, 'dist');
 
 /**
- * The built bundles (`npm test` builds first): activation runs on dist/extension.js (and the
- * platform modules it needs, dist/platform.js), in a fresh Node process with a stand-in `vscode` module, and
+ * The built bundles (`npm test` builds first): activation runs on dist/extension.js alone (with the
+ * platform modules it needs), in a fresh Node process with a stand-in `vscode` module, and
  * still registers every command.
  */
 describe('activation bundle', () => {
@@ -34,8 +34,8 @@ describe('activation bundle', () => {
     assert.equal(activation.exported, 'nothing');
   });
 
-  it('loads no other bundle of dist/ but the platform part activation runs', () => {
-    assert.deepEqual(activation.bundlesLoaded, ['platform.js']);
+  it('loads no other bundle of dist/', () => {
+    assert.deepEqual(activation.bundlesLoaded, []);
   });
 
   it('registers every command of package.json, each once, and no test-only command', () => {
@@ -53,8 +53,7 @@ describe('activation bundle', () => {
         [...text.matchAll(/require\(["']\.\/([\w.-]+\.js)["']\)/g)].map((match) => match[1]!),
       );
     }
-    assert.deepEqual([...new Set(required.get('extension.js'))].sort(), ['agent.js', 'chat.js', 'developmentSeed.js', 'evals.js', 'platform.js', 'rollouts.js', 'training.js', 'webhooks.js']);
-    assert.deepEqual([...new Set(required.get('platform.js'))].sort(), ['network.js'], 'the platform part of activation loads the network stack on first use only');
+    assert.deepEqual([...new Set(required.get('extension.js'))].sort(), ['agent.js', 'chat.js', 'developmentSeed.js', 'evals.js', 'network.js', 'rollouts.js', 'training.js', 'webhooks.js']);
     for (const [name, bundles] of required) {
       for (const bundle of bundles) assert.ok(required.has(bundle), `${name} requires ./${bundle}, which was not built`);
     }

@@ -92,11 +92,11 @@ describe('bundle contents', () => {
     return found;
   };
 
-  it('dist/extension.js holds the activation glue only', () => {
+  it('dist/extension.js holds the activation glue and the platform modules it runs, no feature code', () => {
     const unexpected = bundle('extension.js').inputs.filter((input) => {
-      if (input === 'src/extension.ts' || input === 'src/testApi.ts' || input === 'vscode-shared:vscode') return false;
-      if (/^src\/[^/]+\/activation\.ts$/.test(input) || input in featureFilesOfActivation) return false;
-      return true; // the platform (dist/platform.js), a feature's code, or node_modules
+      if (input === 'src/extension.ts' || input === 'src/testApi.ts' || input === 'vscode-shared:vscode' || input.startsWith('shared-bundle:')) return false;
+      if (/^src\/[^/]+\/activation\.ts$/.test(input) || input in featureFilesOfActivation || input.startsWith('src/platform/')) return false;
+      return true; // a feature's code, or node_modules
     });
     assert.deepEqual(unexpected, []);
   });
@@ -110,17 +110,13 @@ describe('bundle contents', () => {
     assert.deepEqual(copied, []);
   });
 
-  it('holds the platform modules activation runs in dist/platform.js, which loads nothing but the network stack, on first use', () => {
+  it('gives every bundle the platform modules activation runs from dist/extension.js, which requires no platform bundle', () => {
     assert.deepEqual(
-      bundle('platform.js').inputs.filter((input) => !input.startsWith('src/platform/') && input !== 'vscode-shared:vscode' && !input.startsWith('shared-bundle:')),
+      bundle('extension.js').external.filter((path) => path === './platformLate.js'),
       [],
     );
-    assert.deepEqual(
-      bundle('platform.js').external.filter((path) => path.startsWith('./')),
-      ['./network.js'],
-    );
-    for (const name of ['network.js', 'training.js', 'extension.js']) {
-      assert.ok(bundle(name).external.includes('./platform.js'), `dist/${name} does not require ./platform.js`);
+    for (const name of ['network.js', 'training.js', 'chat.js', 'platformLate.js']) {
+      assert.ok(bundle(name).external.includes('./extension.js'), `dist/${name} does not require ./extension.js`);
     }
   });
 
@@ -135,9 +131,9 @@ describe('bundle contents', () => {
     );
   });
 
-  it('holds the PlatformError class in dist/platform.js alone, so that `instanceof` holds in every bundle', () => {
+  it('holds the PlatformError class in dist/extension.js alone, so that `instanceof` holds in every bundle', () => {
     for (const [name, { inputs }] of bundles) {
-      assert.equal(inputs.includes('src/platform/client/errors.ts'), name === 'platform.js', `dist/${name}`);
+      assert.equal(inputs.includes('src/platform/client/errors.ts'), name === 'extension.js', `dist/${name}`);
     }
   });
 
@@ -150,11 +146,11 @@ describe('bundle contents', () => {
 
   it('loads every feature one way at activation: its entry is required inside onFirstUse(...), never imported by what activation runs', () => {
     const entries = new Map([...bundles].map(([name, { entry }]) => [entry, name]));
-    const lateParts = [...bundles.keys()].filter((name) => !['extension.js', 'platform.js', 'platformLate.js', 'network.js'].includes(name));
+    const lateParts = [...bundles.keys()].filter((name) => !['extension.js', 'platformLate.js', 'network.js'].includes(name));
     const loaded = new Set<string>();
     const problems: string[] = [];
     // A feature may import another's index.ts (its bundle then loads with it); activation may not.
-    const activation = new Set([...bundle('extension.js').inputs, ...bundle('platform.js').inputs]);
+    const activation = new Set(bundle('extension.js').inputs);
     for (const [file, source] of sourcesUnder(join(root, 'src'))) {
       const loaders = [...source.matchAll(/\bonFirstUse\(/g)].map((match) => [match.index!, closingParen(source, match.index! + 'onFirstUse'.length)]);
       for (const match of source.matchAll(/\brequire\('(\.[^']*)'\)/g)) {
