@@ -1,6 +1,7 @@
 // Builds every bundle of the extension:
-//   dist/extension.js   the extension host entry: the activation glue only (see src/extension.ts)
-//   dist/<part>.js      the parts activation does not run, each required on first use (hostBundles)
+//   dist/extension.js   the extension host entry: the activation glue and the platform modules it runs
+//   dist/<part>.js      one per feature, the network stack and the rest of the platform, each required
+//                       on first use (hostBundles; see esbuild.host.mjs)
 //   dist/<worker>.js    scripts of worker threads, started by path (workerBundles)
 //   media/dist/*.js     webview scripts (browser), one per feature's page/main.ts
 //   out/**              every source and test file transpiled one-to-one, for mocha in Node and in the extension host
@@ -34,10 +35,10 @@ const webviewEntries = {
   evalReport: 'src/evals/page/main.ts',
 };
 
-// The extension host's bundles (see esbuild.host.mjs): activation's, one per feature, and the shared
-// platform's three, whose contents follow from what activation runs. Splitting pays: built as one
-// bundle (the network stack aside), the extension takes about twice as long to load and activate
-// (test/bench's activation probe).
+// The extension host's bundles (see esbuild.host.mjs): one per feature, and the platform's three
+// (activation's own, the network stack, the rest), whose contents follow from what activation runs.
+// Splitting pays: built as one bundle (the network stack aside), the extension takes more than twice
+// as long to load and activate (test/bench's activation probe).
 const activationModules = await activationPlatformModules(esbuild, process.cwd());
 const shared = sharedLayout(process.cwd(), activationModules);
 const hostBundles = {

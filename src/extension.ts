@@ -15,14 +15,14 @@ import { openWebhookStore, registerWebhooks } from './webhooks/activation';
 
 /**
  * Kept cheap on purpose (test/bench measures it): it registers every command, view, serializer and
- * provider, and loads nothing else; nothing here touches the network. Each feature's
- * *Activation.ts registers what VS Code must know from the start, and the code that serves it is a
- * bundle of its own (hostBundles in esbuild.mjs), loaded on first use through onFirstUse: the client
- * and undici on the first request (Services.network), the sidebar, the chat, the language models,
- * the payload language and the webhooks when first shown or run. A command such a feature handles
- * is registered here as a stand-in that loads the feature (lazy/featureCommands.ts says which
- * feature handles each command). The only other bundle loaded here is dist/errors.js, the one
- * error class every bundle shares.
+ * provider, and loads nothing else; nothing here touches the network. Each feature's activation.ts
+ * registers what VS Code must know from the start, and the code that serves it is a bundle of its
+ * own (its index.ts; see esbuild.host.mjs), loaded on first use through onFirstUse: the client and
+ * undici on the first request (Services.network), the sidebar, the chat, the language models, the
+ * payload language and the webhooks when first shown or run. A command such a feature handles is
+ * registered here as a stand-in that loads the feature (lazy/featureCommands.ts says which feature
+ * handles each command). The platform modules this runs ship in the same file, dist/extension.js,
+ * and the features take them from it.
  *
  * It returns nothing in a normal install: whatever activate() returns is handed to every other
  * extension that asks (vscode.extensions.getExtension(...).exports). Only the extension's own tests

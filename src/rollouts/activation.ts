@@ -9,7 +9,7 @@ import { rolloutsOptionViewType, rolloutsViewType, rolloutsViewTypes } from './p
 
 /**
  * What must exist from activation on for the rollout inspector: its custom editors and the two
- * commands that switch between it and the text editor. The inspector itself (dist/rolloutInspector.js)
+ * commands that switch between it and the text editor. The inspector itself (dist/rollouts.js)
  * loads when the first rollout file opens in it. `sidebar` loads the sidebar, which creates jobs
  * and logs groups for the inspector's actions. Returns the inspector's loader.
  */

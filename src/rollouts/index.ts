@@ -3,7 +3,7 @@ import type { RegisteredViews } from '../training';
 import { RolloutEditorProvider } from './host/rolloutEditorProvider';
 
 /**
- * Entry of dist/rolloutInspector.js, loaded when the first rollout file opens in the inspector:
+ * Entry of dist/rollouts.js, loaded when the first rollout file opens in the inspector:
  * the editor provider, the documents it reads and the pages that show them.
  */
 export function startRollouts(services: Services, sidebar: () => RegisteredViews): RolloutEditorProvider {

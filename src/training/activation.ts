@@ -13,7 +13,7 @@ export type { RegisteredViews } from '.';
 
 /**
  * What must exist from activation on: the Models and Training Jobs views, the job details panel
- * serializer, the health item and every sidebar command. The rest (dist/sidebar.js) loads when a
+ * serializer, the health item and every sidebar command. The rest (dist/training.js) loads when a
  * view first shows its content, a job details panel is restored, a command first runs or the
  * extension's API reads the views. Returns that loader.
  */

@@ -35,7 +35,7 @@ export interface SidebarViews {
 }
 
 /**
- * Entry of dist/sidebar.js, loaded when a sidebar view first shows its content or one of its
+ * Entry of dist/training.js, loaded when a sidebar view first shows its content or one of its
  * commands first runs: the tree providers, the job service, the job details panels and the
  * commands of models and jobs.
  */

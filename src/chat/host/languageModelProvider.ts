@@ -16,7 +16,7 @@ import { affectsFeatureSettings, featureSetting } from '../../platform/host/sett
 type PickerModelInformation = vscode.LanguageModelChatInformation & { readonly isUserSelectable?: boolean };
 
 /**
- * Entry of dist/languageModels.js: the inference catalogue and the pinned checkpoints in VS Code's
+ * Part of dist/chat.js (exported by the chat's index.ts): the inference catalogue and the pinned checkpoints in VS Code's
  * own chat model picker, loaded when the editor first asks for the models
  * (languageModelRegistration.ts registers it). Which models the picker offers, their limits and
  * the kinds of their failures are decided in src/chat/model/pickerModels.ts.

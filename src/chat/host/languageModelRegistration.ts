@@ -11,7 +11,7 @@ export const languageModelVendor = 'rl-studio';
  * Offers the inference catalogue in VS Code's own chat model picker. Registered only where the
  * editor has the language-model provider API, so the extension still activates on editors without
  * it; any failure there is logged, never thrown into activation. The provider itself
- * (dist/languageModels.js) loads when the editor first asks for the models.
+ * (with the chat, dist/chat.js) loads when the editor first asks for the models.
  */
 export function registerLanguageModels(services: Services): void {
   const lm = (vscode as { lm?: Partial<typeof vscode.lm> }).lm;

@@ -82,9 +82,9 @@ export class PlatformError extends Error {
 }
 
 /**
- * This module is a bundle of its own (dist/errors.js, see esbuild.mjs) that every other bundle
- * requires, so there is one PlatformError class at run time and `instanceof` answers for errors
- * thrown in any of them.
+ * This module ships once, in dist/extension.js (activation uses it), which every other bundle
+ * requires (see esbuild.host.mjs), so there is one PlatformError class at run time and `instanceof`
+ * answers for errors thrown in any of them.
  */
 export function isPlatformError(value: unknown): value is PlatformError {
   return value instanceof PlatformError;

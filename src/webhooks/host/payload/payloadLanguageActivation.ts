@@ -13,7 +13,7 @@ export type { PayloadLanguageFeature } from './payloadLanguageFeature';
 /**
  * Webhook payload authoring: completion, hover, diagnostics, quick fixes, code lenses, the preview
  * and the payload commands, for payload and automation files. Activation registers the providers
- * and the commands; what serves them (dist/payloadLanguage.js) loads when a payload or automation
+ * and the commands; what serves them (in dist/webhooks.js) is set up when a payload or automation
  * file is open, since its diagnostics appear unasked, or on the first request or command. Nothing
  * reads files before that. Returns that loader (test sends analyse payloads with it).
  */

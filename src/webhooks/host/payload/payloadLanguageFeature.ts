@@ -25,7 +25,7 @@ export interface PayloadLanguageFeature {
 }
 
 /**
- * Entry of dist/payloadLanguage.js, loaded when a payload or automation file is open, or a payload
+ * Part of dist/webhooks.js (exported by its index.ts), set up when a payload or automation file is open, or a payload
  * request or command first comes: analysis, diagnostics, completion, hover, quick fixes, code
  * lenses, the preview and the payload commands. `store` is the user's webhooks, which a payload is
  * written for.
