@@ -4,6 +4,7 @@ import { inputObject } from './toolInput';
 import { capText } from './textCap';
 import type { Confirmation } from './toolConfirmations';
 import type { Services } from '../host/services';
+import { signalFor } from '../host/cancellationSignal';
 
 /** A confirmation and what it was made from: the plan `run` carries out, exactly as named. */
 export interface Confirmed<Plan> {
@@ -48,7 +49,7 @@ export function languageModelTool<Input, Plan>(services: Services, tool: AgentTo
     prepareInvocation: async (options, token) => {
       const input = tool.read(inputObject(options.input));
       if (tool.needsPlatform) await ensurePlatform(services);
-      const signal = signalOf(services, token);
+      const signal = signalFor(token, services.lifetime);
       const prepared: vscode.PreparedToolInvocation = { invocationMessage: services.log.redact(tool.progress(input)) };
       if (tool.confirm) {
         const { confirmation, plan } = await guarded(services, tool.confirm(input, signal.signal)).finally(() => signal.dispose());
@@ -68,7 +69,7 @@ export function languageModelTool<Input, Plan>(services: Services, tool: AgentTo
         if (kept === undefined) throw new Error(services.log.redact(unconfirmed));
         plan = kept;
       }
-      const signal = signalOf(services, token);
+      const signal = signalFor(token, services.lifetime);
       try {
         const text = await guarded(services, tool.run(input, signal.signal, plan));
         services.log.info(`tool ${tool.name}: done`);
@@ -100,11 +101,4 @@ async function guarded<T>(services: Services, work: Promise<T>): Promise<T> {
     const failure = services.describeFailure(error);
     throw new Error(services.log.redact(failure.message));
   }
-}
-
-function signalOf(services: Services, token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: AbortSignal.any([controller.signal, services.lifetime]), dispose: () => void subscription.dispose() };
 }
