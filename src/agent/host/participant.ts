@@ -8,6 +8,7 @@ import { chatDefaultModelKey } from '../../platform/host/rememberedItems';
 import { languageModelVendor } from '../../chat';
 import type { Services } from '../../platform/host/services';
 import { signalFor } from '../../platform/host/cancellationSignal';
+import { platformReadiness } from '../../platform/host/readiness';
 import type { AgentToolName } from '../../platform/agent/agentToolNames';
 import { readJob, type LatestJobListing } from '../../training';
 import { errorMessage } from '../../platform/client/errorMessage';
@@ -292,8 +293,7 @@ export class AgentParticipant {
   }
 
   private async ready(): Promise<boolean> {
-    const current = this.services.settings.current;
-    return Boolean(current.trainingApiUrl && current.inferenceApiUrl) && (await this.services.credentials.isSignedIn());
+    return (await platformReadiness(this.services)).ready;
   }
 
   private async requireReady(stream: vscode.ChatResponseStream): Promise<void> {

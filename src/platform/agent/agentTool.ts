@@ -5,6 +5,7 @@ import { capText } from './textCap';
 import type { Confirmation } from './toolConfirmations';
 import type { Services } from '../host/services';
 import { signalFor } from '../host/cancellationSignal';
+import { platformReadiness } from '../host/readiness';
 
 /** A confirmation and what it was made from: the plan `run` carries out, exactly as named. */
 export interface Confirmed<Plan> {
@@ -87,9 +88,9 @@ const unconfirmed =
 
 /** The platform is needed: say what to do when it is not set up, instead of failing on the first request. */
 async function ensurePlatform(services: Services): Promise<void> {
-  const current = services.settings.current;
-  if (!current.trainingApiUrl || !current.inferenceApiUrl) throw new Error('RL Studio has no platform address set. Nothing was done. Ask the user to run "RL Studio: Configure Endpoints".');
-  if (!(await services.credentials.isSignedIn())) throw new Error('RL Studio is not signed in. Nothing was done. Ask the user to run "RL Studio: Sign In" with their platform API key.');
+  const readiness = await platformReadiness(services);
+  if (!readiness.endpoints) throw new Error('RL Studio has no platform address set. Nothing was done. Ask the user to run "RL Studio: Configure Endpoints".');
+  if (!readiness.signedIn) throw new Error('RL Studio is not signed in. Nothing was done. Ask the user to run "RL Studio: Sign In" with their platform API key.');
 }
 
 /** A failure of the platform becomes its readable reason (the API, what happened, what to do). */
