@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CreateModelRequest, CreateSftJobRequest, TrainingModel } from '../../../platform/client/types';
 import { checkpointModelId } from '../../../platform/kit/checkpointIds';
+import { isModelNamePart } from '../../../platform/kit/modelReference';
 import { quoted, stepRanges } from '../../../platform/kit/confirmationText';
 import { escapedLine, foreignName, foreignToken } from '../../../platform/agent/foreignText';
 import { createModelConfirmation, deleteCheckpointsConfirmation, modelNamed, startSftConfirmation, startTrainingConfirmation, type NamedModel } from '../../../platform/agent/toolConfirmations';
@@ -11,8 +12,6 @@ import type { AgentTool } from '../../../platform/agent/agentTool';
 import { readTrajectories } from './trajectoryTools';
 import { optionalField } from './platformTools';
 import { workspaceFile } from '../../../platform/agent/workspaceFiles';
-
-const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export function modelLabel(model: TrainingModel): string {
   return String(model.name || model.id);
@@ -43,7 +42,7 @@ export function knownModel(services: Services, modelId: string): TrainingModel {
 
 function nameField(input: Record<string, unknown>, field: string, required: boolean): string | undefined {
   const value = required ? requiredText(input, field, 128) : optionalText(input, field, 128);
-  if (value !== undefined && !namePattern.test(value)) throw new ToolInputError(`"${field}" may hold letters, digits, ".", "_" and "-", starting with a letter or digit.`);
+  if (value !== undefined && !isModelNamePart(value)) throw new ToolInputError(`"${field}" may hold letters, digits, ".", "_" and "-", starting with a letter or digit.`);
   return value;
 }
 
