@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../platform/client/errorMessage';
 import type { CreateModelRequest, TrainingModel } from '../../../platform/client/types';
 import type { Services } from '../../../platform/host/services';
-import { createModelConfirmation } from '../commandConfirmations';
+import { createModelConfirmation } from '../../model/trainingConfirmations';
 import { readyForTraining, withNotification } from '../flowGuards';
 import type { Dialogs } from '../../../platform/host/dialogs';
 import { isModelNamePart } from '../../../platform/kit/modelReference';
