@@ -146,7 +146,7 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const train = { modelId: ids.trainedModelId, path: 'agent/batch-7.jsonl' };
     const confirmation = await prepare('rlstudio_start_training', train);
     assert.match(confirmation, /Start a training job on "agent-001" with 4 trajectory groups from agent\/batch-7\.jsonl\?/);
-    assert.match(confirmation, /^4 trajectory groups, \d+ trajectories\.$/m);
+    assert.match(confirmation, /\? 4 trajectory groups, \d+ trajectories\.\n/);
     assert.match(confirmation, /^Model: "[^"\n]*agent-001", id \S+$/m);
     assert.ok(confirmation.includes(origin.replace(/:\d+$/, '')), `names the endpoint: ${confirmation}`);
     const created = textOf(await tools.get('rlstudio_start_training')!.invoke({ input: train, toolInvocationToken: undefined } as never, never));
