@@ -50,7 +50,7 @@ describe('agent trust: a tool sends exactly what its confirmation named', functi
     writeGroups('batch.jsonl', 1);
     const input = { modelId: model.id, path: 'batch.jsonl' };
     const confirmation = await confirmationOf(tool, input);
-    assert.match(confirmation, /: 1 trajectory group, \d+ trajector/);
+    assert.match(confirmation, /^1 trajectory group, \d+ trajector/m);
 
     writeGroups('batch.jsonl', 40);
     const before = jobPosts(emulator).length;
@@ -64,7 +64,7 @@ describe('agent trust: a tool sends exactly what its confirmation named', functi
     const tool = languageModelTool(services, startTrainingTool(services));
     writeGroups('batch.jsonl', 40);
     const input = { modelId: model.id, path: 'batch.jsonl' };
-    assert.match(await confirmationOf(tool, input), /: 40 trajectory groups, /);
+    assert.match(await confirmationOf(tool, input), /^40 trajectory groups, /m);
     const before = jobPosts(emulator).length;
     assert.match(await invoked(tool, input), /Started RL training job \S+ .* with 40 trajectory groups/);
     const posts = jobPosts(emulator).slice(before);
@@ -95,7 +95,7 @@ describe('agent trust: a tool sends exactly what its confirmation named', functi
     const steps = [...Array.from({ length: 18 }, (_, index) => index * 2), ...Array.from({ length: 12 }, (_, index) => 40 + index)];
     const confirmation = await confirmationOf(tool, { modelId: pruneId, steps });
     assert.ok(confirmation.includes('Steps: 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 40–51'), confirmation);
-    assert.ok(confirmation.includes(`"prune\\n- step 24 · reward 0.99" (model id ${pruneId})`), confirmation);
+    assert.ok(confirmation.includes(`Model: "${model.entity}/${model.project}/prune\\n- step 24 · reward 0.99", id ${pruneId}`), confirmation);
     assert.match(confirmation, /Delete 30 checkpoints/);
     assert.ok(confirmation.includes(`Training API: ${new URL(emulator.trainingUrl).origin}`) || confirmation.includes(new URL(emulator.trainingUrl).host), confirmation);
     assert.match(confirmation, /cannot be undone/);

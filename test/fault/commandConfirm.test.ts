@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { endpointSecrets } from '../../src/webhooks/model/endpoint';
 import { sendTestConfirmation } from '../../src/webhooks/model/testConfirmation';
-import { deleteCheckpointsConfirmation, deleteModelConfirmation, logConfirmation, sftConfirmation, trainingConfirmation } from '../../src/training/host/commandConfirmations';
+import { deleteCheckpointsConfirmation, deleteModelConfirmation, logConfirmation, sftConfirmation, trainingConfirmation } from '../../src/training/model/trainingConfirmations';
 import { FakeHost, manifestDefaults, useHost } from './support/trustHost';
 
 interface FakeUri {

@@ -145,9 +145,9 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     };
     const train = { modelId: ids.trainedModelId, path: 'agent/batch-7.jsonl' };
     const confirmation = await prepare('rlstudio_start_training', train);
-    assert.match(confirmation, /Start an RL training job\?/);
-    assert.match(confirmation, /4 trajectory groups/);
-    assert.match(confirmation, /Train "agent-001" \(model id \S+\) on "agent\/batch-7\.jsonl": 4 trajectory groups, \d+ trajectories/);
+    assert.match(confirmation, /Start a training job on "agent-001" with 4 trajectory groups from agent\/batch-7\.jsonl\?/);
+    assert.match(confirmation, /\? 4 trajectory groups, \d+ trajectories\.\n/);
+    assert.match(confirmation, /^Model: "[^"\n]*agent-001", id \S+$/m);
     assert.ok(confirmation.includes(origin.replace(/:\d+$/, '')), `names the endpoint: ${confirmation}`);
     const created = textOf(await tools.get('rlstudio_start_training')!.invoke({ input: train, toolInvocationToken: undefined } as never, never));
     const jobId = /Started RL training job (\S+) /.exec(created)?.[1];
@@ -163,7 +163,7 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const deletion = await prepare('rlstudio_delete_checkpoints', { modelId, steps: [1, 3] });
     assert.match(deletion, /Delete 2 checkpoints of "prune-me"\?/);
     assert.match(deletion, /Steps: 1, 3\n/);
-    assert.match(deletion, /of "prune-me" \(model id \S+\)\.\nSteps/);
+    assert.match(deletion, /\nModel: "[^"\n]*prune-me", id \S+\n/);
     assert.match(deletion, /cannot be undone/);
     assert.match(await refusal('rlstudio_delete_checkpoints', { modelId, steps: [5] }), /latest checkpoint/);
     const deleted = textOf(await tools.get('rlstudio_delete_checkpoints')!.invoke({ input: { modelId, steps: [1, 3] }, toolInvocationToken: undefined } as never, never));
@@ -186,13 +186,13 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
       return { confirmation, text };
     };
     const created = await run('rlstudio_create_model', { name: 'agent-made', project: 'agents', baseModel: seededIds(platform).baseModels[0]! });
-    assert.match(created.confirmation, /Create a training model\? Create the training model "agent-made" in project "agents", from base model/);
+    assert.match(created.confirmation, /Create the training model "agent-made" in project "agents"\? Name: "agent-made"\nProject: "agents"\n.*\nBase model: /);
     const modelId = /id (\S+),/.exec(created.text)?.[1];
     assert.ok(modelId, created.text);
     const sft = await run('rlstudio_start_sft', { modelId, trainingDataUrl: 'https://data.example/sft.jsonl', batchSize: 8 });
     assert.match(
       sft.confirmation,
-      /Fine-tune "agent-made" \(model id \S+\) on the data at this URL:\s+Data URL host: data\.example\s+Data URL: https:\/\/data\.example\/sft\.jsonl\s+Batch size 8, learning rate default\./,
+      /Start a fine-tuning job on "agent-made"\? Model: "[^"\n]*agent-made", id \S+\s+Training data host: data\.example\s+Training data: https:\/\/data\.example\/sft\.jsonl\s+Settings: batch size 8, learning rate default/,
     );
     assert.match(sft.text, /Started supervised fine-tuning job \S+ on model "agent-made"/);
     assert.match(await refusal('rlstudio_send_webhook_test', { path: 'agent/generic.payload.json' }), /not written for a webhook/);

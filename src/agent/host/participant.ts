@@ -7,6 +7,8 @@ import { escapeMarkdown } from '../../platform/kit/markdownText';
 import { chatDefaultModelKey } from '../../platform/host/rememberedItems';
 import { languageModelVendor } from '../../chat';
 import type { Services } from '../../platform/host/services';
+import { signalFor } from '../../platform/host/cancellationSignal';
+import { platformReadiness } from '../../platform/host/readiness';
 import type { AgentToolName } from '../../platform/agent/agentToolNames';
 import { readJob } from '../../training';
 import type { ToolFacts } from '../../platform/agent/toolFacts';
@@ -132,7 +134,8 @@ export class AgentParticipant {
       jobs.map((job) => job.id),
     );
     reply.step(named ? `Reading job ${named}…` : 'Looking for a failed job…');
-    const signal = abortSignalOf(token);
+    const cancel = signalFor(token);
+    const signal = cancel.signal;
     // Without a job named: the newest failed one, else the newest.
     let target = named;
     let read: Awaited<ReturnType<typeof readJob>> | undefined;
@@ -148,6 +151,8 @@ export class AgentParticipant {
       target ??= jobs[0]!.id;
     }
     read ??= await readJob(this.services, target, signal);
+    // The reads are done; a read that fails ends the request, and the editor disposes its token with it.
+    cancel.dispose();
     const facts = explainJobFacts(read.record, read.events, { now: Date.now() });
     reply.answer(`**Job ${escapeMarkdown(target)}**, what its events and metrics show:\n\n`);
     reply.answer(this.asMarkdown(factBullets(facts)));
@@ -291,8 +296,7 @@ export class AgentParticipant {
   }
 
   private async ready(): Promise<boolean> {
-    const current = this.services.settings.current;
-    return Boolean(current.trainingApiUrl && current.inferenceApiUrl) && (await this.services.credentials.isSignedIn());
+    return (await platformReadiness(this.services)).ready;
   }
 
   private async requireReady(stream: vscode.ChatResponseStream): Promise<void> {
@@ -340,11 +344,4 @@ function historyOf(context: vscode.ChatContext): vscode.LanguageModelChatMessage
     }
   }
   return messages;
-}
-
-function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
 }

@@ -7,6 +7,7 @@ import { languageModelFailure, planPickerModels, planSummary, pickerModelsSettin
 import { runStream } from '../model/streamRun';
 import type { ChatCompletionChunk } from '../../platform/client/types';
 import type { Services } from '../../platform/host/services';
+import { signalFor } from '../../platform/host/cancellationSignal';
 import { affectsFeatureSettings, featureSetting } from '../../platform/host/settings';
 
 /**
@@ -47,7 +48,7 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
       if (!options.silent) await vscode.commands.executeCommand('rlStudio.signIn');
       if (!(await this.services.credentials.isSignedIn())) return [];
     }
-    const abort = abortOn(token);
+    const abort = signalFor(token);
     try {
       const client = await this.services.client();
       const list = await client.inference.listModels({ signal: abort.signal });
@@ -78,7 +79,7 @@ export class PlatformLanguageModels implements vscode.LanguageModelChatProvider,
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const abort = abortOn(token);
+    const abort = signalFor(token);
     // The client's own error, which runStream turns into words: the editor needs its kind.
     let thrown: unknown;
     let failure: unknown;
@@ -147,10 +148,3 @@ const editorErrors: Readonly<Record<LanguageModelFailureKind, (message: string) 
   blocked: (message) => vscode.LanguageModelError.Blocked(message),
   other: (message) => new Error(message),
 };
-
-function abortOn(token: vscode.CancellationToken): { signal: AbortSignal; abort(): void; dispose(): void } {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: controller.signal, abort: () => controller.abort(), dispose: () => void subscription.dispose() };
-}

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { PlatformClient } from '../../platform/client/client';
 import { quoted, stepRanges } from '../../platform/kit/confirmationText';
+import { pagesInTurn } from '../../platform/kit/pagesInTurn';
 import type { EvalModelRef, LeaderboardRow } from '../model/evalModel';
 import { namedStays, otherStays, planPrune, pruneConfirmation, type ListedCheckpoint } from '../model/prunePlan';
 import type { Services } from '../../platform/host/services';
@@ -11,13 +12,8 @@ const maxCheckpointPages = 100;
 /** Every checkpoint of the model the platform lists now, up to the bound. */
 export async function listAllCheckpoints(client: PlatformClient, trainingModelId: string): Promise<ListedCheckpoint[]> {
   const listed: ListedCheckpoint[] = [];
-  let after: string | undefined;
-  for (let page = 0; page < maxCheckpointPages; page++) {
-    const got = await client.training.listCheckpoints(trainingModelId, { limit: 100, order: 'asc', ...(after ? { after } : {}) });
-    listed.push(...got.data.map((checkpoint) => ({ id: checkpoint.id, step: checkpoint.step })));
-    if (!got.has_more || got.data.length === 0) break;
-    after = got.data.at(-1)!.id;
-  }
+  const pages = pagesInTurn((after) => client.training.listCheckpoints(trainingModelId, { limit: 100, order: 'asc', ...(after ? { after } : {}) }), maxCheckpointPages);
+  for await (const page of pages) listed.push(...page.map((checkpoint) => ({ id: checkpoint.id, step: checkpoint.step })));
   return listed;
 }
 

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { quoted } from '../../platform/kit/confirmationText';
-import { isInsideAnyFolder, outside, readWrittenPath } from '../model/workspacePaths';
+import { outside, readWrittenPath } from '../model/workspacePaths';
+import { containingFolder } from '../../platform/kit/workspacePaths';
 
 /**
  * The file a workspace file's path names, if it stays home: read relative to `folder`, and (for a
@@ -22,7 +23,7 @@ export async function resolveWorkspacePath(folder: vscode.Uri, written: string, 
   } catch {
     throw new Error(capitalized(`the ${what} ${quoted(written, 200)} does not exist in the workspace folder; nothing was read`));
   }
-  if (!isInsideAnyFolder(realFolders, real)) throw new Error(capitalized(outside(what, quoted(written, 200))));
+  if (!containingFolder(real, realFolders)) throw new Error(capitalized(outside(what, quoted(written, 200))));
   return vscode.Uri.file(real);
 }
 

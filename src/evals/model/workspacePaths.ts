@@ -3,7 +3,7 @@
  * workspace: a file written by somebody else must not make RL Studio read, show or run a file
  * elsewhere on the machine. A written path is read as relative to its workspace folder (either
  * separator, so `..\x` climbs as `../x` does), and the file it reaches, links followed, must lie in
- * a workspace folder. No `vscode`, no file system: the caller resolves links (fs.realpath) and asks.
+ * a workspace folder (platform/kit/workspacePaths). No `vscode`, no file system.
  */
 import * as nodePath from 'node:path';
 import { quoted } from '../../platform/kit/confirmationText';
@@ -32,23 +32,4 @@ export function readWrittenPath(written: string, what: string): WrittenPath {
 /** The words of a refusal: which path, and that nothing was read. */
 export function outside(what: string, shown: string): string {
   return `the ${what} path ${shown} points outside the workspace folder; nothing was read`;
-}
-
-/**
- * Whether `target` lies in `folder` (both absolute, links already resolved), by the rules of the
- * platform's paths: on Windows case does not matter and either separator works. The folder itself
- * is not inside itself (a file is expected).
- */
-export function isInsideFolder(folder: string, target: string, platform: 'posix' | 'win32' = process.platform === 'win32' ? 'win32' : 'posix'): boolean {
-  const paths = platform === 'win32' ? nodePath.win32 : nodePath.posix;
-  if (!paths.isAbsolute(folder) || !paths.isAbsolute(target)) return false;
-  const relative = paths.relative(folder, target);
-  if (relative === '' || paths.isAbsolute(relative)) return false;
-  const first = relative.split(platform === 'win32' ? /[\\/]/ : /\//)[0];
-  return first !== '..';
-}
-
-/** Whether `target` lies in any of `folders`. */
-export function isInsideAnyFolder(folders: readonly string[], target: string, platform?: 'posix' | 'win32'): boolean {
-  return folders.some((folder) => isInsideFolder(folder, target, platform));
 }

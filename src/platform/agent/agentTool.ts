@@ -5,6 +5,8 @@ import { capText } from './textCap';
 import type { Confirmation } from './toolConfirmations';
 import { ToolFacts } from './toolFacts';
 import type { Services } from '../host/services';
+import { signalFor } from '../host/cancellationSignal';
+import { platformReadiness } from '../host/readiness';
 
 /** A confirmation and what it was made from: the plan `run` carries out, exactly as named. */
 export interface Confirmed<Plan> {
@@ -60,7 +62,7 @@ export function languageModelTool<Input, Plan, Facts>(
     prepareInvocation: async (options, token) => {
       const input = tool.read(inputObject(options.input));
       if (tool.needsPlatform) await ensurePlatform(services);
-      const signal = signalOf(services, token);
+      const signal = signalFor(token, services.lifetime);
       const prepared: vscode.PreparedToolInvocation = { invocationMessage: services.log.redact(tool.progress(input)) };
       if (tool.confirm) {
         const { confirmation, plan } = await guarded(services, tool.confirm(input, signal.signal)).finally(() => signal.dispose());
@@ -80,7 +82,7 @@ export function languageModelTool<Input, Plan, Facts>(
         if (kept === undefined) throw new Error(services.log.redact(unconfirmed));
         plan = kept;
       }
-      const signal = signalOf(services, token);
+      const signal = signalFor(token, services.lifetime);
       try {
         const answer = await guarded(services, tool.run(input, signal.signal, plan));
         const { text, facts: found } = typeof answer === 'string' ? { text: answer, facts: undefined } : answer;
@@ -100,9 +102,9 @@ const unconfirmed =
 
 /** The platform is needed: say what to do when it is not set up, instead of failing on the first request. */
 async function ensurePlatform(services: Services): Promise<void> {
-  const current = services.settings.current;
-  if (!current.trainingApiUrl || !current.inferenceApiUrl) throw new Error('RL Studio has no platform address set. Nothing was done. Ask the user to run "RL Studio: Configure Endpoints".');
-  if (!(await services.credentials.isSignedIn())) throw new Error('RL Studio is not signed in. Nothing was done. Ask the user to run "RL Studio: Sign In" with their platform API key.');
+  const readiness = await platformReadiness(services);
+  if (!readiness.endpoints) throw new Error('RL Studio has no platform address set. Nothing was done. Ask the user to run "RL Studio: Configure Endpoints".');
+  if (!readiness.signedIn) throw new Error('RL Studio is not signed in. Nothing was done. Ask the user to run "RL Studio: Sign In" with their platform API key.');
 }
 
 /** A failure of the platform becomes its readable reason (the API, what happened, what to do). */
@@ -114,11 +116,4 @@ async function guarded<T>(services: Services, work: Promise<T>): Promise<T> {
     const failure = services.describeFailure(error);
     throw new Error(services.log.redact(failure.message));
   }
-}
-
-function signalOf(services: Services, token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  const subscription = token.onCancellationRequested(() => controller.abort());
-  return { signal: AbortSignal.any([controller.signal, services.lifetime]), dispose: () => void subscription.dispose() };
 }

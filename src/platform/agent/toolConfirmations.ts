@@ -5,7 +5,6 @@
  * does exactly what these words say (see confirmedPlans). No `vscode` import: tested in Node.
  */
 import { quoted, stepRanges, urlLines } from '../kit/confirmationText';
-import { plural } from '../kit/format';
 import { foreignName, foreignToken } from './foreignText';
 
 /** What a confirmation names: shown by VS Code before the tool runs, with Continue and Cancel. */
@@ -29,46 +28,13 @@ export function modelNamed(model: NamedModel): string {
   return `${model.name ? foreignName(model.name) : 'the model'} (model id ${foreignToken(model.id, 512)})`;
 }
 
-export function deleteCheckpointsConfirmation(facts: { model: NamedModel; steps: readonly number[]; origin: string }): Confirmation {
-  const count = new Set(facts.steps).size;
-  return {
-    title: `Delete ${plural(count, 'checkpoint')} of ${foreignName(facts.model.name || facts.model.id, 80)}?`,
-    message: [
-      `Delete ${plural(count, 'checkpoint')} of ${modelNamed(facts.model)}.`,
-      `Steps: ${stepRanges(facts.steps)}`,
-      `Training API: ${facts.origin}`,
-      'Their weights are gone for good: this cannot be undone.',
-    ].join('\n'),
-  };
-}
-
-export function startSftConfirmation(facts: { model: NamedModel; dataUrl: string; batchSize?: number | string; learningRate?: number | readonly number[]; origin: string }): Confirmation {
-  const lines = [`Fine-tune ${modelNamed(facts.model)} on the data at this URL:`, ...urlLines('Data URL', facts.dataUrl)];
-  if (facts.batchSize !== undefined || facts.learningRate !== undefined)
-    lines.push(`Batch size ${facts.batchSize ?? 'auto'}, learning rate ${facts.learningRate === undefined ? 'default' : [facts.learningRate].flat().join(', ')}.`);
-  lines.push(`Training API: ${facts.origin}`, 'The platform reads the data from that URL and trains on its GPUs.');
-  return { title: 'Start a supervised fine-tuning job?', message: lines.join('\n') };
-}
-
-export function startTrainingConfirmation(facts: { model: NamedModel; file: string; groups: number; trajectories: number; digest: string; learningRate?: number; origin: string }): Confirmation {
-  return {
-    title: 'Start an RL training job?',
-    message: [
-      `Train ${modelNamed(facts.model)} on ${quoted(facts.file, maxPathChars)}: ${plural(facts.groups, 'trajectory group')}, ${plural(facts.trajectories, 'trajectory', 'trajectories')}${facts.learningRate !== undefined ? `, learning rate ${facts.learningRate}` : ''}.`,
-      `Training API: ${facts.origin}`,
-      `The groups are sent as read now (sha256 ${facts.digest.slice(0, 16)}); if the file changes before you continue, nothing is sent. The training uses the platform's GPUs.`,
-    ].join('\n'),
-  };
-}
-
-export function createModelConfirmation(facts: { name: string; project: string; baseModel: string; returnExisting: boolean; origin: string }): Confirmation {
-  return {
-    title: 'Create a training model?',
-    message: [
-      `Create the training model ${foreignName(facts.name)} in project ${foreignName(facts.project)}, from base model ${foreignName(facts.baseModel)}.${facts.returnExisting ? ' If the name is taken, the existing model is used.' : ''}`,
-      `Training API: ${facts.origin}`,
-    ].join('\n'),
-  };
+/**
+ * A modal dialog's confirmation (its question, the lines under it, the button) as VS Code's tool
+ * confirmation: the question is the title and the lines the message (VS Code adds its own buttons).
+ * Tools whose action a command also offers confirm with the command's words, built once by the feature.
+ */
+export function toolConfirmationOf(dialog: { message: string; detail: string }): Confirmation {
+  return { title: dialog.message, message: dialog.detail };
 }
 
 export function evaluateCheckpointsConfirmation(facts: {

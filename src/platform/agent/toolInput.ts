@@ -123,7 +123,7 @@ export function optionalTextList(input: Input, field: string, maxItems: number, 
  * A file path as a model writes it: relative to a workspace folder (or absolute), with `/` or `\`.
  * Refused here, before any file is touched: `..` segments (however spelled), NUL and other control
  * characters, URLs, and overlong paths. Whether the path is inside a workspace folder is checked by
- * `containingFolder` once it is resolved.
+ * `containingFolder` (platform/kit/workspacePaths) once it is resolved.
  */
 export function workspacePath(input: Input, field: string): string {
   const given = requiredText(input, field, maxPathChars);
@@ -131,22 +131,6 @@ export function workspacePath(input: Input, field: string): string {
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(given)) throw new ToolInputError(`"${field}" must be a path in the workspace, not a URL.`);
   if (given.split(/[/\\]/).some((segment) => segment === '..')) throw new ToolInputError(`"${field}" must stay inside the workspace: ".." is not allowed.`);
   return given;
-}
-
-/**
- * The folder that holds `file`, when one of `folders` does (both absolute, already resolved to real
- * paths); undefined when the file is outside every folder. Comparison is by path segments, so
- * `/work/a-b` is not inside `/work/a`; `caseInsensitive` for Windows and macOS volumes.
- */
-export function containingFolder(file: string, folders: readonly string[], options: { separator?: string; caseInsensitive?: boolean } = {}): string | undefined {
-  const separator = options.separator ?? '/';
-  const fold = (text: string) => (options.caseInsensitive ? text.toLowerCase() : text);
-  const target = fold(file);
-  for (const folder of folders) {
-    const root = fold(folder.endsWith(separator) ? folder.slice(0, -separator.length) : folder);
-    if (target === root || target.startsWith(root + separator)) return folder;
-  }
-  return undefined;
 }
 
 /**

@@ -287,10 +287,25 @@ function describeCondition(condition: ApiCondition, nextCheckInMs: number | unde
   }
 }
 
+/** What one part of a system check says: it passed only when it says `success: true`. */
+function checkPart(raw: unknown): { success?: unknown; duration?: unknown; error?: unknown } {
+  return typeof raw === 'object' && raw !== null ? (raw as { success?: unknown; duration?: unknown; error?: unknown }) : {};
+}
+
+/**
+ * A system check in one line, as the agent's status tool says it: passed, or the parts that did
+ * not pass (each through `quote`, as the caller shows foreign names), or the status it answered.
+ */
+export function systemCheckLine(system: SystemCheckLike, quote: (name: string) => string): string {
+  if (system.healthy) return 'system check passed';
+  const failing = Object.entries(system.checks).filter(([, raw]) => checkPart(raw).success !== true);
+  return `system check failing: ${failing.map(([name]) => quote(name)).join(', ') || `status ${quote(String(system.status))}`}`;
+}
+
 function checkLines(condition: ApiCondition): string[] {
   if (condition.state !== 'reachable' || !condition.system) return [];
   return Object.entries(condition.system.checks).map(([name, raw]) => {
-    const check = typeof raw === 'object' && raw !== null ? (raw as { success?: unknown; duration?: unknown; error?: unknown }) : {};
+    const check = checkPart(raw);
     const ok = check.success === true;
     const duration = typeof check.duration === 'number' ? ` ${formatSeconds(check.duration)}` : '';
     const error = typeof check.error === 'string' && check.error !== '' ? ` — ${escapeMarkdown(check.error)}` : '';

@@ -50,6 +50,14 @@ const partPattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export const exampleModelId = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
+/**
+ * The platform's rule for a model, project or entity name: letters, digits, ".", "_" and "-",
+ * starting with a letter or digit. Every place that takes a name asks here; each words its own refusal.
+ */
+export function isModelNamePart(text: string): boolean {
+  return partPattern.test(text);
+}
+
 export function isModelUuid(text: string): boolean {
   return uuidPattern.test(text.trim());
 }
@@ -165,6 +173,6 @@ function splitStep(text: string): { ok: true; path: string; step?: number } | { 
 
 function partProblem(part: string, what: string): string | undefined {
   if (part.length > maxPartChars) return `The ${what} is too long: at most ${maxPartChars} characters`;
-  if (!partPattern.test(part)) return `The ${what} "${part}" may hold letters, digits, ".", "_" and "-", starting with a letter or digit`;
+  if (!isModelNamePart(part)) return `The ${what} "${part}" may hold letters, digits, ".", "_" and "-", starting with a letter or digit`;
   return undefined;
 }

@@ -9,6 +9,19 @@ export type GroupFlag = 'noSignal' | 'highVariance' | 'exceptions' | 'truncated'
 
 export const groupFlags: readonly GroupFlag[] = ['noSignal', 'highVariance', 'exceptions', 'truncated', 'emptyOrRepetitive', 'doNothingSibling'];
 
+/**
+ * What each flag means, in the words every surface uses: the page's badges, toggles and tooltips,
+ * and the report the agent's tool writes (a short badge, a name, and what it says about a group).
+ */
+export const groupFlagMeanings: Readonly<Record<GroupFlag, { badge: string; label: string; meaning: string }>> = {
+  noSignal: { badge: 'NS', label: 'no signal', meaning: 'every trajectory got the same reward, so the group teaches nothing' },
+  highVariance: { badge: 'HV', label: 'high variance', meaning: 'rewards within the group spread widely' },
+  exceptions: { badge: 'EX', label: 'exceptions', meaning: 'the rollout recorded exceptions' },
+  truncated: { badge: 'TR', label: 'truncated', meaning: 'a trained turn stopped at its length limit' },
+  emptyOrRepetitive: { badge: 'ER', label: 'empty or repetitive', meaning: 'a trained turn is empty or repeats itself' },
+  doNothingSibling: { badge: 'DN', label: 'do-nothing sibling', meaning: 'a trajectory that does almost nothing has a positive advantage' },
+};
+
 export interface SummaryThresholds {
   /**
    * A group whose rewards have a population standard deviation above this is `highVariance`. An

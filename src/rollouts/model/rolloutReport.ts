@@ -5,7 +5,7 @@
  * beyond what the inspector already gathered.
  */
 import { escapedLine, foreignName, foreignToken } from '../../platform/agent/foreignText';
-import type { GroupFlag } from './groupSummaryShape';
+import { groupFlagMeanings, groupFlags } from './groupSummaryShape';
 import type { RolloutSnapshot } from './rolloutCollection';
 import type { Histogram, SeriesStatistics } from './rolloutStatistics';
 import { formatCount, plural } from '../../platform/kit/format';
@@ -17,17 +17,6 @@ export interface RolloutReportOptions {
   /** Masked wherever they appear in the text, after it is cut to length. */
   secrets?: readonly string[];
 }
-
-/** What each flag says about a group, in a few words a model can reason with. */
-const flagMeanings: Record<GroupFlag, { label: string; meaning: string }> = {
-  noSignal: { label: 'no signal', meaning: 'every trajectory got the same reward, so the group teaches nothing' },
-  highVariance: { label: 'high variance', meaning: 'rewards within the group spread widely' },
-  exceptions: { label: 'exceptions', meaning: 'the rollout recorded exceptions' },
-  truncated: { label: 'truncated', meaning: 'a trained turn stopped at its length limit' },
-  emptyOrRepetitive: { label: 'empty or repetitive', meaning: 'a trained turn is empty or repeats itself' },
-  doNothingSibling: { label: 'do-nothing sibling', meaning: 'a trajectory that does almost nothing has a positive advantage' },
-};
-const flagOrder = Object.keys(flagMeanings) as GroupFlag[];
 
 export const histogramTextBins = 5;
 const barWidth = 20;
@@ -57,9 +46,11 @@ export function describeRolloutsForAgent(fileName: string, snapshot: RolloutSnap
       lines.push(`Trajectory metrics: ${shown.join(' · ')}`);
     }
     lines.push('Flagged groups:');
-    for (const flag of flagOrder) {
+    for (const flag of groupFlags) {
       const count = statistics.flags[flag] ?? 0;
-      lines.push(`- ${flagMeanings[flag].label}: ${formatCount(count)} of ${formatCount(statistics.groups)} (${formatFigure((100 * count) / statistics.groups)}%) · ${flagMeanings[flag].meaning}`);
+      lines.push(
+        `- ${groupFlagMeanings[flag].label}: ${formatCount(count)} of ${formatCount(statistics.groups)} (${formatFigure((100 * count) / statistics.groups)}%) · ${groupFlagMeanings[flag].meaning}`,
+      );
     }
   }
   const problems = snapshot.problems.length + snapshot.problemsNotListed;

@@ -4,11 +4,11 @@
  * the file is shown while it searches) and Clear all. It draws the query's filter and hands every
  * change back as a whole new filter.
  */
-import type { GroupFlag } from '../model/groupSummaryShape';
+import { groupFlagMeanings, groupFlags, type GroupFlag } from '../model/groupSummaryShape';
 import { queryLimits, type GroupFilter, type MetadataChoices } from '../model/inspectorModel';
 import type { SearchProgress } from '../protocol';
 import { button, h } from '../../platform/pages/page/dom';
-import { flagInfo, flagOrder, formatCount, formatNumber, seriesLabel } from './labels';
+import { formatCount, formatNumber, seriesLabel } from './labels';
 
 /** Typing pauses this long before the search is sent. */
 export const searchDelayMs = 300;
@@ -35,8 +35,11 @@ export class FilterBar {
     flags.setAttribute('role', 'group');
     flags.setAttribute('aria-label', 'Show only groups with these flags');
     flags.append(h('span', { class: 'muted' }, 'Only groups flagged'));
-    for (const flag of flagOrder) {
-      const toggle = button(flagInfo[flag].label, () => this.toggleFlag(flag), { title: `Show only groups flagged ${flagInfo[flag].label}: ${flagInfo[flag].meaning}`, class: 'toggle' });
+    for (const flag of groupFlags) {
+      const toggle = button(groupFlagMeanings[flag].label, () => this.toggleFlag(flag), {
+        title: `Show only groups flagged ${groupFlagMeanings[flag].label}: ${groupFlagMeanings[flag].meaning}`,
+        class: 'toggle',
+      });
       toggle.dataset.flag = flag;
       this.flagButtons.set(flag, toggle);
       flags.append(toggle);

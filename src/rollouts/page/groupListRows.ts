@@ -2,10 +2,10 @@
  * The rows of the groups list: its columns (each one's heading, tooltip, sort key and text for a
  * row), a row's elements, and the writing of a row's cells, each only when its text changed.
  */
-import type { GroupFlag } from '../model/groupSummaryShape';
+import { groupFlagMeanings, type GroupFlag } from '../model/groupSummaryShape';
 import type { GroupRow, SortColumn } from '../model/inspectorModel';
 import { h } from '../../platform/pages/page/dom';
-import { flagInfo, formatCount, formatNumber, isFlag } from './labels';
+import { formatCount, formatNumber, isFlag } from './labels';
 
 interface Column {
   key: string;
@@ -50,7 +50,7 @@ const flagBadges = new Map<GroupFlag, HTMLElement>();
 function flagBadge(flag: GroupFlag): Node {
   let badge = flagBadges.get(flag);
   if (!badge) {
-    badge = h('span', { class: `badge flag-${flag}`, title: `${flagInfo[flag].label}: ${flagInfo[flag].meaning}` }, flagInfo[flag].badge);
+    badge = h('span', { class: `badge flag-${flag}`, title: `${groupFlagMeanings[flag].label}: ${groupFlagMeanings[flag].meaning}` }, groupFlagMeanings[flag].badge);
     flagBadges.set(flag, badge);
   }
   return badge.cloneNode(true);
@@ -127,5 +127,5 @@ function writeFlags(row: RowElement, data: GroupRow | undefined): void {
   row.flags = key;
   const cell = row.cells[flagsColumn]!;
   cell.replaceChildren(...flags.map(flagBadge));
-  cell.setAttribute('aria-label', flags.map((flag) => flagInfo[flag].label).join(', '));
+  cell.setAttribute('aria-label', flags.map((flag) => groupFlagMeanings[flag].label).join(', '));
 }

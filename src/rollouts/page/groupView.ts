@@ -7,7 +7,8 @@
 import type { GroupDetail } from '../model/inspectorModel';
 import { button, h } from '../../platform/pages/page/dom';
 import { maxHeatTokens, type TextMode } from './conversation';
-import { flagInfo, formatCount, formatNumber, isFlag, plural } from './labels';
+import { formatCount, formatNumber, isFlag, plural } from './labels';
+import { groupFlagMeanings } from '../model/groupSummaryShape';
 import { fold, trajectoryColumn } from './trajectoryColumn';
 
 export interface GroupViewEvents {
@@ -101,7 +102,11 @@ export class GroupView {
       `max ${formatNumber(detail.reward.max)}`,
     ].join(' · ');
     const head = this.head(`Group #${formatCount(detail.index + 1)}`, facts);
-    const flags = h('div', { class: 'group-flags' }, ...detail.flags.filter(isFlag).map((flag) => h('span', { class: `badge flag-${flag}`, title: flagInfo[flag].meaning }, flagInfo[flag].label)));
+    const flags = h(
+      'div',
+      { class: 'group-flags' },
+      ...detail.flags.filter(isFlag).map((flag) => h('span', { class: `badge flag-${flag}`, title: groupFlagMeanings[flag].meaning }, groupFlagMeanings[flag].label)),
+    );
 
     const modeBar = h('div', { class: 'mode-switch' });
     modeBar.setAttribute('role', 'group');

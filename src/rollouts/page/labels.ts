@@ -1,22 +1,10 @@
 /** How the rollout inspector names flags and series and prints its numbers. */
-import type { GroupFlag } from '../model/groupSummaryShape';
+import { groupFlags, type GroupFlag } from '../model/groupSummaryShape';
 import type { SeriesName } from '../model/inspectorModel';
 import { formatMetric } from '../../platform/kit/format';
 
-/** Each flag in the order the filter bar shows them: a short badge, a name, and what it means. */
-export const flagInfo: Record<GroupFlag, { badge: string; label: string; meaning: string }> = {
-  noSignal: { badge: 'NS', label: 'no signal', meaning: 'every trajectory of the group has the same reward: no advantage to learn from' },
-  highVariance: { badge: 'HV', label: 'high variance', meaning: "the group's rewards spread widely" },
-  exceptions: { badge: 'EX', label: 'exceptions', meaning: 'the group recorded exceptions' },
-  truncated: { badge: 'TR', label: 'truncated', meaning: 'a trained turn stopped at its length limit' },
-  emptyOrRepetitive: { badge: 'ER', label: 'empty or repetitive', meaning: 'a trained turn is empty or repeats itself' },
-  doNothingSibling: { badge: 'DN', label: 'do-nothing sibling', meaning: 'a trajectory that does almost nothing has a positive advantage' },
-};
-
-export const flagOrder = Object.keys(flagInfo) as GroupFlag[];
-
 export function isFlag(value: unknown): value is GroupFlag {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(flagInfo, value);
+  return typeof value === 'string' && groupFlags.includes(value as GroupFlag);
 }
 
 export function seriesLabel(series: SeriesName): string {
@@ -25,7 +13,7 @@ export function seriesLabel(series: SeriesName): string {
   return series.slice('metric:'.length);
 }
 
-export { formatCount, plural } from '../../platform/pages/page/text';
+export { formatCount, plural } from '../../platform/kit/format';
 
 /** A number as the list and the group view print it: about four significant digits. */
 export function formatNumber(value: number): string {

@@ -3,12 +3,12 @@
  * metric), finish reasons and flag counts. A histogram bar adds a range filter, a flag count a flag
  * filter. Redrawn whole on each state: its size is fixed (20 bins, at most 64 series and reasons).
  */
-import type { GroupFlag } from '../model/groupSummaryShape';
+import { groupFlagMeanings, groupFlags, type GroupFlag } from '../model/groupSummaryShape';
 import type { RolloutFileState, SeriesName, ValueRange } from '../model/inspectorModel';
 import type { RolloutStatistics, SeriesStatistics } from '../model/rolloutStatistics';
 import { h } from '../../platform/pages/page/dom';
 import { HistogramView } from './histogram';
-import { flagInfo, flagOrder, formatCount, formatNumber, plural, seriesLabel } from './labels';
+import { formatCount, formatNumber, plural, seriesLabel } from './labels';
 
 export interface OverviewEvents {
   addRange(range: ValueRange): void;
@@ -90,13 +90,13 @@ export class Overview {
   private renderFlags(statistics: RolloutStatistics): void {
     const most = Math.max(1, statistics.groups);
     this.flags.replaceChildren(
-      ...flagOrder.map((flag) => {
+      ...groupFlags.map((flag) => {
         const count = statistics.flags[flag] ?? 0;
         const label = h(
           'button',
-          { type: 'button', class: 'link-button bar-label', title: `${flagInfo[flag].meaning}. Click to list these groups.` },
-          h('span', { class: `badge flag-${flag}` }, flagInfo[flag].badge),
-          ` ${flagInfo[flag].label}`,
+          { type: 'button', class: 'link-button bar-label', title: `${groupFlagMeanings[flag].meaning}. Click to list these groups.` },
+          h('span', { class: `badge flag-${flag}` }, groupFlagMeanings[flag].badge),
+          ` ${groupFlagMeanings[flag].label}`,
         );
         label.dataset.flag = flag;
         label.addEventListener('click', () => this.events.toggleFlag(flag));

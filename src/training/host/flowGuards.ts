@@ -1,16 +1,18 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../platform/host/services';
+import { platformReadiness } from '../../platform/host/readiness';
 
 /**
  * Checks before a flow asks its first question: a flow that needs the training API and an API key
  * says so at once, with the action that fixes it, instead of failing after five prompts.
  */
 export async function readyForTraining(services: Services): Promise<boolean> {
-  if (!services.settings.current.trainingApiUrl) {
+  const readiness = await platformReadiness(services, ['training']);
+  if (!readiness.endpoints) {
     offer(services, 'Set the training API address first.', 'Configure Endpoints', 'rlStudio.configure');
     return false;
   }
-  if (!(await services.credentials.isSignedIn())) {
+  if (!readiness.signedIn) {
     offer(services, 'Sign in with your platform API key first.', 'Sign In', 'rlStudio.signIn');
     return false;
   }

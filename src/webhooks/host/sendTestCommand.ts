@@ -10,6 +10,7 @@ import { payloadKindOf } from './payload/selector';
 import type { Dialogs } from '../../platform/host/dialogs';
 import { changedAfterConfirmation, FileSnapshot } from '../../platform/host/fileSnapshot';
 import type { Services } from '../../platform/host/services';
+import { signalFor } from '../../platform/host/cancellationSignal';
 import { featureSetting } from '../../platform/host/settings';
 import type { ReportDocuments } from './reportDocuments';
 import { resolveWebhook } from './webhookCommands';
@@ -124,12 +125,9 @@ export async function sendTest(
   const network = await services.network();
   const timeoutMs = testTimeoutMs(featureSetting('webhooks.testTimeoutSeconds'));
   const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Sending a test to ${webhook.name}…`, cancellable: true }, (_progress, token) => {
-    const controller = new AbortController();
-    const subscription = token.onCancellationRequested(() => controller.abort());
     // Cancelled by the user, or by the extension being turned off.
-    return sendSigned(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: AbortSignal.any([controller.signal, services.lifetime]) }).finally(
-      () => void subscription.dispose(),
-    );
+    const cancel = signalFor(token, services.lifetime);
+    return sendSigned(rendered.text, { name: webhook.name, url }, credentials, network.sendRaw, { timeoutMs, signal: cancel.signal }).finally(() => cancel.dispose());
   });
 
   const notes: string[] = [`Payload: ${source.label}, rendered with the ${sample.type} sample event.`];

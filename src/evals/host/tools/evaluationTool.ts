@@ -12,6 +12,7 @@ import type { Services } from '../../../platform/host/services';
 import * as vscode from 'vscode';
 import type { AgentTool } from '../../../platform/agent/agentTool';
 import { contentDigest, quoted, stepRanges } from '../../../platform/kit/confirmationText';
+import { pagesInTurn } from '../../../platform/kit/pagesInTurn';
 import { escapedLine } from '../../../platform/agent/foreignText';
 import { evaluateCheckpointsConfirmation, modelNamed } from '../../../platform/agent/toolConfirmations';
 import { checkpointId, knownModel, namedModel, trainingOrigin } from '../../../training';
@@ -151,13 +152,10 @@ async function findCheckpoints(services: Services, modelId: string, steps: reado
   const client = await services.client();
   const wanted = new Set(steps);
   const found = new Map<number, Checkpoint>();
-  let after: string | undefined;
-  for (let page = 0; page < maxCheckpointPages && found.size < wanted.size; page++) {
-    const listed = await client.training.listCheckpoints(modelId, { order: 'desc', limit: 100, ...(after ? { after } : {}) }, { signal });
-    for (const checkpoint of listed.data) if (wanted.has(checkpoint.step)) found.set(checkpoint.step, checkpoint);
-    const next = listed.last_id || listed.data.at(-1)?.id;
-    if (!listed.has_more || !next || next === after) break;
-    after = next;
+  const pages = pagesInTurn((after) => client.training.listCheckpoints(modelId, { order: 'desc', limit: 100, ...(after ? { after } : {}) }, { signal }), maxCheckpointPages);
+  for await (const page of pages) {
+    for (const checkpoint of page) if (wanted.has(checkpoint.step)) found.set(checkpoint.step, checkpoint);
+    if (found.size >= wanted.size) break;
   }
   return found;
 }

@@ -1,19 +1,7 @@
-/** Counts and long texts as the pages show them: the same words and the same folding on every page. */
+/** Long texts as the pages show them: the same folding on every page (counts are platform/kit/format's). */
 import type { DiffSpan } from '../../kit/wordDiff';
+import { formatCount } from '../../kit/format';
 import { button, h } from './dom';
-
-/** One formatter for every count: `toLocaleString` builds a new one per call, which a scrolling list cannot afford. */
-const countFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
-
-/** 12,345 */
-export function formatCount(value: number): string {
-  return Number.isFinite(value) ? countFormat.format(value) : String(value);
-}
-
-/** "1 group", "12,345 groups" */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
 
 /**
  * A long text shows its first `foldChars` characters and a button for the rest, so a page never

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { CreateSftJobRequest, TrajectoryGroup } from '../../../platform/client/types';
 import { modelLabel } from '../models/modelNodes';
 import type { Services } from '../../../platform/host/services';
-import { logConfirmation, sftConfirmation, trainingConfirmation, type Confirmation, type GroupSourceWords, type NamedModel } from '../commandConfirmations';
+import { logConfirmation, sftConfirmation, trainingConfirmation, type Confirmation, type GroupSourceWords, type NamedModel } from '../../model/trainingConfirmations';
 import { readyForTraining, withNotification } from '../flowGuards';
 import type { Dialogs } from '../../../platform/host/dialogs';
 import { changedAfterConfirmation } from '../../../platform/host/fileSnapshot';

@@ -2,15 +2,14 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../platform/client/errorMessage';
 import type { CreateModelRequest, TrainingModel } from '../../../platform/client/types';
 import type { Services } from '../../../platform/host/services';
-import { createModelConfirmation } from '../commandConfirmations';
+import { createModelConfirmation } from '../../model/trainingConfirmations';
 import { readyForTraining, withNotification } from '../flowGuards';
 import type { Dialogs } from '../../../platform/host/dialogs';
-
-const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+import { isModelNamePart } from '../../../platform/kit/modelReference';
 
 /** The rule a project or model name follows, as the input box states it. */
 function validateName(value: string): string | undefined {
-  return namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit';
+  return isModelNamePart(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-", starting with a letter or digit';
 }
 
 /** How a flow that creates a model for its own purpose words it. */
@@ -70,7 +69,7 @@ async function completeRequest(services: Services, dialogs: Dialogs, given: Part
       title: 'Create Model (4/5): entity (optional)',
       prompt: 'The entity (user or team) that owns the model. Leave empty for your default entity.',
       value: team ?? '',
-      validateInput: (value) => (value.trim() === '' || namePattern.test(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-"'),
+      validateInput: (value) => (value.trim() === '' || isModelNamePart(value.trim()) ? undefined : 'Letters, digits, ".", "_" and "-"'),
     });
     if (typed === undefined) return undefined;
     entity = typed.trim() || undefined;

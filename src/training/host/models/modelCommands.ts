@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { useInChat } from './useInChat';
 import { stepRanges } from '../../../platform/kit/confirmationText';
 import type { Services } from '../../../platform/host/services';
-import { deleteCheckpointsConfirmation, deleteModelConfirmation } from '../commandConfirmations';
+import { deleteCheckpointsConfirmation, deleteModelConfirmation } from '../../model/trainingConfirmations';
 import type { RememberedModel } from '../../../platform/host/rememberedItems';
 import { withNotification } from '../flowGuards';
 import { revealWhenListed } from '../revealWhenListed';

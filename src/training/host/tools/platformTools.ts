@@ -4,6 +4,8 @@ import { describeJobs, describeModels, describePlatformStatus, type ApiCheck, ty
 import { foreignToken } from '../../../platform/agent/foreignText';
 import { optionalId, optionalNumber, requiredId } from '../../../platform/agent/toolInput';
 import type { Services } from '../../../platform/host/services';
+import { platformReadiness } from '../../../platform/host/readiness';
+import { systemCheckLine } from '../../../platform/health/health';
 import type { AgentTool } from '../../../platform/agent/agentTool';
 
 /** Jobs listed with their state at most: each is one request. */
@@ -23,9 +25,9 @@ export function platformStatusTool(services: Services): AgentTool<Record<string,
     progress: () => 'Checking the RL platform',
     run: async (_input, signal) => {
       const current = services.settings.current;
-      const signedIn = await services.credentials.isSignedIn();
-      const status: Parameters<typeof describePlatformStatus>[0] = { trainingUrl: current.trainingApiUrl, inferenceUrl: current.inferenceApiUrl, signedIn };
-      if (current.trainingApiUrl && current.inferenceApiUrl && signedIn) {
+      const readiness = await platformReadiness(services);
+      const status: Parameters<typeof describePlatformStatus>[0] = { trainingUrl: current.trainingApiUrl, inferenceUrl: current.inferenceApiUrl, signedIn: readiness.signedIn };
+      if (readiness.ready) {
         const client = await services.client();
         const timed = async (work: () => Promise<string | undefined>): Promise<ApiCheck> => {
           const started = performance.now();
@@ -39,8 +41,7 @@ export function platformStatusTool(services: Services): AgentTool<Record<string,
         [status.training, status.inference] = await Promise.all([
           timed(async () => {
             const check = await client.training.systemCheck({ signal });
-            const failing = Object.entries(check.checks).filter(([, entry]) => entry && typeof entry === 'object' && (entry as { success?: unknown }).success === false);
-            return check.healthy ? 'system check passed' : `system check failing: ${failing.map(([name]) => foreignToken(name, 60)).join(', ') || `status ${foreignToken(String(check.status), 60)}`}`;
+            return systemCheckLine(check, (name) => foreignToken(name, 60));
           }),
           timed(async () => `${(await client.inference.listModels({ signal })).data.length} catalogue models`),
         ]);

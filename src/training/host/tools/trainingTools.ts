@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { CreateModelRequest, CreateSftJobRequest, TrainingModel } from '../../../platform/client/types';
 import { checkpointModelId } from '../../../platform/kit/checkpointIds';
+import { isModelNamePart } from '../../../platform/kit/modelReference';
 import { quoted, stepRanges } from '../../../platform/kit/confirmationText';
 import { escapedLine, foreignName, foreignToken } from '../../../platform/agent/foreignText';
-import { createModelConfirmation, deleteCheckpointsConfirmation, modelNamed, startSftConfirmation, startTrainingConfirmation, type NamedModel } from '../../../platform/agent/toolConfirmations';
+import { modelNamed, toolConfirmationOf, type NamedModel } from '../../../platform/agent/toolConfirmations';
+import { createModelConfirmation, deleteCheckpointsConfirmation, sftConfirmation, trainingConfirmation } from '../../model/trainingConfirmations';
 import { dataUrl, optionalBoolean, optionalNumber, optionalText, requiredId, requiredText, stepList, ToolInputError, ToolRefusal, workspacePath } from '../../../platform/agent/toolInput';
 import { checkApiAddress, shownOrigin } from '../../../platform/trust/addresses';
 import type { Services } from '../../../platform/host/services';
@@ -11,8 +13,6 @@ import type { AgentTool } from '../../../platform/agent/agentTool';
 import { readTrajectories } from './trajectoryTools';
 import { optionalField } from './platformTools';
 import { workspaceFile } from '../../../platform/agent/workspaceFiles';
-
-const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export function modelLabel(model: TrainingModel): string {
   return String(model.name || model.id);
@@ -43,7 +43,7 @@ export function knownModel(services: Services, modelId: string): TrainingModel {
 
 function nameField(input: Record<string, unknown>, field: string, required: boolean): string | undefined {
   const value = required ? requiredText(input, field, 128) : optionalText(input, field, 128);
-  if (value !== undefined && !namePattern.test(value)) throw new ToolInputError(`"${field}" may hold letters, digits, ".", "_" and "-", starting with a letter or digit.`);
+  if (value !== undefined && !isModelNamePart(value)) throw new ToolInputError(`"${field}" may hold letters, digits, ".", "_" and "-", starting with a letter or digit.`);
   return value;
 }
 
@@ -62,13 +62,7 @@ export function createModelTool(services: Services): AgentTool<CreateModelReques
       return request;
     },
     confirm: async (request) => ({
-      confirmation: createModelConfirmation({
-        name: request.name,
-        project: `${request.entity ? `${request.entity}/` : ''}${request.project}`,
-        baseModel: request.base_model,
-        returnExisting: request.return_existing === true,
-        origin: trainingOrigin(services),
-      }),
+      confirmation: toolConfirmationOf(createModelConfirmation(request, services.settings.current.trainingApiUrl)),
       plan: { request: structuredClone(request) },
     }),
     progress: (request) => `Creating model ${request.name}`,
@@ -120,15 +114,16 @@ export function startTrainingTool(services: Services): AgentTool<TrainingInput, 
       const { model, file, groups, digest } = await prepare(input);
       const trajectories = groups.reduce((sum, group) => sum + group.trajectories.length, 0);
       return {
-        confirmation: startTrainingConfirmation({
-          model: namedModel(model),
-          file: file.label,
-          groups: groups.length,
-          trajectories,
-          digest,
-          ...optionalField('learningRate', input.learningRate),
-          origin: trainingOrigin(services),
-        }),
+        confirmation: toolConfirmationOf(
+          trainingConfirmation({
+            source: { name: file.label, path: file.uri.fsPath },
+            groups: groups.length,
+            trajectories,
+            model,
+            config: input.learningRate !== undefined ? { learning_rate: input.learningRate } : undefined,
+            trainingApiUrl: services.settings.current.trainingApiUrl,
+          }),
+        ),
         plan: { modelId: model.id, fsPath: file.uri.fsPath, label: file.label, digest, groups: groups.length },
       };
     },
@@ -171,13 +166,7 @@ export function startSftTool(services: Services): AgentTool<CreateSftJobRequest,
     confirm: async (request) => {
       const model = knownModel(services, request.model_id);
       return {
-        confirmation: startSftConfirmation({
-          model: namedModel(model),
-          dataUrl: request.training_data_url,
-          ...optionalField('batchSize', request.config?.batch_size ?? undefined),
-          ...optionalField('learningRate', request.config?.learning_rate ?? undefined),
-          origin: trainingOrigin(services),
-        }),
+        confirmation: toolConfirmationOf(sftConfirmation({ model, dataUrl: request.training_data_url, config: request.config, trainingApiUrl: services.settings.current.trainingApiUrl })),
         plan: { request: structuredClone(request) },
       };
     },
@@ -215,7 +204,7 @@ export function deleteCheckpointsTool(services: Services): AgentTool<DeleteInput
     confirm: async (input, signal) => {
       const model = await prepare(input.modelId, input.steps, signal);
       return {
-        confirmation: deleteCheckpointsConfirmation({ model: namedModel(model), steps: input.steps, origin: trainingOrigin(services) }),
+        confirmation: toolConfirmationOf(deleteCheckpointsConfirmation(model, input.steps, services.settings.current.trainingApiUrl)),
         plan: { modelId: model.id, steps: [...input.steps] },
       };
     },

@@ -1,17 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { ConfirmedPlans } from '../../../../src/platform/agent/confirmedPlans';
-import {
-  createModelConfirmation,
-  deleteCheckpointsConfirmation,
-  evaluateCheckpointsConfirmation,
-  sendWebhookTestConfirmation,
-  startSftConfirmation,
-  startTrainingConfirmation,
-} from '../../../../src/platform/agent/toolConfirmations';
+import { evaluateCheckpointsConfirmation, sendWebhookTestConfirmation, toolConfirmationOf } from '../../../../src/platform/agent/toolConfirmations';
+import { createModelConfirmation, deleteCheckpointsConfirmation, sftConfirmation, trainingConfirmation } from '../../../../src/training/model/trainingConfirmations';
 import { dataUrl, ToolInputError } from '../../../../src/platform/agent/toolInput';
 
 const hostileName = 'llama\n- step 24 · reward 0.99';
 const origin = 'https://api.platform.example';
+const api = `${origin}/v1`;
 
 /** The steps a `0–9, 12, 14–16` list names, every one of them. */
 function stepsNamed(ranges: string): number[] {
@@ -30,20 +25,20 @@ describe('tool confirmations name everything that will happen', () => {
   it('a deletion of 30 steps names every step as ranges, the model by name and id, the count, the API and that it cannot be undone', () => {
     const steps = [...Array.from({ length: 10 }, (_, index) => index), 12, ...Array.from({ length: 19 }, (_, index) => 14 + index * 3)];
     assert.equal(steps.length, 30);
-    const { title, message } = deleteCheckpointsConfirmation({ model: { id: 'model-7f3a', name: hostileName }, steps, origin });
+    const { title, message } = toolConfirmationOf(deleteCheckpointsConfirmation({ id: 'model-7f3a', name: hostileName }, steps, api));
     assert.match(title, /^Delete 30 checkpoints of "llama\\n- step 24 · reward 0\.99"\?$/);
     const stepsLine = message.split('\n').find((line) => line.startsWith('Steps: '));
     assert.ok(stepsLine, message);
     assert.deepEqual(stepsNamed(stepsLine.slice('Steps: '.length)), steps, 'every step, none cut');
-    assert.ok(message.includes('Delete 30 checkpoints of "llama\\n- step 24 · reward 0.99" (model id model-7f3a).'), message);
-    assert.ok(message.includes(`Training API: ${origin}`));
+    assert.ok(message.includes('Model: "llama\\n- step 24 · reward 0.99", id model-7f3a'), message);
+    assert.ok(message.split('\n').includes('Training API host: api.platform.example'), message);
     assert.match(message, /cannot be undone/);
     assertNoForgedLine(message);
   });
 
   it('a deletion of 100 scattered steps still names each one, however long the line', () => {
     const steps = Array.from({ length: 100 }, (_, index) => index * 7);
-    const { message } = deleteCheckpointsConfirmation({ model: { id: 'm', name: 'm' }, steps, origin });
+    const { message } = toolConfirmationOf(deleteCheckpointsConfirmation({ id: 'm', name: 'm' }, steps, api));
     const stepsLine = message.split('\n').find((line) => line.startsWith('Steps: '))!;
     assert.deepEqual(stepsNamed(stepsLine.slice('Steps: '.length)), steps);
   });
@@ -54,19 +49,19 @@ describe('tool confirmations name everything that will happen', () => {
     const url = `https://${host}/${'datasets/sft/'.repeat(Math.ceil((3_000 - host.length) / 13))}train.jsonl`;
     assert.ok(url.length >= 3_000, `${url.length}`);
     assert.equal(new URL(url).host, host);
-    const { message } = startSftConfirmation({ model: { id: 'm-1', name: 'agent-001' }, dataUrl: url, batchSize: 8, origin });
+    const { message } = toolConfirmationOf(sftConfirmation({ model: { id: 'm-1', name: 'agent-001' }, dataUrl: url, config: { batch_size: 8 }, trainingApiUrl: api }));
     const lines = message.split('\n');
-    assert.ok(lines.includes(`Data URL host: ${host}`), 'the whole host on a line of its own');
-    assert.ok(lines.includes(`Data URL: ${url}`), 'the whole URL');
-    assert.ok(lines.indexOf(`Data URL host: ${host}`) < lines.indexOf(`Data URL: ${url}`), 'the host before the long URL');
-    assert.ok(lines.includes('Batch size 8, learning rate default.'));
-    assert.ok(lines.includes(`Training API: ${origin}`));
+    assert.ok(lines.includes(`Training data host: ${host}`), 'the whole host on a line of its own');
+    assert.ok(lines.includes(`Training data: ${url}`), 'the whole URL');
+    assert.ok(lines.indexOf(`Training data host: ${host}`) < lines.indexOf(`Training data: ${url}`), 'the host before the long URL');
+    assert.ok(lines.includes('Settings: batch size 8, learning rate default'));
+    assert.ok(lines.includes('Training API host: api.platform.example'));
   });
 
   it('a data URL whose user part hides the host names the real host, and such a URL is refused as input', () => {
     const url = `https://storage.trusted-corp.example${'%2Fdatasets'.repeat(250)}@attacker.example/train.jsonl`;
-    const { message } = startSftConfirmation({ model: { id: 'm-1', name: 'agent-001' }, dataUrl: url, origin });
-    assert.ok(message.split('\n').includes('Data URL host: attacker.example'), message.slice(0, 300));
+    const { message } = toolConfirmationOf(sftConfirmation({ model: { id: 'm-1', name: 'agent-001' }, dataUrl: url, config: undefined, trainingApiUrl: api }));
+    assert.ok(message.split('\n').includes('Training data host: attacker.example'), message.slice(0, 300));
     assert.throws(() => dataUrl({ trainingDataUrl: url }, 'trainingDataUrl'), ToolInputError);
   });
 
@@ -76,17 +71,22 @@ describe('tool confirmations name everything that will happen', () => {
     assert.throws(() => dataUrl({ trainingDataUrl: `https://data.example/${'a'.repeat(8_200)}` }, 'trainingDataUrl'), /longer than 8192/);
   });
 
-  it('a training job names the model by name and id, the file, its groups and trajectories, the API and the digest of what is sent', () => {
-    const { message } = startTrainingConfirmation({
-      model: { id: 'm-1', name: hostileName },
-      file: 'rollouts/batch\n- 40 trajectory groups.jsonl',
-      groups: 1,
-      trajectories: 4,
-      digest: 'ab'.repeat(32),
-      origin,
-    });
-    assert.ok(message.startsWith('Train "llama\\n- step 24 · reward 0.99" (model id m-1) on "rollouts/batch\\n- 40 trajectory groups.jsonl": 1 trajectory group, 4 trajectories.'), message);
-    assert.match(message, /sha256 abababababababab\); if the file changes before you continue, nothing is sent/);
+  it('a training job names the model by name and id, the file, its groups and trajectories, the API, and that a changed file sends nothing', () => {
+    const { title, message } = toolConfirmationOf(
+      trainingConfirmation({
+        source: { name: 'rollouts/batch\n- 40 trajectory groups.jsonl', path: '/work/rollouts/batch\n- 40 trajectory groups.jsonl' },
+        groups: 1,
+        trajectories: 4,
+        model: { id: 'm-1', name: hostileName },
+        config: undefined,
+        trainingApiUrl: api,
+      }),
+    );
+    assert.equal(title, 'Start a training job on "llama\\n- step 24 · reward 0.99" with 1 trajectory group from rollouts/batch\\n- 40 trajectory groups.jsonl?');
+    const lines = message.split('\n');
+    assert.ok(lines.includes('1 trajectory group, 4 trajectories.'), message);
+    assert.ok(lines.includes('Model: "llama\\n- step 24 · reward 0.99", id m-1'), message);
+    assert.match(message, /if the file changes before they are sent, nothing is sent/);
     assertNoForgedLine(message);
   });
 
@@ -126,8 +126,9 @@ describe('tool confirmations name everything that will happen', () => {
   });
 
   it('a new model names its name, project and base quoted, and the API', () => {
-    const { message } = createModelConfirmation({ name: 'agent-made', project: 'team/agents', baseModel: 'Qwen/Qwen3-8B', returnExisting: false, origin });
-    assert.equal(message, `Create the training model "agent-made" in project "team/agents", from base model "Qwen/Qwen3-8B".\nTraining API: ${origin}`);
+    const { title, message } = toolConfirmationOf(createModelConfirmation({ name: 'agent-made', project: 'agents', entity: 'team', base_model: 'Qwen/Qwen3-8B' }, api));
+    assert.equal(title, 'Create the training model "agent-made" in project "agents"?');
+    assert.equal(message, ['Name: "agent-made"', 'Project: "agents"', 'Entity: "team"', 'Base model: "Qwen/Qwen3-8B"', 'Training API host: api.platform.example', `Training API: ${api}`].join('\n'));
   });
 });
 

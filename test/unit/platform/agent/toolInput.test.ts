@@ -1,16 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  containingFolder,
-  dataUrl,
-  inputObject,
-  optionalChoice,
-  optionalNumber,
-  optionalTextList,
-  requiredId,
-  stepList,
-  ToolInputError,
-  workspacePath,
-} from '../../../../src/platform/agent/toolInput';
+import { dataUrl, inputObject, optionalChoice, optionalNumber, optionalTextList, requiredId, stepList, ToolInputError, workspacePath } from '../../../../src/platform/agent/toolInput';
 
 const refused = (work: () => unknown, pattern: RegExp) => assert.throws(work, (error: unknown) => error instanceof ToolInputError && pattern.test(error.message));
 
@@ -44,14 +33,6 @@ describe('tool input', () => {
     refused(() => workspacePath({ path: 'a\u0000b' }, 'path'), /control characters/);
     refused(() => workspacePath({ path: 'file:///etc/passwd' }, 'path'), /not a URL/);
     refused(() => workspacePath({ path: 'x'.repeat(1025) }, 'path'), /longer than 1024/);
-  });
-
-  it('finds the folder that holds a file by whole segments', () => {
-    assert.equal(containingFolder('/work/a/x.jsonl', ['/work/b', '/work/a']), '/work/a');
-    assert.equal(containingFolder('/work/a-b/x.jsonl', ['/work/a']), undefined);
-    assert.equal(containingFolder('/work/a', ['/work/a/']), '/work/a/');
-    assert.equal(containingFolder('C:\\Work\\A\\x', ['c:\\work\\a'], { separator: '\\', caseInsensitive: true }), 'c:\\work\\a');
-    assert.equal(containingFolder('C:\\Work\\A\\x', ['c:\\work\\a'], { separator: '\\' }), undefined);
   });
 
   it('checks numbers, choices, lists and data URLs', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describeFacts } from '../../../../src/platform/client/describeFailure';
-import { PlatformHealth, type HealthChange } from '../../../../src/platform/health/health';
+import { PlatformHealth, systemCheckLine, type HealthChange } from '../../../../src/platform/health/health';
 import { HealthMonitor } from '../../../../src/platform/health/healthMonitor';
 import { FakeClock, settle } from '../../support/fakeClock';
 
@@ -179,5 +179,22 @@ describe('health monitor while the platform fails', () => {
     await running;
     assert.deepEqual(clock.delays(), [2000]);
     monitor.dispose();
+  });
+});
+
+describe('systemCheckLine', () => {
+  const quote = (name: string) => `"${name}"`;
+
+  it('says a healthy check passed', () => {
+    assert.equal(systemCheckLine({ healthy: true, status: 200, checks: { db: { success: true } } }, quote), 'system check passed');
+  });
+
+  it('names the parts that did not pass, read as the status bar reads them', () => {
+    const system = { healthy: false, status: 503, checks: { db: { success: true }, queue: { success: false }, cache: { error: 'slow' } } };
+    assert.equal(systemCheckLine(system, quote), 'system check failing: "queue", "cache"');
+  });
+
+  it('gives the status when no part says what failed', () => {
+    assert.equal(systemCheckLine({ healthy: false, status: 503, checks: {} }, quote), 'system check failing: status "503"');
   });
 });

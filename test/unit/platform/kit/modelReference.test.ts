@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { checkpointModelId, parseCheckpointModelId } from '../../../../src/platform/kit/checkpointIds';
 import {
   describeReference,
+  isModelNamePart,
   exampleModelId,
   isModelUuid,
   maxPartChars,
@@ -216,5 +217,12 @@ describe('model references typed by a person', () => {
       assert.equal(parseCheckpointModelId('agent-001'), undefined);
       assert.equal(parseCheckpointModelId(uuid), undefined);
     });
+  });
+});
+
+describe('isModelNamePart', () => {
+  it('takes letters, digits, ".", "_" and "-", starting with a letter or digit', () => {
+    for (const name of ['agent-001', 'a', 'Qwen2.5_7B', '0day']) assert.equal(isModelNamePart(name), true, name);
+    for (const name of ['', '-agent', '.hidden', 'has space', 'a/b', 'é']) assert.equal(isModelNamePart(name), false, name);
   });
 });

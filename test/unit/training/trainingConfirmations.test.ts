@@ -7,7 +7,7 @@ import {
   modelLine,
   sftConfirmation,
   trainingConfirmation,
-} from '../../../src/training/host/commandConfirmations';
+} from '../../../src/training/model/trainingConfirmations';
 
 const model = { id: '3f1c9a52-7d0e-4a8b-9c61-2b5e8f0d4a17', entity: 'team', project: 'demo', name: 'agent-001' };
 const api = 'https://api.training.example/v1';

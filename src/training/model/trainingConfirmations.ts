@@ -1,9 +1,10 @@
 /**
- * The words of the sidebar's costly commands' confirmations: training, fine-tuning, logging,
- * creating and deleting. Each names everything the action does and nothing it does not: the model
- * by name and id, every step (as ranges, never cut), the whole host of every address on a line of
- * its own, how many groups and trajectories, and the file. Plain text, no `vscode`: the commands
- * show it through the dialogs service, and the tests read it in Node.
+ * The words of training's costly actions' confirmations: training, fine-tuning, logging, creating
+ * and deleting. Each names everything the action does and nothing it does not: the model by name
+ * and id, every step (as ranges, never cut), the whole host of every address on a line of its own,
+ * how many groups and trajectories, and the file. One set of words for both ways in: the sidebar's
+ * commands show them through the dialogs service, the agent's tools through VS Code's confirmation
+ * (platform/agent/toolConfirmations `toolConfirmationOf`). Plain text, no `vscode`: tested in Node.
  */
 import type { CreateModelRequest, CreateSftJobRequest, ExperimentalConfig } from '../../platform/client/types';
 import { escapeForOneLine, quoted, stepRanges, urlLines } from '../../platform/kit/confirmationText';
