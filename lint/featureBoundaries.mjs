@@ -7,16 +7,8 @@
 //  - The platform imports no feature.
 //  - model/ imports no host/ and no page/; page/ imports no host/; protocol.ts imports neither.
 // Which modules may import `vscode` or Node is the job of no-restricted-imports (eslint.config.mjs).
-import { existsSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-
-function resolveImport(from, specifier) {
-  const base = resolve(dirname(from), specifier);
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), base]) {
-    if (candidate.endsWith('.ts') && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
+import { join, relative, resolve, sep } from 'node:path';
+import { resolveImport } from './resolveImport.mjs';
 
 /** Where a file of src/ lives: its top folder (a feature, `platform`, or '' for src/ itself) and its room. */
 function placeOf(path) {

@@ -5,22 +5,15 @@
 //
 // ESLint checks one file at a time; the rule reads the other files itself (their import lines only,
 // found by a pattern, no parse), once per file per lint run.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { resolveImport } from './resolveImport.mjs';
 
 /** `import … from './x'`, `export … from './x'`, `import './x'` and `require('./x')`: relative ones only. */
 const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'";]*?['"](\.{1,2}\/[^'"]*)['"]|require\(\s*['"](\.{1,2}\/[^'"]*)['"]\s*\)/g;
 
 /** The files of src/ each file imports, read once per lint run. */
 const importsOf = new Map();
-
-function resolveImport(from, specifier) {
-  const base = resolve(dirname(from), specifier);
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts'), base]) {
-    if (candidate.endsWith('.ts') && existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 function importedBy(file) {
   let imports = importsOf.get(file);
