@@ -4,7 +4,8 @@
  */
 import { button, h } from '../../platform/pages/page/dom';
 import type { Failure, ReportIndex } from './reportIndex';
-import { formatCount, modelLabel, plural } from './labels';
+import { formatCount, plural } from '../../platform/kit/format';
+import { modelLabel } from './labels';
 
 /** Failures listed one by one; the rest are counted. */
 export const maxListedFailures = 50;

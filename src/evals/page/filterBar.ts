@@ -2,7 +2,7 @@
 import { h } from '../../platform/pages/page/dom';
 import type { MatrixFilter, SortOrder } from './reportIndex';
 import { disagreeSpread } from './reportIndex';
-import { formatCount } from './labels';
+import { formatCount } from '../../platform/kit/format';
 
 export interface FilterBarEvents {
   filter(filter: MatrixFilter): void;

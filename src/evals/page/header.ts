@@ -5,7 +5,8 @@
  */
 import type { ProvenanceView, ReportSnapshot, RunProgress } from '../protocol';
 import { button, h } from '../../platform/pages/page/dom';
-import { formatCount, modelLabel, plural } from './labels';
+import { formatCount, plural } from '../../platform/kit/format';
+import { modelLabel } from './labels';
 
 export class Header {
   readonly element = h('header', { class: 'page-header' });

@@ -1,8 +1,6 @@
 /** How the report prints scores, counts and models, and which colour class a score takes. */
 import type { EvalModelRef } from '../model/evalModel';
 
-export { formatCount, plural } from '../../platform/kit/format';
-
 /** A score in [0, 1] with `digits` decimals; a dash when there is none. */
 export function formatScore(value: number | undefined, digits = 2): string {
   return value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);

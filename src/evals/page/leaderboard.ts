@@ -6,7 +6,8 @@
 import type { EvalModelRef, LeaderboardRow } from '../model/evalModel';
 import { crownedBest } from '../model/statistics';
 import { button, h } from '../../platform/pages/page/dom';
-import { formatCount, formatScore, modelLabel } from './labels';
+import { formatCount } from '../../platform/kit/format';
+import { formatScore, modelLabel } from './labels';
 
 export interface LeaderboardEvents {
   useModel(model: string): void;

@@ -7,7 +7,8 @@
 import type { EvalModelRef } from '../model/evalModel';
 import { h } from '../../platform/pages/page/dom';
 import { failureReason, type ReportIndex } from './reportIndex';
-import { formatCount, formatScore, scoreClass, shortLabel } from './labels';
+import { formatCount } from '../../platform/kit/format';
+import { formatScore, scoreClass, shortLabel } from './labels';
 import { promptOf } from './samples';
 
 export const matrixRowHeight = 28;

@@ -8,7 +8,8 @@ import { wordDiff, type DiffSpan } from '../../platform/kit/wordDiff';
 import { button, h } from '../../platform/pages/page/dom';
 import { diffText, foldedText } from '../../platform/pages/page/text';
 import { failureReason, type ReportIndex, type ShownAnswer } from './reportIndex';
-import { formatCount, formatLatency, formatScore, modelLabel, scoreClass } from './labels';
+import { formatCount } from '../../platform/kit/format';
+import { formatLatency, formatScore, modelLabel, scoreClass } from './labels';
 
 /** Characters shown of a long text until "Show all" is pressed. */
 const foldChars = 6_000;

@@ -3,7 +3,7 @@
  * matches the filter. The buttons end in "…": the host asks what it needs before anything is done.
  */
 import { button, h } from '../../platform/pages/page/dom';
-import { formatCount, plural } from './labels';
+import { formatCount, plural } from '../../platform/kit/format';
 
 export interface ActionBarEvents {
   createJob(): void;

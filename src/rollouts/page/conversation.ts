@@ -8,7 +8,8 @@ import type { MessageView, TokenLogprob } from '../model/inspectorModel';
 import type { DiffSpan } from '../../platform/kit/wordDiff';
 import { h } from '../../platform/pages/page/dom';
 import { diffText, foldedText } from '../../platform/pages/page/text';
-import { formatCount, formatNumber } from './labels';
+import { formatCount } from '../../platform/kit/format';
+import { formatNumber } from './labels';
 
 export type TextMode = 'plain' | 'diff' | 'heat';
 

@@ -8,7 +8,8 @@ import { groupFlagMeanings, groupFlags, type GroupFlag } from '../model/groupSum
 import { queryLimits, type GroupFilter, type MetadataChoices } from '../model/inspectorModel';
 import type { SearchProgress } from '../protocol';
 import { button, h } from '../../platform/pages/page/dom';
-import { formatCount, formatNumber, seriesLabel } from './labels';
+import { formatCount } from '../../platform/kit/format';
+import { formatNumber, seriesLabel } from './labels';
 
 /** Typing pauses this long before the search is sent. */
 export const searchDelayMs = 300;

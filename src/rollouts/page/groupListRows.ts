@@ -5,7 +5,8 @@
 import { groupFlagMeanings, type GroupFlag } from '../model/groupSummaryShape';
 import type { GroupRow, SortColumn } from '../model/inspectorModel';
 import { h } from '../../platform/pages/page/dom';
-import { formatCount, formatNumber, isFlag } from './labels';
+import { formatCount } from '../../platform/kit/format';
+import { formatNumber, isFlag } from './labels';
 
 interface Column {
   key: string;

@@ -7,7 +7,8 @@
 import type { GroupDetail } from '../model/inspectorModel';
 import { button, h } from '../../platform/pages/page/dom';
 import { maxHeatTokens, type TextMode } from './conversation';
-import { formatCount, formatNumber, isFlag, plural } from './labels';
+import { formatCount, plural } from '../../platform/kit/format';
+import { formatNumber, isFlag } from './labels';
 import { groupFlagMeanings } from '../model/groupSummaryShape';
 import { fold, trajectoryColumn } from './trajectoryColumn';
 

@@ -1,7 +1,7 @@
 /** The page's header: the file, its counts, how far it has been read, and why it could not be. */
 import type { RolloutFileState } from '../model/inspectorModel';
 import { h } from '../../platform/pages/page/dom';
-import { formatCount, plural } from './labels';
+import { formatCount, plural } from '../../platform/kit/format';
 
 export class Header {
   readonly element = h('header', { class: 'page-header' });

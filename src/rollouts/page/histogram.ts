@@ -6,7 +6,8 @@
 import type { SeriesStatistics } from '../model/rolloutStatistics';
 import type { SeriesName, ValueRange } from '../model/inspectorModel';
 import { h } from '../../platform/pages/page/dom';
-import { formatCount, formatNumber, seriesLabel } from './labels';
+import { formatCount } from '../../platform/kit/format';
+import { formatNumber, seriesLabel } from './labels';
 
 export class HistogramView {
   readonly element = h('div', { class: 'histogram' });

@@ -13,8 +13,6 @@ export function seriesLabel(series: SeriesName): string {
   return series.slice('metric:'.length);
 }
 
-export { formatCount, plural } from '../../platform/kit/format';
-
 /** A number as the list and the group view print it: about four significant digits. */
 export function formatNumber(value: number): string {
   return formatMetric(value);

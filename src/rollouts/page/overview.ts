@@ -8,7 +8,8 @@ import type { RolloutFileState, SeriesName, ValueRange } from '../model/inspecto
 import type { RolloutStatistics, SeriesStatistics } from '../model/rolloutStatistics';
 import { h } from '../../platform/pages/page/dom';
 import { HistogramView } from './histogram';
-import { formatCount, formatNumber, plural, seriesLabel } from './labels';
+import { formatCount, plural } from '../../platform/kit/format';
+import { formatNumber, seriesLabel } from './labels';
 
 export interface OverviewEvents {
   addRange(range: ValueRange): void;

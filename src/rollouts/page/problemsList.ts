@@ -1,7 +1,7 @@
 /** The lines that are not trajectory groups, each a button that shows the line in the editor. */
 import type { RolloutFileState } from '../model/inspectorModel';
 import { h } from '../../platform/pages/page/dom';
-import { formatCount, plural } from './labels';
+import { formatCount, plural } from '../../platform/kit/format';
 
 export class ProblemsList {
   readonly element = h('details', { class: 'problems' });

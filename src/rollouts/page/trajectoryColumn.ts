@@ -6,7 +6,8 @@
 import type { TrajectoryView } from '../model/inspectorModel';
 import { button, h } from '../../platform/pages/page/dom';
 import { renderConversation, type RenderBudget, type TextMode } from './conversation';
-import { formatCount, formatNumber, formatSigned, plural, signClass } from './labels';
+import { formatCount, plural } from '../../platform/kit/format';
+import { formatNumber, formatSigned, signClass } from './labels';
 
 /** Above this a trajectory's repetition is worth a badge (the summary's own threshold). */
 const repetitiveAbove = 0.5;
