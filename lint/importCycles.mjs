@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { resolveImport } from './resolveImport.mjs';
 
-/** `import … from './x'`, `export … from './x'`, `import './x'` and `require('./x')`: relative ones only. */
-const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'";]*?['"](\.{1,2}\/[^'"]*)['"]|require\(\s*['"](\.{1,2}\/[^'"]*)['"]\s*\)/g;
+/** `import … from './x'`, `export … from './x'`, `import './x'` and `require('./x')`, `'.'` and `'..'` too: relative ones only. */
+const importPattern = /(?:^|\n)\s*(?:import|export)\s[^'";]*?['"](\.{1,2}\/[^'"]*)['"]|require\(\s*['"](\.{1,2}(?:\/[^'"]*)?)['"]\s*\)|\bfrom\s+['"](\.{1,2})['"]/g;
 
 /** The files of src/ each file imports, read once per lint run. */
 const importsOf = new Map();
@@ -26,7 +26,7 @@ function importedBy(file) {
     // A file that went away since the lint began imports nothing.
   }
   for (const match of text.matchAll(importPattern)) {
-    const target = resolveImport(file, match[1] ?? match[2]);
+    const target = resolveImport(file, match[1] ?? match[2] ?? match[3]);
     if (target && !imports.includes(target)) imports.push(target);
   }
   importsOf.set(file, imports);

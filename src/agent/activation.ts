@@ -3,7 +3,7 @@ import { errorMessage } from '../platform/client/errorMessage';
 import { onFirstUse } from '../platform/host/lazy/onFirstUse';
 import type { Services } from '../platform/host/services';
 import type * as Agent from '.';
-import { agentToolNames, participantId } from '../platform/agent/agentToolNames';
+import { agentToolNames, participantId } from '../platform/agent/agentContributions';
 
 /**
  * RL Studio in VS Code's agent mode: its language-model tools and the `@rlstudio` participant are

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Services } from '../platform/host/services';
-import type { AgentToolName } from '../platform/agent/agentToolNames';
+import type { AgentToolName } from '../platform/agent/agentContributions';
 import { languageModelTool, type AgentTool } from '../platform/agent/agentTool';
 import { ToolFacts } from '../platform/agent/toolFacts';
 import { AgentParticipant } from './host/participant';

@@ -81,4 +81,3 @@ function modelIdOf(argument: unknown): string | undefined {
 }
 
 export { PlatformLanguageModels } from './host/languageModelProvider';
-export { languageModelVendor } from './host/languageModelRegistration';

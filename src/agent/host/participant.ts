@@ -5,11 +5,11 @@ import { cutAnswerNotice, failureReason, fallbackModel, noAnswerNotice, openedSt
 import { OrderedReply } from '../model/replyOrder';
 import { escapeMarkdown } from '../../platform/kit/markdownText';
 import { chatDefaultModelKey } from '../../platform/host/rememberedItems';
-import { languageModelVendor } from '../../chat';
+import { languageModelVendor } from '../../platform/agent/agentContributions';
 import type { Services } from '../../platform/host/services';
 import { signalFor } from '../../platform/host/cancellationSignal';
 import { platformReadiness } from '../../platform/host/readiness';
-import type { AgentToolName } from '../../platform/agent/agentToolNames';
+import type { AgentToolName } from '../../platform/agent/agentContributions';
 import { readJob } from '../../training';
 import type { ToolFacts } from '../../platform/agent/toolFacts';
 import type { JobListing } from '../../platform/agent/platformText';

@@ -4,8 +4,7 @@ import { onFirstUse } from '../../platform/host/lazy/onFirstUse';
 import { RelayedEvent } from '../../platform/host/lazy/relayedEvent';
 import type { Services } from '../../platform/host/services';
 import type * as LanguageModels from '..';
-
-export const languageModelVendor = 'rl-studio';
+import { languageModelVendor } from '../../platform/agent/agentContributions';
 
 /**
  * Offers the inference catalogue in VS Code's own chat model picker. Registered only where the

@@ -21,13 +21,14 @@ describe('the floor plan lint rules', () => {
     const { featureBoundaries } = (await import(join(repoRoot, 'lint', 'featureBoundaries.mjs'))) as { featureBoundaries: Rule.RuleModule };
     const { importCycles } = (await import(join(repoRoot, 'lint', 'importCycles.mjs'))) as { importCycles: Rule.RuleModule };
     lint = async (files) => {
-      rmSync(join(folder, 'src'), { recursive: true, force: true });
+      // A tree of its own each time: the cycle rule reads each file's imports once per process.
+      const tree = mkdtempSync(join(folder, 'tree-'));
       for (const [path, text] of Object.entries(files)) {
-        mkdirSync(dirname(join(folder, path)), { recursive: true });
-        writeFileSync(join(folder, path), text);
+        mkdirSync(dirname(join(tree, path)), { recursive: true });
+        writeFileSync(join(tree, path), text);
       }
       const eslint = new Eslint({
-        cwd: folder,
+        cwd: tree,
         overrideConfigFile: true,
         overrideConfig: [
           {
@@ -39,7 +40,7 @@ describe('the floor plan lint rules', () => {
         ],
       });
       const results = await eslint.lintFiles(Object.keys(files));
-      return new Map(results.map((result) => [result.filePath.slice(folder.length + 1), result.messages.map((message) => message.message)]));
+      return new Map(results.map((result) => [result.filePath.slice(tree.length + 1), result.messages.map((message) => message.message)]));
     };
   });
 
@@ -80,5 +81,13 @@ describe('the floor plan lint rules', () => {
       'src/rollouts/model/summary.ts': "import { read } from './reader';\nexport type Summary = { read: typeof read };\n",
     });
     assert.match(found.get('src/rollouts/model/reader.ts')!.join('\n'), /Import cycle/);
+  });
+
+  it("reports a cycle through a feature's index.ts named as '..', and a require inside a function", async () => {
+    const found = await lint({
+      'src/chat/index.ts': "export { register } from './host/registration';\n",
+      'src/chat/host/registration.ts': "import type * as Chat from '..';\nexport const register = () => (require('..') as typeof Chat).register;\n",
+    });
+    assert.match(found.get('src/chat/index.ts')!.join('\n'), /Import cycle: src\/chat\/index\.ts → src\/chat\/host\/registration\.ts → src\/chat\/index\.ts/);
   });
 });

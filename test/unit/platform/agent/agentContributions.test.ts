@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentToolNames, participantId } from '../../../../src/platform/agent/agentToolNames';
+import { agentToolNames, languageModelVendor, participantId } from '../../../../src/platform/agent/agentContributions';
 
 const root = join(__dirname, '..', '..', '..', '..', '..');
 
@@ -17,7 +17,7 @@ interface ToolContribution {
 }
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-  contributes: { languageModelTools: ToolContribution[]; chatParticipants: { id: string; name: string; commands: { name: string }[] }[] };
+  contributes: { languageModelTools: ToolContribution[]; chatParticipants: { id: string; name: string; commands: { name: string }[] }[]; languageModelChatProviders: { vendor: string }[] };
 };
 const tools = manifest.contributes.languageModelTools;
 
@@ -74,6 +74,13 @@ describe('the agent tools of package.json', () => {
     assert.deepEqual(
       participant?.commands.map((command) => command.name),
       ['status', 'jobs', 'explain', 'rollouts'],
+    );
+  });
+
+  it("names the models' vendor as package.json contributes it", () => {
+    assert.deepEqual(
+      manifest.contributes.languageModelChatProviders.map((provider) => provider.vendor),
+      [languageModelVendor],
     );
   });
 });

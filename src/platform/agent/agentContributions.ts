@@ -1,6 +1,6 @@
 /**
- * The language-model tools RL Studio contributes (package.json's languageModelTools), registered
- * at activation; their code loads on first use. test/unit/platform/agent/agentContributions.test.ts checks
+ * What RL Studio contributes to VS Code's chat, by the names package.json gives them. First the
+ * language-model tools (languageModelTools), registered at activation; their code loads on first use. test/unit/platform/agent/agentContributions.test.ts checks
  * this list against package.json.
  */
 export const agentToolNames = [
@@ -24,3 +24,6 @@ export type AgentToolName = (typeof agentToolNames)[number];
 
 /** The chat participant's id (package.json's chatParticipants): `@rlstudio` in the chat. */
 export const participantId = 'rlStudio.agent';
+
+/** The vendor of RL Studio's models in VS Code's model picker (package.json's languageModelChatProviders). */
+export const languageModelVendor = 'rl-studio';
