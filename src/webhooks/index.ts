@@ -8,7 +8,7 @@ import { registerWebhookCommands } from './host/webhookCommands';
 import { WebhooksTreeProvider } from './host/webhooksTree';
 import type { WebhookStore } from './host/webhookStore';
 
-/** What the view and the report documents webhooksActivation.ts registered hand their requests to. */
+/** What the view and the report documents that activation.ts registered hand their requests to. */
 export interface WebhooksFeature {
   tree: WebhooksTreeProvider;
   reports: ReportDocuments;

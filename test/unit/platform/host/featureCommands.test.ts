@@ -13,7 +13,8 @@ function declaredCommands(): string[] {
 
 /**
  * Who a file's command registrations belong to, by where the file is: each feature's folder is
- * its bundle, except its *Activation.ts, which is activation glue like platform/ and trust/.
+ * its bundle, except its activation.ts (and the payload language's), which is activation glue like
+ * the platform's; the payload language's commands are its own part of the webhooks bundle.
  */
 function ownerOfFile(file: string): CommandOwner {
   if (file === 'src/extension.ts' || file.startsWith('src/platform/') || /^src\/[^/]+\/activation\.ts$|Activation\.ts$/.test(file)) return 'activation';
