@@ -2,6 +2,10 @@
  * The trajectory-group shape of the wire reference, checked on parsed JSON values before anything
  * is sent. Only what the platform requires is an error; keys it does not name are accepted
  * (metadata and metrics are open), so a valid file is never flagged.
+ *
+ * An optional field written as `null` is absent: the official Python client serialises every unset
+ * optional field that way (`"tools": null`, `"logprobs": null`, `"tool_calls": null`), and its
+ * files go to the same service.
  */
 
 export type JsonPath = (string | number)[];
@@ -63,7 +67,7 @@ function collectGroupIssues(value: unknown, issues: IssueList): void {
   } else {
     value.trajectories.forEach((trajectory, index) => validateTrajectory(trajectory, ['trajectories', index], issues));
   }
-  if ('exceptions' in value && value.exceptions !== undefined) validateExceptions(value.exceptions, issues);
+  if (value.exceptions != null) validateExceptions(value.exceptions, issues);
   optionalObject(value, 'metadata', [], issues);
   optionalMetrics(value, [], issues);
   optionalStrings(value, 'logs', [], issues);
@@ -120,6 +124,7 @@ function validateMessageOrChoice(value: unknown, path: JsonPath, issues: IssueLi
     issues.push(warning([...path, 'role'], `unusual role "${shortened(value.role)}": expected system, user, assistant or tool`));
   }
   validateContent(value, path, value.role === 'assistant' && Array.isArray(value.tool_calls), issues);
+  optionalArray(value, 'tool_calls', path, issues);
   return 'message';
 }
 
@@ -145,6 +150,7 @@ function validateChoice(value: Record<string, unknown>, path: JsonPath, issues: 
     issues.push(error([...path, 'message', 'role'], `a choice's message must have role "assistant", not ${describe(message.role)}`));
   }
   validateContent(message, [...path, 'message'], true, issues);
+  optionalArray(message, 'tool_calls', [...path, 'message'], issues);
 }
 
 function validateContent(value: Record<string, unknown>, path: JsonPath, nullAllowed: boolean, issues: IssueList): void {
@@ -177,18 +183,18 @@ function validateExceptions(value: unknown, issues: IssueList): void {
 }
 
 function optionalObject(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
-  if (owner[key] === undefined || isObject(owner[key])) return;
+  if (owner[key] == null || isObject(owner[key])) return;
   issues.push(error([...path, key], `"${key}" must be an object, not ${describe(owner[key])}`));
 }
 
 function optionalArray(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
-  if (owner[key] === undefined || Array.isArray(owner[key])) return;
+  if (owner[key] == null || Array.isArray(owner[key])) return;
   issues.push(error([...path, key], `"${key}" must be an array, not ${describe(owner[key])}`));
 }
 
 function optionalStrings(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
   const value = owner[key];
-  if (value === undefined) return;
+  if (value == null) return;
   if (!Array.isArray(value)) {
     issues.push(error([...path, key], `"${key}" must be an array of strings, not ${describe(value)}`));
     return;
@@ -200,7 +206,7 @@ function optionalStrings(owner: Record<string, unknown>, key: string, path: Json
 
 function optionalMetrics(owner: Record<string, unknown>, path: JsonPath, issues: IssueList): void {
   const value = owner.metrics;
-  if (value === undefined) return;
+  if (value == null) return;
   if (!isObject(value)) {
     issues.push(error([...path, 'metrics'], `"metrics" must be an object of numbers, not ${describe(value)}`));
     return;
