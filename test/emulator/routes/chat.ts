@@ -5,6 +5,7 @@ import { HttpError, ValidationError } from '../httpError';
 import { isServedModel, servedCheckpoint } from '../modelIds';
 import { hashString, Prng } from '../prng';
 import { applyRateLimit } from '../rateLimit';
+import { maxTopLogprobs, tokenLogprobs } from '../logprobs';
 import { jsonBody } from '../requestParsing';
 import { chatCompletionBody } from '../schemas';
 import { SseWriter } from '../sse';
@@ -22,6 +23,8 @@ interface ChatBody {
   response_format?: { type: string } | null;
   temperature?: number | null;
   n?: number | null;
+  logprobs?: boolean | null;
+  top_logprobs?: number | null;
 }
 
 /** Most answers one request may ask for with `n`. */
@@ -38,6 +41,10 @@ export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
   const choices = body.n ?? 1;
   if (choices < 1 || choices > MAX_CHOICES) {
     throw new ValidationError([{ type: 'less_than_equal', loc: ['body', 'n'], msg: `Input should be between 1 and ${MAX_CHOICES}`, input: body.n }]);
+  }
+  const top = body.top_logprobs ?? 0;
+  if (top < 0 || top > maxTopLogprobs) {
+    throw new ValidationError([{ type: 'less_than_equal', loc: ['body', 'top_logprobs'], msg: `Input should be between 0 and ${maxTopLogprobs}`, input: body.top_logprobs }]);
   }
   const { state } = ctx.env;
   applyRateLimit(state, ctx.rawBody);
@@ -76,7 +83,9 @@ export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
     choices: completions.map((completion, index) => {
       const message: Record<string, unknown> = { role: 'assistant', content: content(completion) };
       if (completion.reasoningTokens.length > 0) message.reasoning = reasoning(completion);
-      return { index, message, finish_reason: completion.finishReason, logprobs: null };
+      // Asked for, the log-probabilities are of the answer's content tokens, as the OpenAI API gives them.
+      const logprobs = body.logprobs === true ? tokenLogprobs(completion.contentTokens, top, `${body.model}\u0000${content(completion)}`) : null;
+      return { index, message, finish_reason: completion.finishReason, logprobs };
     }),
     usage: usageOf(completions),
   };
