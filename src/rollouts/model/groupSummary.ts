@@ -288,10 +288,18 @@ function collectMetrics(metrics: unknown, keys: string[], entries: number): numb
   if (!isRecord(metrics)) return -entries - 1;
   let wellFormed = true;
   for (const key in metrics) {
-    const raw = metrics[key];
-    // A boolean metric (the official client's `correct: true`) counts as 1 or 0, so its mean is a rate.
-    const metric = typeof raw === 'boolean' ? (raw ? 1 : 0) : raw;
-    if (typeof metric !== 'number' || !Number.isFinite(metric)) {
+    const value = metrics[key];
+    let metric: number;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) {
+        wellFormed = false;
+        continue;
+      }
+      metric = value;
+    } else if (typeof value === 'boolean') {
+      // A boolean metric (the official client's `correct: true`) counts as 1 or 0, so its mean is a rate.
+      metric = value ? 1 : 0;
+    } else {
       wellFormed = false;
       continue;
     }
