@@ -99,10 +99,34 @@ function validateTrajectory(value: unknown, path: JsonPath, issues: IssueList): 
     issues.push(error([...path, 'reward'], `"reward" must be a number, not ${describe(value.reward)}`));
   }
   optionalArray(value, 'tools', path, issues);
-  optionalArray(value, 'additional_histories', path, issues);
+  validateHistories(value.additional_histories, [...path, 'additional_histories'], issues);
   optionalObject(value, 'metadata', path, issues);
   optionalMetrics(value, path, issues);
   optionalStrings(value, 'logs', path, issues);
+}
+
+/** Other conversations of the trajectory (a judge's, a sub-agent's), each `{"messages_and_choices", "tools"?}`. */
+function validateHistories(value: unknown, path: JsonPath, issues: IssueList): void {
+  if (value == null) return;
+  if (!Array.isArray(value)) {
+    issues.push(error(path, `"additional_histories" must be an array, not ${describe(value)}`));
+    return;
+  }
+  value.forEach((history, index) => {
+    const at = [...path, index];
+    if (!isObject(history)) {
+      issues.push(error(at, `an additional history must be an object with "messages_and_choices", not ${describe(history)}`));
+      return;
+    }
+    if (!('messages_and_choices' in history)) {
+      issues.push({ ...error(at, 'missing "messages_and_choices"'), missingKey: 'messages_and_choices' });
+    } else if (!Array.isArray(history.messages_and_choices)) {
+      issues.push(error([...at, 'messages_and_choices'], `"messages_and_choices" must be an array, not ${describe(history.messages_and_choices)}`));
+    } else {
+      history.messages_and_choices.forEach((item, position) => validateMessageOrChoice(item, [...at, 'messages_and_choices', position], issues));
+    }
+    optionalArray(history, 'tools', at, issues);
+  });
 }
 
 function validateMessageOrChoice(value: unknown, path: JsonPath, issues: IssueList): 'message' | 'choice' | undefined {

@@ -31,7 +31,25 @@ export function messageWellFormed(item: Record<string, unknown>): boolean {
 // a call through a function value is one the compiler does not inline.
 export function trajectoryFieldsWellFormed(trajectory: Record<string, unknown>): boolean {
   const { tools, additional_histories: histories, metadata, logs } = trajectory;
-  return (tools == null || Array.isArray(tools)) && (histories == null || Array.isArray(histories)) && (metadata == null || isRecord(metadata)) && (logs == null || isStrings(logs));
+  return (tools == null || Array.isArray(tools)) && (histories == null || historiesWellFormed(histories)) && (metadata == null || isRecord(metadata)) && (logs == null || isStrings(logs));
+}
+
+/** Additional histories: each an object with an array of well-formed messages and choices, and tools null or an array. */
+function historiesWellFormed(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (const history of value) {
+    if (!isRecord(history)) return false;
+    const items = history.messages_and_choices;
+    if (!Array.isArray(items) || (history.tools != null && !Array.isArray(history.tools))) return false;
+    for (const item of items) {
+      if (!isRecord(item)) return false;
+      const message = item.message;
+      // Told apart as the full check does: a finish reason, or a message and no role, make a choice.
+      const isChoice = item.finish_reason !== undefined || (message !== undefined && item.role === undefined);
+      if (isChoice ? !isRecord(message) || !choiceWellFormed(item, item.finish_reason, message) : !messageWellFormed(item)) return false;
+    }
+  }
+  return true;
 }
 
 export function groupFieldsWellFormed(group: Record<string, unknown>): boolean {

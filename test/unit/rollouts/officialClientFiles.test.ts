@@ -128,6 +128,22 @@ describe("the official client's trajectory files", () => {
       ),
       ['trajectories.0.metrics.correct'],
     );
+    assert.deepEqual(
+      errors(
+        changed(1, (group) => {
+          group.trajectories[0].additional_histories[0].tools = {};
+          group.trajectories[1].additional_histories[1].messages_and_choices[1].message.role = 'user';
+          group.trajectories[1].additional_histories.push({ tools: null });
+        }),
+      ),
+      ['trajectories.0.additional_histories.0.tools', 'trajectories.1.additional_histories.1.messages_and_choices.1.message.role', 'trajectories.1.additional_histories.2'],
+    );
+    // The inspector's quick walk sends such a group to the full check rather than passing it.
+    const badHistory = changed(1, (group) => {
+      group.trajectories[0].additional_histories[0].messages_and_choices[1].finish_reason = 7;
+    });
+    assert.equal(summarizeGroup(badHistory, { index: 0, line: 0, offset: 0, bytes: 0 }).wellFormed, false);
+    assert.deepEqual(errors(badHistory), ['trajectories.0.additional_histories.0.messages_and_choices.1.finish_reason']);
   });
 });
 
