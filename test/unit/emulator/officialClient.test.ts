@@ -111,4 +111,21 @@ describe("emulator: the official client's bodies", () => {
     const tooMany = await call(emulator, 'inference', 'POST', '/chat/completions', { body: { model, messages: [{ role: 'user', content: 'hi' }], logprobs: true, top_logprobs: 21 } });
     assert.equal(tooMany.status, 400, tooMany.text);
   });
+
+  it('streams log-probabilities with the content deltas they belong to', async () => {
+    const model = emulator.seeded!.inferenceModels[0]!;
+    const messages = [{ role: 'user', content: '/echo One two three, four five.' }];
+    const whole = await call(emulator, 'inference', 'POST', '/chat/completions', { body: { model, messages, logprobs: true, top_logprobs: 2 } });
+    const streamed = await call(emulator, 'inference', 'POST', '/chat/completions', { body: { model, messages, logprobs: true, top_logprobs: 2, stream: true } });
+    const chunks = streamed.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice('data: '.length)));
+    const deltas = chunks.flatMap((chunk) => chunk.choices).filter((choice) => typeof choice.delta.content === 'string' && choice.delta.content !== '');
+    for (const delta of deltas) assert.equal(delta.logprobs.content.map((entry: { token: string }) => entry.token).join(''), delta.delta.content);
+    assert.deepEqual(
+      deltas.flatMap((delta) => delta.logprobs.content),
+      whole.json.choices[0].logprobs.content,
+    );
+  });
 });
