@@ -59,7 +59,9 @@ export function parseExperimentalConfig(text: string): ConfigCheck {
   } catch (error) {
     return { ok: false, message: `Not valid JSON: ${errorMessage(error)}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'Enter a JSON object, for example {"learning_rate": 1e-5}' };
+  // `null` is what the official client sends for no config.
+  if (value === null) return { ok: true, value: undefined };
+  if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'Enter a JSON object, for example {"learning_rate": 1e-5}' };
   const set: ExperimentalConfig = {};
   for (const [key, entry] of Object.entries(value)) {
     if (entry === null) continue;

@@ -116,5 +116,6 @@ describe('experimental config', () => {
     const result = parseExperimentalConfig(JSON.stringify(config));
     assert.deepEqual(result, { ok: true, value: Object.fromEntries(Object.entries(config).filter(([, value]) => value !== null)) });
     assert.deepEqual(parseExperimentalConfig('{"epsilon": null, "loss_fn": null}'), { ok: true, value: undefined });
+    assert.deepEqual(parseExperimentalConfig(' null '), { ok: true, value: undefined });
   });
 });
