@@ -96,7 +96,8 @@ export class TrainingApi extends ChatCompletionsApi {
       method: 'POST',
       path: `${modelPath}/log`,
       pathIds: { modelId },
-      body: request,
+      // The model's id in the body too, as the official client sends it.
+      body: { model_id: modelId, ...request },
       auth: true,
       signal: options?.signal,
       read: async (response, context) => {

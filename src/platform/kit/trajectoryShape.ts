@@ -2,6 +2,10 @@
  * The trajectory-group shape of the wire reference, checked on parsed JSON values before anything
  * is sent. Only what the platform requires is an error; keys it does not name are accepted
  * (metadata and metrics are open), so a valid file is never flagged.
+ *
+ * An optional field written as `null` is absent: the official Python client serialises every unset
+ * optional field that way (`"tools": null`, `"logprobs": null`, `"tool_calls": null`), and its
+ * files go to the same service.
  */
 
 export type JsonPath = (string | number)[];
@@ -63,7 +67,7 @@ function collectGroupIssues(value: unknown, issues: IssueList): void {
   } else {
     value.trajectories.forEach((trajectory, index) => validateTrajectory(trajectory, ['trajectories', index], issues));
   }
-  if ('exceptions' in value && value.exceptions !== undefined) validateExceptions(value.exceptions, issues);
+  if (value.exceptions != null) validateExceptions(value.exceptions, issues);
   optionalObject(value, 'metadata', [], issues);
   optionalMetrics(value, [], issues);
   optionalStrings(value, 'logs', [], issues);
@@ -95,10 +99,34 @@ function validateTrajectory(value: unknown, path: JsonPath, issues: IssueList): 
     issues.push(error([...path, 'reward'], `"reward" must be a number, not ${describe(value.reward)}`));
   }
   optionalArray(value, 'tools', path, issues);
-  optionalArray(value, 'additional_histories', path, issues);
+  validateHistories(value.additional_histories, [...path, 'additional_histories'], issues);
   optionalObject(value, 'metadata', path, issues);
   optionalMetrics(value, path, issues);
   optionalStrings(value, 'logs', path, issues);
+}
+
+/** Other conversations of the trajectory (a judge's, a sub-agent's), each `{"messages_and_choices", "tools"?}`. */
+function validateHistories(value: unknown, path: JsonPath, issues: IssueList): void {
+  if (value == null) return;
+  if (!Array.isArray(value)) {
+    issues.push(error(path, `"additional_histories" must be an array, not ${describe(value)}`));
+    return;
+  }
+  value.forEach((history, index) => {
+    const at = [...path, index];
+    if (!isObject(history)) {
+      issues.push(error(at, `an additional history must be an object with "messages_and_choices", not ${describe(history)}`));
+      return;
+    }
+    if (!('messages_and_choices' in history)) {
+      issues.push({ ...error(at, 'missing "messages_and_choices"'), missingKey: 'messages_and_choices' });
+    } else if (!Array.isArray(history.messages_and_choices)) {
+      issues.push(error([...at, 'messages_and_choices'], `"messages_and_choices" must be an array, not ${describe(history.messages_and_choices)}`));
+    } else {
+      history.messages_and_choices.forEach((item, position) => validateMessageOrChoice(item, [...at, 'messages_and_choices', position], issues));
+    }
+    optionalArray(history, 'tools', at, issues);
+  });
 }
 
 function validateMessageOrChoice(value: unknown, path: JsonPath, issues: IssueList): 'message' | 'choice' | undefined {
@@ -120,6 +148,7 @@ function validateMessageOrChoice(value: unknown, path: JsonPath, issues: IssueLi
     issues.push(warning([...path, 'role'], `unusual role "${shortened(value.role)}": expected system, user, assistant or tool`));
   }
   validateContent(value, path, value.role === 'assistant' && Array.isArray(value.tool_calls), issues);
+  optionalArray(value, 'tool_calls', path, issues);
   return 'message';
 }
 
@@ -145,6 +174,7 @@ function validateChoice(value: Record<string, unknown>, path: JsonPath, issues: 
     issues.push(error([...path, 'message', 'role'], `a choice's message must have role "assistant", not ${describe(message.role)}`));
   }
   validateContent(message, [...path, 'message'], true, issues);
+  optionalArray(message, 'tool_calls', [...path, 'message'], issues);
 }
 
 function validateContent(value: Record<string, unknown>, path: JsonPath, nullAllowed: boolean, issues: IssueList): void {
@@ -177,18 +207,18 @@ function validateExceptions(value: unknown, issues: IssueList): void {
 }
 
 function optionalObject(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
-  if (owner[key] === undefined || isObject(owner[key])) return;
+  if (owner[key] == null || isObject(owner[key])) return;
   issues.push(error([...path, key], `"${key}" must be an object, not ${describe(owner[key])}`));
 }
 
 function optionalArray(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
-  if (owner[key] === undefined || Array.isArray(owner[key])) return;
+  if (owner[key] == null || Array.isArray(owner[key])) return;
   issues.push(error([...path, key], `"${key}" must be an array, not ${describe(owner[key])}`));
 }
 
 function optionalStrings(owner: Record<string, unknown>, key: string, path: JsonPath, issues: IssueList): void {
   const value = owner[key];
-  if (value === undefined) return;
+  if (value == null) return;
   if (!Array.isArray(value)) {
     issues.push(error([...path, key], `"${key}" must be an array of strings, not ${describe(value)}`));
     return;
@@ -200,7 +230,7 @@ function optionalStrings(owner: Record<string, unknown>, key: string, path: Json
 
 function optionalMetrics(owner: Record<string, unknown>, path: JsonPath, issues: IssueList): void {
   const value = owner.metrics;
-  if (value === undefined) return;
+  if (value == null) return;
   if (!isObject(value)) {
     issues.push(error([...path, 'metrics'], `"metrics" must be an object of numbers, not ${describe(value)}`));
     return;

@@ -71,7 +71,7 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
     summarizeTrajectory(trajectory, columns, at, finishReasons, facts, thresholds);
     columns[at + Column.Reward] = reward;
     const metrics = trajectory.metrics;
-    if (metrics !== undefined) {
+    if (metrics != null) {
       entries = collectMetrics(metrics, metricKeys, entries);
       if (entries < 0) {
         entries = -entries - 1;
@@ -281,16 +281,26 @@ function toolCallLength(calls: unknown[]): number {
 
 /**
  * Adds a trajectory's numeric metrics to the workspace as (key index, value) pairs from `entries`,
- * growing the group's keys up to `maxMetricKeys`, and returns the new end; −(end + 1) when the
+ * growing the group's keys up to `maxMetricKeys` (booleans as 1 and 0), and returns the new end; −(end + 1) when the
  * metrics are not what the shape asks (an object of numbers and booleans).
  */
 function collectMetrics(metrics: unknown, keys: string[], entries: number): number {
   if (!isRecord(metrics)) return -entries - 1;
   let wellFormed = true;
   for (const key in metrics) {
-    const metric = metrics[key];
-    if (typeof metric !== 'number' || !Number.isFinite(metric)) {
-      if (typeof metric !== 'boolean') wellFormed = false;
+    const value = metrics[key];
+    let metric: number;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) {
+        wellFormed = false;
+        continue;
+      }
+      metric = value;
+    } else if (typeof value === 'boolean') {
+      // A boolean metric (the official client's `correct: true`) counts as 1 or 0, so its mean is a rate.
+      metric = value ? 1 : 0;
+    } else {
+      wellFormed = false;
       continue;
     }
     let index = keys.indexOf(key);

@@ -58,7 +58,7 @@ export interface TrajectorySummary {
   choices: number;
   /** The highest repetition ratio of any trained choice. */
   repetition: number;
-  /** Numeric metrics (booleans and other values are left out). */
+  /** Numeric metrics, booleans as 1 and 0 (other values are left out). */
   metrics: Record<string, number>;
 }
 
@@ -101,7 +101,7 @@ export interface GroupSummary {
    * groups with the same `metricKeys` (fewer objects for the collector to keep walking).
    */
   finishReasons: string[];
-  /** Numeric metric keys of the group's trajectories, and their values: `metricKeys.length` per trajectory, NaN where one lacks a key. */
+  /** Numeric and boolean metric keys of the group's trajectories, and their values (a boolean as 1 or 0): `metricKeys.length` per trajectory, NaN where one lacks a key. */
   metricKeys: string[];
   metricValues: Float64Array;
   exceptionCount: number;

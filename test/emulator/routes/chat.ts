@@ -5,6 +5,7 @@ import { HttpError, ValidationError } from '../httpError';
 import { isServedModel, servedCheckpoint } from '../modelIds';
 import { hashString, Prng } from '../prng';
 import { applyRateLimit } from '../rateLimit';
+import { maxTopLogprobs, tokenLogprobs, type ChoiceLogprobs } from '../logprobs';
 import { jsonBody } from '../requestParsing';
 import { chatCompletionBody } from '../schemas';
 import { SseWriter } from '../sse';
@@ -22,6 +23,8 @@ interface ChatBody {
   response_format?: { type: string } | null;
   temperature?: number | null;
   n?: number | null;
+  logprobs?: boolean | null;
+  top_logprobs?: number | null;
 }
 
 /** Most answers one request may ask for with `n`. */
@@ -38,6 +41,10 @@ export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
   const choices = body.n ?? 1;
   if (choices < 1 || choices > MAX_CHOICES) {
     throw new ValidationError([{ type: 'less_than_equal', loc: ['body', 'n'], msg: `Input should be between 1 and ${MAX_CHOICES}`, input: body.n }]);
+  }
+  const top = body.top_logprobs ?? 0;
+  if (top < 0 || top > maxTopLogprobs) {
+    throw new ValidationError([{ type: 'less_than_equal', loc: ['body', 'top_logprobs'], msg: `Input should be between 0 and ${maxTopLogprobs}`, input: body.top_logprobs }]);
   }
   const { state } = ctx.env;
   applyRateLimit(state, ctx.rawBody);
@@ -65,7 +72,8 @@ export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
   const id = `chatcmpl-${state.random.alphanumeric(24)}`;
   const created = Math.floor(ctx.env.now() / 1000);
   if (body.stream) {
-    await streamCompletion(ctx, completions, { id, created, model: body.model, includeUsage: body.stream_options?.include_usage === true });
+    const logprobsOf = body.logprobs === true ? (completion: Completion) => tokenLogprobs(completion.contentTokens, top, `${body.model}\u0000${content(completion)}`) : undefined;
+    await streamCompletion(ctx, completions, { id, created, model: body.model, includeUsage: body.stream_options?.include_usage === true, logprobsOf });
     return 'handled';
   }
   const answer = {
@@ -76,7 +84,9 @@ export async function chatCompletion(ctx: RequestContext): Promise<Outcome> {
     choices: completions.map((completion, index) => {
       const message: Record<string, unknown> = { role: 'assistant', content: content(completion) };
       if (completion.reasoningTokens.length > 0) message.reasoning = reasoning(completion);
-      return { index, message, finish_reason: completion.finishReason, logprobs: null };
+      // Asked for, the log-probabilities are of the answer's content tokens, as the OpenAI API gives them.
+      const logprobs = body.logprobs === true ? tokenLogprobs(completion.contentTokens, top, `${body.model}\u0000${content(completion)}`) : null;
+      return { index, message, finish_reason: completion.finishReason, logprobs };
     }),
     usage: usageOf(completions),
   };
@@ -102,15 +112,18 @@ interface StreamHeader {
   created: number;
   model: string;
   includeUsage: boolean;
+  /** Asked for: each content delta carries the log-probabilities of its tokens. */
+  logprobsOf: ((completion: Completion) => ChoiceLogprobs) | undefined;
 }
 
-/** Groups tokens into deltas of one to three tokens. */
-function deltas(tokens: string[], random: Prng): string[] {
-  const parts: string[] = [];
+/** Groups tokens into deltas of one to three tokens, each with where its tokens start. */
+function deltas(tokens: string[], random: Prng): { text: string; start: number; end: number }[] {
+  const parts: { text: string; start: number; end: number }[] = [];
   for (let index = 0; index < tokens.length;) {
     const size = random.int(1, 3);
-    parts.push(tokens.slice(index, index + size).join(''));
-    index += size;
+    const end = Math.min(tokens.length, index + size);
+    parts.push({ text: tokens.slice(index, end).join(''), start: index, end });
+    index = end;
   }
   return parts;
 }
@@ -130,11 +143,13 @@ async function streamCompletion(ctx: RequestContext, completions: Completion[], 
       ...(header.includeUsage ? { usage: usage ?? null } : {}),
     });
   const events = completions.flatMap((completion, index) => {
-    const delta = (value: Record<string, unknown>, finishReason: string | null = null) => chunk([{ index, delta: value, finish_reason: finishReason }]);
+    const delta = (value: Record<string, unknown>, finishReason: string | null = null, logprobs?: ChoiceLogprobs) =>
+      chunk([{ index, delta: value, ...(logprobs ? { logprobs } : {}), finish_reason: finishReason }]);
+    const logprobs = header.logprobsOf?.(completion);
     return [
       delta({ role: 'assistant', content: '' }),
-      ...deltas(completion.reasoningTokens, random).map((part) => delta({ reasoning: part })),
-      ...deltas(completion.contentTokens, random).map((part) => delta({ content: part })),
+      ...deltas(completion.reasoningTokens, random).map((part) => delta({ reasoning: part.text })),
+      ...deltas(completion.contentTokens, random).map((part) => delta({ content: part.text }, null, logprobs ? { content: logprobs.content.slice(part.start, part.end), refusal: null } : undefined)),
       delta({}, completion.finishReason),
     ];
   });

@@ -77,7 +77,11 @@ function deleteCheckpoints(ctx: RequestContext, [id]: string[]) {
 
 function logTrajectories(ctx: RequestContext, [id]: string[]) {
   const model = modelOrThrow(ctx, id!);
-  const body = validateBody<{ split: string; trajectory_groups: unknown[] }>(jsonBody(ctx), logBody);
+  const body = validateBody<{ model_id?: string; split: string; trajectory_groups: unknown[] }>(jsonBody(ctx), logBody);
+  // A body naming another model than its path is a client's mistake, not a log to keep.
+  if (body.model_id !== undefined && body.model_id !== id) {
+    throw new ValidationError([{ type: 'value_error', loc: ['body', 'model_id'], msg: `Value error, the body names model '${body.model_id}' but the path names '${id}'`, input: body.model_id }]);
+  }
   model.logs.push({ split: body.split, trajectoryGroups: body.trajectory_groups, at: ctx.env.now() });
   return { body: {} };
 }

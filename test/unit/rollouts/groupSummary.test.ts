@@ -124,7 +124,7 @@ describe('group summary', () => {
     assert.equal(trajectoriesOf(summary)[0]!.choices, 2);
   });
 
-  it('keeps numeric metrics and a small copy of the metadata', () => {
+  it('keeps numeric metrics, booleans as 1 and 0, and a small copy of the metadata', () => {
     const metadata: Record<string, unknown> = { long: 'z'.repeat(500), nested: { a: [1, 2] }, ['__proto__']: 'kept as a key' };
     for (let index = 0; index < 30; index++) metadata[`k${index}`] = index;
     const summary = summaryOf(groupOfRewards([0.1, 0.2], { metadata: JSON.parse(JSON.stringify(metadata)) }));
@@ -132,7 +132,7 @@ describe('group summary', () => {
     assert.equal((summary.metadata.long as string).length, maxMetadataValueChars);
     assert.equal(summary.metadata.nested, '{"a":[1,2]}');
     assert.equal(Object.getOwnPropertyDescriptor(summary.metadata, '__proto__')?.value, 'kept as a key');
-    assert.deepEqual({ ...trajectoriesOf(summary)[1]!.metrics }, { correct: 1, turns: 1 });
+    assert.deepEqual({ ...trajectoriesOf(summary)[1]!.metrics }, { correct: 1, passed: 1, turns: 1 });
   });
 
   it('gives each trajectory only the metrics it has, in the columns of its group', () => {
@@ -143,10 +143,10 @@ describe('group summary', () => {
         { ...trajectory(0.5), metrics: 'none' },
       ]),
     );
-    assert.deepEqual(summary.metricKeys, ['score', 'steps']);
+    assert.deepEqual(summary.metricKeys, ['score', 'passed', 'steps']);
     assert.deepEqual(
       trajectoriesOf(summary).map((item) => ({ ...item.metrics })),
-      [{ score: 0.25 }, { steps: 3, score: 1 }, {}],
+      [{ score: 0.25, passed: 1 }, { steps: 3, score: 1 }, {}],
     );
   });
 

@@ -59,7 +59,8 @@ describe('rollout statistics', () => {
     expected[19] = 2;
     assert.deepEqual(statistics.reward.histogram, { min: 0, max: 1, counts: expected });
     assert.equal(statistics.reward.mean, 2.75 / 5);
-    assert.deepEqual(Object.keys(statistics.metrics).sort(), ['correct', 'turns']);
+    // A boolean metric counts as 1 or 0: its mean is the rate at which it held.
+    assert.deepEqual(Object.keys(statistics.metrics).sort(), ['correct', 'passed', 'turns']);
     assert.equal(statistics.metrics.correct!.mean, 4 / 5);
   });
 

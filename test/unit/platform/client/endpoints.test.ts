@@ -128,11 +128,12 @@ describe('platform client endpoints', () => {
       assert.equal(emulator.requests.length, before);
     });
 
-    it('logs trajectories', async () => {
-      const { value, requests } = await requestsDuring(() => client.training.log(emulator.seeded!.trainedModelId, { split: 'val', trajectory_groups: [trajectoryGroup] }));
+    it('logs trajectories, naming the model in the body as the official client does', async () => {
+      const modelId = emulator.seeded!.trainedModelId;
+      const { value, requests } = await requestsDuring(() => client.training.log(modelId, { split: 'val', trajectory_groups: [trajectoryGroup] }));
       assert.equal(value, undefined);
-      assert.equal(requests[0]?.path, `/training/v1/preview/models/${emulator.seeded!.trainedModelId}/log`);
-      assert.deepEqual(JSON.parse(requests[0]!.body), { split: 'val', trajectory_groups: [trajectoryGroup] });
+      assert.equal(requests[0]?.path, `/training/v1/preview/models/${modelId}/log`);
+      assert.deepEqual(JSON.parse(requests[0]!.body), { model_id: modelId, split: 'val', trajectory_groups: [trajectoryGroup] });
     });
 
     it('creates a training job and an SFT job, then reads one back', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as assert from 'node:assert/strict';
 import { checkpointModelId, isCheckpointModelId, parseCheckpointModelId } from '../../../../src/platform/kit/checkpointIds';
 import { parseExperimentalConfig } from '../../../../src/training/model/experimentalConfig';
@@ -103,5 +105,17 @@ describe('experimental config', () => {
     assert.match(check('{"scale_rewards": 1}'), /true or false/);
     assert.match(check('[1]'), /JSON object/);
     assert.match(check('{oops'), /Not valid JSON/);
+    assert.match(check('{"kl_penalty_source": "teacher"}'), /one of "current_learner", "sample"/);
+    assert.match(check('{"kl_ref_adapter_path": 3}'), /must be a string/);
+    assert.match(check('{"kl_penalty_step_lag": 0.5}'), /integer/);
+  });
+
+  it("takes the official client's config as it sends it: every key, null for unset", () => {
+    const config = JSON.parse(readFileSync(join(__dirname, '../../../../../test/fixtures/art/requests.json'), 'utf8')).trainingJob.body.experimental_config as Record<string, unknown>;
+    assert.equal(Object.keys(config).length, 25);
+    const result = parseExperimentalConfig(JSON.stringify(config));
+    assert.deepEqual(result, { ok: true, value: Object.fromEntries(Object.entries(config).filter(([, value]) => value !== null)) });
+    assert.deepEqual(parseExperimentalConfig('{"epsilon": null, "loss_fn": null}'), { ok: true, value: undefined });
+    assert.deepEqual(parseExperimentalConfig(' null '), { ok: true, value: undefined });
   });
 });
