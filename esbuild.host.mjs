@@ -1,8 +1,9 @@
 // What every build of the extension host shares: the options and the plugins of esbuild.mjs's host
 // build, also used by the benchmark's single-bundle peer (test/bench/singleHostBundle.ts), so that
 // the two bundles differ only in how the parts are split.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { resolveImport } from './lint/resolveImport.mjs';
 
 // Every `import * as vscode from 'vscode'` in a CommonJS bundle would copy the whole API object into
 // a namespace of its own at load time (dozens of files, hundreds of names each): measurable in
@@ -61,16 +62,18 @@ const networkEntry = 'src/platform/client/index.ts';
 const sourceOf = (path) => path.replace(/\\/g, '/');
 const isPlatformHostModule = (path) => path.startsWith('src/platform/') && path.endsWith('.ts') && !path.includes('/page/');
 
-function platformModules(root) {
+/** Every .ts file under src/ that runs in the extension host (the pages are bundled apart). */
+function hostSources(root) {
   const found = [];
   const walk = (dir) => {
     for (const name of readdirSync(join(root, dir))) {
       const path = `${dir}/${name}`;
-      if (statSync(join(root, path)).isDirectory()) walk(path);
-      else if (isPlatformHostModule(path)) found.push(path);
+      if (statSync(join(root, path)).isDirectory()) {
+        if (name !== 'page') walk(path);
+      } else if (path.endsWith('.ts')) found.push(path);
     }
   };
-  walk('src/platform');
+  walk('src');
   return found;
 }
 
@@ -98,7 +101,7 @@ function ownExports(source) {
  */
 export function sharedLayout(root, activationModules) {
   const bundleOf = new Map();
-  for (const path of platformModules(root)) {
+  for (const path of hostSources(root).filter(isPlatformHostModule)) {
     if (Object.values(featureBundles).includes(path)) continue;
     bundleOf.set(path, activationModules.has(path) ? 'extension' : path.startsWith('src/platform/client/') ? 'network' : 'platformLate');
   }
@@ -134,7 +137,7 @@ export async function activationPlatformModules(esbuild, root) {
   const pending = Object.entries(output.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([path]) => path);
-  const reached = new Set();
+  const reached = new Set(pending.map(sourceOf).filter(isPlatformHostModule));
   while (pending.length > 0) {
     const path = pending.pop();
     for (const { path: imported, external } of result.metafile.inputs[path]?.imports ?? []) {
@@ -144,7 +147,6 @@ export async function activationPlatformModules(esbuild, root) {
       pending.push(imported);
     }
   }
-  for (const path of Object.keys(output.inputs)) if (output.inputs[path].bytesInOutput > 0 && isPlatformHostModule(sourceOf(path))) reached.add(sourceOf(path));
   return reached;
 }
 
@@ -173,25 +175,10 @@ export function bundleBoundary(root, sharedModules, self, entries = featureBundl
   };
 }
 
-/** Every .ts file under src/ that runs in the extension host (the pages are bundled apart). */
-function hostSources(root) {
-  const found = [];
-  const walk = (dir) => {
-    for (const name of readdirSync(join(root, dir))) {
-      const path = `${dir}/${name}`;
-      if (statSync(join(root, path)).isDirectory()) {
-        if (name !== 'page') walk(path);
-      } else if (path.endsWith('.ts')) found.push(path);
-    }
-  };
-  walk('src');
-  return found;
-}
-
+/** The source file (from the root) a relative import of `from` names, found as the lint rules find it. */
 function resolveSource(root, from, specifier) {
-  const base = join(dirname(from), specifier);
-  for (const candidate of [`${base}.ts`, `${base}/index.ts`]) if (existsSync(join(root, candidate))) return sourceOf(candidate);
-  return undefined;
+  const found = resolveImport(join(root, from), specifier);
+  return found && sourceOf(relative(root, found));
 }
 
 /**

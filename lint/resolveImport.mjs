@@ -1,5 +1,5 @@
-// How the lint rules find the file a relative import names, as the compiler and esbuild do:
-// `./x` is x.ts, or x/index.ts.
+// How the lint rules and the build's layout (esbuild.host.mjs) find the file a relative import
+// names, as the compiler and esbuild do: `./x` is x.ts, or x/index.ts.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 

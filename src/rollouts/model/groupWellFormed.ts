@@ -43,10 +43,10 @@ function historiesWellFormed(value: unknown): boolean {
     if (!Array.isArray(items) || (history.tools != null && !Array.isArray(history.tools))) return false;
     for (const item of items) {
       if (!isRecord(item)) return false;
+      // Told apart as the summary's walk does: with no finish reason, a chat message (a choice
+      // without one fails the message check, and the full check says what is wrong).
       const message = item.message;
-      // Told apart as the full check does: a finish reason, or a message and no role, make a choice.
-      const isChoice = item.finish_reason !== undefined || (message !== undefined && item.role === undefined);
-      if (isChoice ? !isRecord(message) || !choiceWellFormed(item, item.finish_reason, message) : !messageWellFormed(item)) return false;
+      if (item.finish_reason === undefined ? !messageWellFormed(item) : !isRecord(message) || !choiceWellFormed(item, item.finish_reason, message)) return false;
     }
   }
   return true;
