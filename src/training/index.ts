@@ -5,6 +5,7 @@ import type { HealthStatusBar } from '../platform/host/healthStatusBar';
 import { registerJobCommands, type TrajectoryActions } from './host/jobs/jobCommands';
 import { JobDetailsPanels } from './host/jobs/jobDetailsPanel';
 import type { JobsNode } from './host/jobs/jobNodes';
+import { JobNotifications } from './host/jobs/jobNotifications';
 import { JobService } from './host/jobs/jobService';
 import { JobsTreeProvider } from './host/jobs/jobsTree';
 import { TrajectoryDiagnostics } from './host/jobs/trajectoryDiagnostics';
@@ -48,7 +49,8 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
   const diagnostics = new TrajectoryDiagnostics();
   models.attach(views.models);
   jobs.attach(views.jobs);
-  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics, followCheckpoints(services, jobService, models));
+  const notifications = new JobNotifications(services, jobService, panels);
+  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics, notifications, followCheckpoints(services, jobService, models));
 
   services.registerCommand('rlStudio.refreshModels', () => models.refresh());
   services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());

@@ -193,8 +193,16 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     );
   });
 
-  it('shows the error message of a failed job', async () => {
+  it('shows the error message of a failed job, and tells it once, but not of a job that was over when followed', async () => {
     const ids = seeded();
+    await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
+    const seededFailed = await jobNode(ids.failedJobId);
+    await waitUntil(
+      'the seeded failed job to show its message',
+      () => description(views.jobs.getTreeItem(seededFailed)),
+      (value) => /^failed · .+/.test(value),
+    );
+    const shownBefore = platform.api.dialogs.shown.length;
     const jobId = await createJobFrom('failing.jsonl');
     const node = await jobNode(jobId);
     const text = await waitUntil(
@@ -206,14 +214,14 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.match(text, /Reward model crashed: CUDA out of memory/);
     const first = ((await views.jobs.getChildren(node)) ?? [])[0]!;
     assert.equal(label(views.jobs.getTreeItem(first)), 'Reward model crashed: CUDA out of memory');
-
-    await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
-    const seededFailed = await jobNode(ids.failedJobId);
-    await waitUntil(
-      'the seeded failed job to show its message',
-      () => description(views.jobs.getTreeItem(seededFailed)),
-      (value) => /^failed · .+/.test(value),
+    const told = await waitUntil(
+      'the failure to be told',
+      () => platform.api.dialogs.shown.slice(shownBefore).filter((message) => message.startsWith('Training job ')),
+      (messages) => messages.length > 0,
     );
+    assert.deepEqual(told.length, 1, 'told once');
+    assert.match(told[0]!, /^Training job "failing\.jsonl → [^"]+" failed at .*: "Reward model crashed: CUDA out of memory"\.$/);
+    assert.ok(!told.some((message) => message.includes(ids.failedJobId)), 'a job already over when followed is not news');
   });
 
   it('confirms a training job naming the groups, trajectories, file, model and host; a file changed after the confirmation sends nothing', async () => {
