@@ -159,9 +159,10 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.ok(!reread.steps.includes(step), 'and the platform no longer lists it');
   });
 
-  it('creates a training job from a .jsonl file and follows it to succeeded without any refresh', async () => {
+  it('creates a training job from a .jsonl file, follows it to succeeded without any refresh, and tells its end', async () => {
     const ids = seeded();
     const before = platform.emulator.requests.length;
+    const shownBefore = platform.api.dialogs.shown.length;
     const jobId = await createJobFrom('groups.jsonl');
     const post = platform.emulator.requests.slice(before).find((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs'));
     assert.ok(post, 'the job was created on the platform');
@@ -178,6 +179,12 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
       { timeoutMs: 60_000 },
     );
     assert.match(done, /loss \d/);
+    const told = await waitUntil(
+      'the end to be told',
+      () => platform.api.dialogs.shown.slice(shownBefore).filter((message) => /^Training job .* finished/.test(message)),
+      (messages) => messages.length > 0,
+    );
+    assert.match(told[0]!, /^Training job "groups\.jsonl → [^"]+" finished after \d+ of \d+ steps\.$/);
     const item = views.jobs.getTreeItem(node);
     assert.match(item.contextValue ?? '', /\bsucceeded\b/);
     const events = (await views.jobs.getChildren(node)) ?? [];
@@ -216,7 +223,7 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.equal(label(views.jobs.getTreeItem(first)), 'Reward model crashed: CUDA out of memory');
     const told = await waitUntil(
       'the failure to be told',
-      () => platform.api.dialogs.shown.slice(shownBefore).filter((message) => message.startsWith('Training job ')),
+      () => platform.api.dialogs.shown.slice(shownBefore).filter((message) => /^Training job .* (failed|finished)/.test(message)),
       (messages) => messages.length > 0,
     );
     assert.deepEqual(told.length, 1, 'told once');
