@@ -6,6 +6,7 @@
 import type { TrainingJob, TrainingJobEvent } from '../platform/client/types';
 import type { JobStatus } from './model/jobStatus';
 import type { NoMethods } from '../platform/pages/wire';
+import type { ChartFile } from '../platform/pages/chartFile';
 
 export interface JobSummary {
   id: string;
@@ -57,6 +58,8 @@ export type JobHostMethods = {
   ready: { params: Record<string, never>; result: JobSnapshot };
   refresh: { params: Record<string, never>; result: null };
   copy: { params: { text: string }; result: null };
+  /** Save a chart's data (CSV) or image (PNG) where the person chooses. */
+  saveChart: { params: ChartFile; result: null };
 };
 
 /** The host asks the page nothing. */
