@@ -11,7 +11,7 @@
  *   point, the highest and the lowest: the latest value and every spike stay.
  */
 import { largestTriangleThreeBuckets } from './downsample';
-import { exponentialMovingAverage } from './smoothing';
+import { MovingAverage } from './smoothing';
 
 export interface ChartLine {
   key: string;
@@ -61,16 +61,23 @@ export interface ChartGeometry {
   pointsInRange: number;
 }
 
-/** Smoothed copies are kept per series and weight: a redraw on zoom or hover does not smooth again. */
+/**
+ * Smoothed copies are kept per series and weight: a redraw on zoom or hover does not smooth again,
+ * and a series that grew (the same array, longer) has only its new points smoothed.
+ */
 export class SmoothingCache {
-  private readonly kept = new Map<string, { ys: ArrayLike<number>; length: number; weight: number; smoothed: Float64Array }>();
+  private readonly kept = new Map<string, { ys: ArrayLike<number>; length: number; weight: number; average: MovingAverage; smoothed: Float64Array }>();
 
   smoothed(line: ChartLine, weight: number): Float64Array {
-    const kept = this.kept.get(line.key);
-    if (kept && kept.ys === line.ys && kept.length === line.ys.length && kept.weight === weight) return kept.smoothed;
-    const smoothed = exponentialMovingAverage(line.ys, weight);
-    this.kept.set(line.key, { ys: line.ys, length: line.ys.length, weight, smoothed });
-    return smoothed;
+    let kept = this.kept.get(line.key);
+    if (kept && kept.ys === line.ys && kept.weight === weight && kept.length === line.ys.length) return kept.smoothed;
+    if (!kept || kept.ys !== line.ys || kept.weight !== weight || kept.length > line.ys.length) {
+      kept = { ys: line.ys, length: 0, weight, average: new MovingAverage(weight), smoothed: new Float64Array(0) };
+      this.kept.set(line.key, kept);
+    }
+    kept.smoothed = kept.average.extend(line.ys);
+    kept.length = line.ys.length;
+    return kept.smoothed;
   }
 }
 

@@ -10,15 +10,17 @@
  * Points whose y is not finite are skipped: a chart draws nothing for them.
  */
 export function largestTriangleThreeBuckets(xs: ArrayLike<number>, ys: ArrayLike<number>, budget: number): number[] {
-  const finite: number[] = [];
-  for (let index = 0; index < ys.length; index++) if (Number.isFinite(ys[index]!) && Number.isFinite(xs[index]!)) finite.push(index);
-  const count = finite.length;
+  // The drawable points' indices, in a typed array (a chart redraws on every zoom: no boxed numbers).
+  let count = 0;
+  for (let index = 0; index < ys.length; index++) if (Number.isFinite(ys[index]!) && Number.isFinite(xs[index]!)) count++;
+  const finite = drawableIndices(xs, ys, count);
+  if (count <= Math.max(4, Math.floor(budget))) return Array.from(finite);
   const target = Math.max(4, Math.floor(budget));
-  if (count <= target) return finite;
 
   let lowest = finite[0]!;
   let highest = finite[0]!;
-  for (const index of finite) {
+  for (let at = 0; at < count; at++) {
+    const index = finite[at]!;
     if (ys[index]! < ys[lowest]!) lowest = index;
     if (ys[index]! > ys[highest]!) highest = index;
   }
@@ -63,4 +65,11 @@ export function largestTriangleThreeBuckets(xs: ArrayLike<number>, ys: ArrayLike
   }
   chosen.push(finite[count - 1]!);
   return chosen;
+}
+
+function drawableIndices(xs: ArrayLike<number>, ys: ArrayLike<number>, count: number): Int32Array {
+  const indices = new Int32Array(count);
+  let at = 0;
+  for (let index = 0; index < ys.length; index++) if (Number.isFinite(ys[index]!) && Number.isFinite(xs[index]!)) indices[at++] = index;
+  return indices;
 }

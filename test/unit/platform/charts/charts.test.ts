@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { largestTriangleThreeBuckets } from '../../../../src/platform/charts/downsample';
-import { exponentialMovingAverage } from '../../../../src/platform/charts/smoothing';
+import { exponentialMovingAverage, MovingAverage } from '../../../../src/platform/charts/smoothing';
 
 describe('chart smoothing', () => {
   it('leaves a series as it is at weight 0, and a constant series constant at any weight', () => {
@@ -20,6 +20,18 @@ describe('chart smoothing', () => {
     const smoothed = exponentialMovingAverage([2, Number.NaN, 2], 0.6);
     assert.ok(Number.isNaN(smoothed[1]!));
     assert.ok(Math.abs(smoothed[2]! - 2) < 1e-12);
+  });
+
+  it('smooths a series that grows as if it were smoothed whole', () => {
+    const values = Array.from({ length: 50 }, (_, index) => Math.sin(index) * 3 + (index % 7 === 0 ? Number.NaN : 0));
+    const average = new MovingAverage(0.7);
+    const grown: number[] = [];
+    let last = new Float64Array(0);
+    for (const value of values) {
+      grown.push(value);
+      last = average.extend(grown);
+    }
+    assert.deepEqual([...last], [...exponentialMovingAverage(values, 0.7)]);
   });
 
   it('stays between the lowest and the highest value so far (property)', () => {
