@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { HealthStatusBar } from '../platform/host/healthStatusBar';
-import { jobDetailsViewType } from './protocol';
+import { jobDetailsViewType, modelTrainingViewType } from './protocol';
 import type { JobsNode } from './host/jobs/jobNodes';
 import { DeferredTreeProvider } from '../platform/host/lazy/deferredTreeProvider';
 import { onFirstUse } from '../platform/host/lazy/onFirstUse';
@@ -39,6 +39,9 @@ export function registerViews(services: Services): () => RegisteredViews {
     jobsView,
     vscode.window.registerWebviewPanelSerializer(jobDetailsViewType, {
       deserializeWebviewPanel: async (panel, state: unknown) => sidebar().panels.restore(panel, state),
+    }),
+    vscode.window.registerWebviewPanelSerializer(modelTrainingViewType, {
+      deserializeWebviewPanel: async (panel, state: unknown) => sidebar().modelTraining.restore(panel, state),
     }),
   );
 

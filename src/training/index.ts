@@ -9,7 +9,8 @@ import { JobNotifications } from './host/jobs/jobNotifications';
 import { JobService } from './host/jobs/jobService';
 import { JobsTreeProvider } from './host/jobs/jobsTree';
 import { TrajectoryDiagnostics } from './host/jobs/trajectoryDiagnostics';
-import { registerModelCommands } from './host/models/modelCommands';
+import { pickTrainingModel, registerModelCommands } from './host/models/modelCommands';
+import { ModelTrainingPanels } from './host/models/modelTrainingPanel';
 import type { ModelsNode } from './host/models/modelNodes';
 import { ModelsTreeProvider } from './host/models/modelsTree';
 import type { Services } from '../platform/host/services';
@@ -23,6 +24,7 @@ export interface RegisteredViews {
   jobs: JobsTreeProvider;
   jobService: JobService;
   panels: JobDetailsPanels;
+  modelTraining: ModelTrainingPanels;
   health: HealthStatusBar;
   diagnostics: TrajectoryDiagnostics;
   trajectories: TrajectoryActions;
@@ -50,14 +52,19 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
   models.attach(views.models);
   jobs.attach(views.jobs);
   const notifications = new JobNotifications(services, jobService, panels);
-  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics, notifications, followCheckpoints(services, jobService, models));
+  const modelTraining = new ModelTrainingPanels(services, jobService, panels);
+  services.context.subscriptions.push(jobService, models, jobs, panels, modelTraining, diagnostics, notifications, followCheckpoints(services, jobService, models));
 
   services.registerCommand('rlStudio.refreshModels', () => models.refresh());
   services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
   registerModelCommands(services, models, views.models, dialogs);
+  services.registerCommand('rlStudio.openModelTraining', async (node?: ModelsNode) => {
+    const model = node?.kind === 'trainingModel' ? node.model : await pickTrainingModel(services, dialogs, 'Open Training Charts');
+    if (model) modelTraining.show(model);
+  });
   const trajectories = registerJobCommands({ services, tree: jobs, view: views.jobs, dialogs, diagnostics, panels });
 
-  return { models, jobs, jobService, panels, health: views.health, diagnostics, trajectories };
+  return { models, jobs, jobService, panels, modelTraining, health: views.health, diagnostics, trajectories };
 }
 
 /**

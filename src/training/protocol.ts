@@ -81,3 +81,49 @@ export interface JobDetailsViewState {
  * without loading the panels (package.json's onWebviewPanel event names it too).
  */
 export const jobDetailsViewType = 'rlStudio.jobDetails';
+
+// ---------------------------------------------------------------- a model's training
+
+/** A checkpoint as the model's training page charts it: its step and its numeric metrics. */
+export interface CheckpointPoint {
+  step: number;
+  metrics: Record<string, number>;
+}
+
+/** A followed job of the model, as the model steps it covered: a band on every chart. */
+export interface JobSpan {
+  id: string;
+  label: string;
+  firstStep: number;
+  lastStep: number;
+  phase: 'queued' | 'running' | 'succeeded' | 'failed';
+}
+
+/** Everything the model's training page shows; sent whole on load and on every change (it is bounded). */
+export interface ModelTrainingSnapshot {
+  model: { id: string; label: string };
+  /** Ascending by step. */
+  checkpoints: CheckpointPoint[];
+  jobs: JobSpan[];
+  /** More checkpoints exist than are read (`maxCheckpointsCharted`): the oldest are left out. */
+  truncated: boolean;
+  /** Why the checkpoints could not be read (the words every view uses), while they cannot. */
+  error?: string;
+}
+
+/** The newest checkpoints a model's training page reads at most: a hundred pages of a hundred. */
+export const maxCheckpointsCharted = 10_000;
+
+export type ModelTrainingHostMethods = {
+  ready: { params: Record<string, never>; result: ModelTrainingSnapshot };
+  saveChart: { params: ChartFile; result: null };
+  openJob: { params: { jobId: string }; result: null };
+};
+
+export type ModelTrainingHostEvent = { type: 'update'; snapshot: ModelTrainingSnapshot };
+
+export interface ModelTrainingViewState {
+  modelId: string;
+}
+
+export const modelTrainingViewType = 'rlStudio.modelTraining';

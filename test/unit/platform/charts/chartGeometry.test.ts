@@ -71,7 +71,7 @@ describe("a chart's export as it reaches the host", () => {
       { fileName: 'loss.png', content: 'AAAA', encoding: 'utf8' },
       { fileName: 'loss.csv', content: 'x'.repeat(64 * 1024 * 1024 + 1), encoding: 'utf8' },
     ]) {
-      assert.throws(() => chartFileParams(bad), undefined, JSON.stringify(bad).slice(0, 80));
+      assert.throws(() => chartFileParams(bad), Error, JSON.stringify(bad).slice(0, 80));
     }
   });
 

@@ -26,12 +26,12 @@ describe('chart smoothing', () => {
     const values = Array.from({ length: 50 }, (_, index) => Math.sin(index) * 3 + (index % 7 === 0 ? Number.NaN : 0));
     const average = new MovingAverage(0.7);
     const grown: number[] = [];
-    let last = new Float64Array(0);
+    let last: ArrayLike<number> = new Float64Array(0);
     for (const value of values) {
       grown.push(value);
       last = average.extend(grown);
     }
-    assert.deepEqual([...last], [...exponentialMovingAverage(values, 0.7)]);
+    assert.deepEqual(Array.from(last), [...exponentialMovingAverage(values, 0.7)]);
   });
 
   it('stays between the lowest and the highest value so far (property)', () => {

@@ -18,6 +18,13 @@ export interface ChartSeriesData extends ChartLine {
   describeX?: (index: number) => string;
 }
 
+/** A step marked on a chart: where a job started, say. */
+export interface ChartMarker {
+  x: number;
+  /** Its tooltip (foreign text: set as text only). */
+  label: string;
+}
+
 /** What a chart hands to an export: a file name and its content. */
 export interface ChartFile {
   fileName: string;
@@ -40,6 +47,7 @@ export class MetricChart implements GroupedChart {
   private readonly note: HTMLElement;
   private width = 340;
   private lines: ChartSeriesData[] = [];
+  private markers: ChartMarker[] = [];
   private geometry: ChartGeometry | undefined;
   private readonly cache = new SmoothingCache();
   private drag: { startPx: number; band: SVGRectElement } | undefined;
@@ -79,6 +87,11 @@ export class MetricChart implements GroupedChart {
     this.render();
   }
 
+  /** Steps to mark with a dashed line (where a job started), each with what its tooltip says. */
+  setMarkers(markers: ChartMarker[]): void {
+    this.markers = markers;
+  }
+
   setWidth(width: number): void {
     const next = Math.max(180, Math.floor(width));
     if (next === this.width) return;
@@ -98,6 +111,16 @@ export class MetricChart implements GroupedChart {
       children.push(text('axis', margin.left - 6, tick.px + 4, 'end', formatMetric(tick.value)));
     }
     for (const tick of geometry.xTicks) children.push(text('axis x-axis', tick.px, height - 8, 'middle', formatMetric(tick.value)));
+    const [low, high] = geometry.xDomain;
+    for (const marker of this.markers) {
+      if (marker.x < low || marker.x > high) continue;
+      const px = margin.left + (high === low ? 0.5 : (marker.x - low) / (high - low)) * (this.width - margin.left - margin.right);
+      const line = svg('line', { class: 'marker', x1: px, x2: px, y1: margin.top, y2: height - margin.bottom });
+      const tooltip = svg('title');
+      tooltip.textContent = marker.label;
+      line.append(tooltip);
+      children.push(line);
+    }
     children.push(text('axis x-name', this.width - margin.right, height - 8 + 10, 'end', view.xRange ? `${this.xName()} (zoomed: double-click for all)` : this.xName()));
     geometry.lines.forEach((line, index) => {
       const color = `series-${(this.lines[index]?.colorIndex ?? index) % paletteSize}`;

@@ -1,20 +1,20 @@
-import type { TrainingJob, TrainingJobEvent } from '../../platform/client/types';
-import type { JobAppend, JobDetailsViewState, JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods, JobSnapshot, JobSummary } from '../protocol';
-import { formatDuration, formatMetric } from '../../platform/kit/format';
-import { elapsedMs, isTerminal, type JobStatus } from '../model/jobStatus';
-import { describeJobProgress, numberJobSteps } from '../model/jobSteps';
-import { MetricSeriesSet } from '../model/metricSeries';
-import { ChartGroup } from '../../platform/pages/page/chart/chartGroup';
-import { chartToolbar } from '../../platform/pages/page/chart/chartToolbar';
-import { MetricChart } from '../../platform/pages/page/chart/metricChart';
-import { describePoint } from './stepNames';
-import { stepAxisName } from '../model/jobSteps';
-import { stepsOn, type MetricSeries } from '../model/metricSeries';
-import { button, h } from '../../platform/pages/page/dom';
-import { RpcEndpoint } from '../../platform/pages/rpc';
-import { webviewApi, type WebviewApi } from '../../platform/pages/page/webviewApi';
+import type { TrainingJob, TrainingJobEvent } from '../../../platform/client/types';
+import type { JobAppend, JobDetailsViewState, JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods, JobSnapshot, JobSummary } from '../../protocol';
+import { formatDuration, formatMetric } from '../../../platform/kit/format';
+import { elapsedMs, isTerminal, type JobStatus } from '../../model/jobStatus';
+import { describeJobProgress, numberJobSteps } from '../../model/jobSteps';
+import { MetricSeriesSet } from '../../model/metricSeries';
+import { ChartGroup } from '../../../platform/pages/page/chart/chartGroup';
+import { chartToolbar } from '../../../platform/pages/page/chart/chartToolbar';
+import { MetricChart } from '../../../platform/pages/page/chart/metricChart';
+import { describePoint } from '../stepNames';
+import { stepAxisName } from '../../model/jobSteps';
+import { stepsOn, type MetricSeries } from '../../model/metricSeries';
+import { button, h } from '../../../platform/pages/page/dom';
+import { RpcEndpoint } from '../../../platform/pages/rpc';
+import { webviewApi, type WebviewApi } from '../../../platform/pages/page/webviewApi';
 import { Timeline } from './timeline';
-import { errorMessage } from '../../platform/client/errorMessage';
+import { errorMessage } from '../../../platform/client/errorMessage';
 
 /** The host keeps at most this many events per job too; a page open for days stays the same size. */
 const maxEventsKept = 5_000;
