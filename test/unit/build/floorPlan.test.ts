@@ -64,13 +64,13 @@ describe('the floor plan lint rules', () => {
       'src/training/host/useInChat.ts': "import { shortLabel } from '../../chat/model/labels';\nexport const label = shortLabel('x');\n",
       'src/platform/kit/names.ts': "import { label } from '../../training/host/useInChat';\nexport const names = [label];\n",
       'src/training/model/steps.ts': "import { label } from '../host/useInChat';\nexport const steps = label.length;\n",
-      'src/training/page/jobDetails/main.ts': "import { steps } from '../model/steps';\nimport { label } from '../host/useInChat';\nexport const shown = `${steps} ${label}`;\n",
+      'src/training/page/main.ts': "import { steps } from '../model/steps';\nimport { label } from '../host/useInChat';\nexport const shown = `${steps} ${label}`;\n",
     });
     assert.match(found.get('src/training/host/useInChat.ts')!.join('\n'), /training reaches into chat's rooms/);
     assert.match(found.get('src/platform/kit/names.ts')!.join('\n'), /the platform depends on no feature/);
     assert.match(found.get('src/training/model/steps.ts')!.join('\n'), /model does not import host/);
     assert.deepEqual(
-      found.get('src/training/page/jobDetails/main.ts')!.map((message) => message.split(':')[0]),
+      found.get('src/training/page/main.ts')!.map((message) => message.split(':')[0]),
       ['page does not import host (training/host/useInChat.ts)'],
     );
   });
