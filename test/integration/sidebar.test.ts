@@ -200,6 +200,32 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     );
   });
 
+  it("opens a model's training charts: every checkpoint by model step, and the followed jobs that trained it", async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const node = await trainingModelNode(ids.trainedModelId);
+    await vscode.commands.executeCommand('rlStudio.openModelTraining', node);
+    const shown = await waitUntil(
+      "the model's checkpoints to be read",
+      () => views.modelTraining.shown(ids.trainedModelId),
+      (snapshot) => snapshot !== undefined && snapshot.checkpoints.length > 0,
+    );
+    const steps = shown!.checkpoints.map((point) => point.step);
+    assert.deepEqual(
+      steps,
+      [...steps].sort((a, b) => a - b),
+      'ascending by model step',
+    );
+    assert.ok(
+      shown!.checkpoints.some((point) => Object.keys(point.metrics).length > 0),
+      'with their metrics',
+    );
+    assert.ok(
+      shown!.jobs.every((job) => job.firstStep <= job.lastStep),
+      'jobs as the steps they covered',
+    );
+  });
+
   it('shows the error message of a failed job, and tells it once, but not of a job that was over when followed', async () => {
     const ids = seeded();
     await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);

@@ -78,6 +78,14 @@ export class ModelTrainingPanels implements vscode.Disposable {
     this.adopt(model, panel);
   }
 
+  /** What the model's page shows now, once its checkpoints are read (undefined while it is not open). */
+  async shown(modelId: string): Promise<ModelTrainingSnapshot | undefined> {
+    const open = this.open.get(modelId);
+    if (!open) return undefined;
+    await open.reading;
+    return this.snapshot(open);
+  }
+
   dispose(): void {
     for (const open of [...this.open.values()]) open.panel.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
