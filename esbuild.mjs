@@ -31,7 +31,7 @@ function filesUnder(dir, accept) {
 const webviewEntries = {
   chat: 'src/chat/page/main.ts',
   jobDetails: 'src/training/page/jobDetails/main.ts',
-  modelTraining: 'src/training/page/modelTraining/main.ts',
+  runCharts: 'src/training/page/runCharts/main.ts',
   rollouts: 'src/rollouts/page/main.ts',
   evalReport: 'src/evals/page/main.ts',
 };

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { HealthStatusBar } from '../platform/host/healthStatusBar';
-import { jobDetailsViewType, modelTrainingViewType } from './protocol';
+import { jobDetailsViewType, runChartsViewType } from './protocol';
 import type { JobsNode } from './host/jobs/jobNodes';
 import { DeferredTreeProvider } from '../platform/host/lazy/deferredTreeProvider';
 import { onFirstUse } from '../platform/host/lazy/onFirstUse';
@@ -40,8 +40,8 @@ export function registerViews(services: Services): () => RegisteredViews {
     vscode.window.registerWebviewPanelSerializer(jobDetailsViewType, {
       deserializeWebviewPanel: async (panel, state: unknown) => sidebar().panels.restore(panel, state),
     }),
-    vscode.window.registerWebviewPanelSerializer(modelTrainingViewType, {
-      deserializeWebviewPanel: async (panel, state: unknown) => sidebar().modelTraining.restore(panel, state),
+    vscode.window.registerWebviewPanelSerializer(runChartsViewType, {
+      deserializeWebviewPanel: async (panel, state: unknown) => sidebar().runCharts.restore(panel, state),
     }),
   );
 

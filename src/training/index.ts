@@ -10,7 +10,8 @@ import { JobService } from './host/jobs/jobService';
 import { JobsTreeProvider } from './host/jobs/jobsTree';
 import { TrajectoryDiagnostics } from './host/jobs/trajectoryDiagnostics';
 import { pickTrainingModel, registerModelCommands } from './host/models/modelCommands';
-import { ModelTrainingPanels } from './host/models/modelTrainingPanel';
+import { RunChartsPanels } from './host/runChartsPanels';
+import { compareRuns } from './host/compareRuns';
 import type { ModelsNode } from './host/models/modelNodes';
 import { ModelsTreeProvider } from './host/models/modelsTree';
 import type { Services } from '../platform/host/services';
@@ -24,7 +25,7 @@ export interface RegisteredViews {
   jobs: JobsTreeProvider;
   jobService: JobService;
   panels: JobDetailsPanels;
-  modelTraining: ModelTrainingPanels;
+  runCharts: RunChartsPanels;
   health: HealthStatusBar;
   diagnostics: TrajectoryDiagnostics;
   trajectories: TrajectoryActions;
@@ -52,19 +53,20 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
   models.attach(views.models);
   jobs.attach(views.jobs);
   const notifications = new JobNotifications(services, jobService, panels);
-  const modelTraining = new ModelTrainingPanels(services, jobService, panels);
-  services.context.subscriptions.push(jobService, models, jobs, panels, modelTraining, diagnostics, notifications, followCheckpoints(services, jobService, models));
+  const runCharts = new RunChartsPanels(services, jobService, panels);
+  services.context.subscriptions.push(jobService, models, jobs, panels, runCharts, diagnostics, notifications, followCheckpoints(services, jobService, models));
 
   services.registerCommand('rlStudio.refreshModels', () => models.refresh());
   services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
   registerModelCommands(services, models, views.models, dialogs);
   services.registerCommand('rlStudio.openModelTraining', async (node?: ModelsNode) => {
     const model = node?.kind === 'trainingModel' ? node.model : await pickTrainingModel(services, dialogs, 'Open Training Charts');
-    if (model) modelTraining.show(model);
+    if (model) runCharts.show([model], []);
   });
+  services.registerCommand('rlStudio.compareRuns', (node?: ModelsNode | JobsNode, selection?: (ModelsNode | JobsNode)[]) => compareRuns(services, runCharts, node, selection));
   const trajectories = registerJobCommands({ services, tree: jobs, view: views.jobs, dialogs, diagnostics, panels });
 
-  return { models, jobs, jobService, panels, modelTraining, health: views.health, diagnostics, trajectories };
+  return { models, jobs, jobService, panels, runCharts, health: views.health, diagnostics, trajectories };
 }
 
 /**

@@ -82,15 +82,9 @@ export interface JobDetailsViewState {
  */
 export const jobDetailsViewType = 'rlStudio.jobDetails';
 
-// ---------------------------------------------------------------- a model's training
+// ---------------------------------------------------------------- runs charted together
 
-/** A checkpoint as the model's training page charts it: its step and its numeric metrics. */
-export interface CheckpointPoint {
-  step: number;
-  metrics: Record<string, number>;
-}
-
-/** A followed job of the model, as the model steps it covered: a band on every chart. */
+/** A job followed here, as the model steps it covered: a marker on a model's charts. */
 export interface JobSpan {
   id: string;
   label: string;
@@ -99,31 +93,53 @@ export interface JobSpan {
   phase: 'queued' | 'running' | 'succeeded' | 'failed';
 }
 
-/** Everything the model's training page shows; sent whole on load and on every change (it is bounded). */
-export interface ModelTrainingSnapshot {
-  model: { id: string; label: string };
-  /** Ascending by step. */
-  checkpoints: CheckpointPoint[];
-  jobs: JobSpan[];
-  /** More checkpoints exist than are read (`maxCheckpointsCharted`): the oldest are left out. */
+/** One metric of a run: its steps (ascending) and values. */
+export interface RunMetric {
+  xs: number[];
+  ys: number[];
+}
+
+/**
+ * A run on the charts: a model (its checkpoints' metrics by model step) or a job (its gradient
+ * steps' metrics, by model step when every step reported one in order, else by job step).
+ */
+export interface RunSeries {
+  id: string;
+  kind: 'model' | 'job';
+  label: string;
+  axis: 'model step' | 'job step';
+  metrics: Record<string, RunMetric>;
+  /** More points exist than are charted (the oldest are left out). */
   truncated: boolean;
-  /** Why the checkpoints could not be read (the words every view uses), while they cannot. */
+  /** Why the run could not be read (the words every view uses), while it cannot. */
   error?: string;
 }
 
-/** The newest checkpoints a model's training page reads at most: a hundred pages of a hundred. */
-export const maxCheckpointsCharted = 10_000;
+/** Everything a run charts page shows; sent whole on load and on every change (it is bounded). */
+export interface RunChartsSnapshot {
+  title: string;
+  runs: RunSeries[];
+  /** The followed jobs of a single model, marked where they started; empty when runs are compared. */
+  jobs: JobSpan[];
+}
 
-export type ModelTrainingHostMethods = {
-  ready: { params: Record<string, never>; result: ModelTrainingSnapshot };
+/** The newest checkpoints a model's charts read at most: a hundred pages of a hundred. */
+export const maxCheckpointsCharted = 10_000;
+/** Runs compared on one page at most. */
+export const maxRunsCompared = 12;
+
+export type RunChartsHostMethods = {
+  ready: { params: Record<string, never>; result: RunChartsSnapshot };
   saveChart: { params: ChartFile; result: null };
   openJob: { params: { jobId: string }; result: null };
 };
 
-export type ModelTrainingHostEvent = { type: 'update'; snapshot: ModelTrainingSnapshot };
+export type RunChartsHostEvent = { type: 'update'; snapshot: RunChartsSnapshot };
 
-export interface ModelTrainingViewState {
-  modelId: string;
+/** What brings a charts panel back after a reload: the runs it showed. */
+export interface RunChartsViewState {
+  models: string[];
+  jobs: string[];
 }
 
-export const modelTrainingViewType = 'rlStudio.modelTraining';
+export const runChartsViewType = 'rlStudio.runCharts';

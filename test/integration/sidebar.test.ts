@@ -200,30 +200,43 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     );
   });
 
-  it("opens a model's training charts: every checkpoint by model step, and the followed jobs that trained it", async () => {
+  it("opens a model's training charts, and compares it with a job on shared charts", async () => {
     const ids = seeded();
     await trainedModelListed(platform);
     const node = await trainingModelNode(ids.trainedModelId);
     await vscode.commands.executeCommand('rlStudio.openModelTraining', node);
     const shown = await waitUntil(
       "the model's checkpoints to be read",
-      () => views.modelTraining.shown(ids.trainedModelId),
-      (snapshot) => snapshot !== undefined && snapshot.checkpoints.length > 0,
+      () => views.runCharts.shown([ids.trainedModelId]),
+      (snapshot) => snapshot !== undefined && snapshot.runs[0]!.kind === 'model' && Object.keys(snapshot.runs[0]!.metrics).length > 0,
     );
-    const steps = shown!.checkpoints.map((point) => point.step);
-    assert.deepEqual(
-      steps,
-      [...steps].sort((a, b) => a - b),
-      'ascending by model step',
-    );
-    assert.ok(
-      shown!.checkpoints.some((point) => Object.keys(point.metrics).length > 0),
-      'with their metrics',
-    );
+    const model = shown!.runs[0]!;
+    assert.equal(model.axis, 'model step');
+    for (const metric of Object.values(model.metrics))
+      assert.deepEqual(
+        metric.xs,
+        [...metric.xs].sort((a, b) => a - b),
+        'ascending by model step',
+      );
     assert.ok(
       shown!.jobs.every((job) => job.firstStep <= job.lastStep),
-      'jobs as the steps they covered',
+      'its followed jobs as the steps they covered',
     );
+
+    // Compare Runs from the model: the person ticks a job too.
+    const jobId = views.jobService.jobs()[0]?.id ?? (await createJobFrom('groups.jsonl'));
+    platform.api.dialogs.answerNext(`model:${ids.trainedModelId}\njob:${jobId}`);
+    await vscode.commands.executeCommand('rlStudio.compareRuns', node, [node]);
+    const compared = await waitUntil(
+      'the two runs on shared charts',
+      () => views.runCharts.shown([ids.trainedModelId], [jobId]),
+      (snapshot) => snapshot !== undefined && snapshot.runs.length === 2,
+    );
+    assert.deepEqual(
+      compared!.runs.map((run) => run.kind),
+      ['model', 'job'],
+    );
+    assert.match(compared!.title, /^Compare 1 model and 1 job$/);
   });
 
   it('shows the error message of a failed job, and tells it once, but not of a job that was over when followed', async () => {

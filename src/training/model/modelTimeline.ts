@@ -4,12 +4,19 @@
  * they covered. Pure; the host reads the checkpoints and the jobs, the page charts them.
  */
 import type { Checkpoint, TrainingJobEvent } from '../../platform/client/types';
-import type { CheckpointPoint, JobSpan } from '../protocol';
-import { modelStepOf } from './jobSteps';
+import type { JobSpan } from '../protocol';
+import { modelStepOf, numberJobSteps } from './jobSteps';
+import { MetricSeriesSet, stepsOn } from './metricSeries';
 import type { JobPhase } from './jobStatus';
 
 /** Metric keys charted per model at most (a server that names a metric per checkpoint makes no more charts). */
 export const maxMetricKeys = 64;
+
+/** A checkpoint as the charts read it: its step and its numeric metrics. */
+export interface CheckpointPoint {
+  step: number;
+  metrics: Record<string, number>;
+}
 
 /** The checkpoints read so far, by step; a page read again (the newest, while a job trains) adds what is new. */
 export class CheckpointTimeline {
@@ -90,4 +97,20 @@ export function checkpointSeries(points: readonly CheckpointPoint[]): Map<string
     }
   }
   return series;
+}
+
+/** Points of a job's metric charted at most: the newest are kept (a job's events are bounded too). */
+const maxJobPoints = 20_000;
+
+/** A job's gradient-step metrics, by model step when every step reported one in order, else by job step. */
+export function jobRunMetrics(events: readonly TrainingJobEvent[], countedSteps: number): { axis: 'model step' | 'job step'; metrics: Record<string, { xs: number[]; ys: number[] }> } {
+  const set = new MetricSeriesSet();
+  set.append(events, numberJobSteps(events, countedSteps));
+  const axis = set.axis;
+  const metrics: Record<string, { xs: number[]; ys: number[] }> = {};
+  for (const series of set.list()) {
+    const xs = [...stepsOn(series, axis)].slice(-maxJobPoints);
+    metrics[series.key] = { xs, ys: series.values.slice(-maxJobPoints) };
+  }
+  return { axis: axis === 'model' ? 'model step' : 'job step', metrics };
 }

@@ -29,6 +29,7 @@ export const commandOwners = {
   'rlStudio.setModelName': 'training',
   'rlStudio.copyModelId': 'training',
   'rlStudio.openModelTraining': 'training',
+  'rlStudio.compareRuns': 'training',
   'rlStudio.copyCheckpointModelId': 'training',
   'rlStudio.chatWithModel': 'training',
   'rlStudio.useInChat': 'training',
