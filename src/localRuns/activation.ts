@@ -13,7 +13,7 @@ import { runViewType } from './protocol';
  */
 export function registerLocalRuns(services: Services): () => LocalRunsModule.LocalRunsFeature {
   const feature = onFirstUse('local runs', services.log, () => {
-    const started = (require('.') as typeof LocalRunsModule).startLocalRuns(services);
+    const started = (require('.') as typeof LocalRunsModule).startLocalRuns(services, view);
     tree.attach(started.tree);
     return started;
   });

@@ -27,9 +27,10 @@ const inspectorViewType = 'rlStudio.rollouts';
  * restored or one of its commands first runs: discovery and the tree, the run views, Follow on
  * Platform and their commands.
  */
-export function startLocalRuns(services: Services): LocalRunsFeature {
+export function startLocalRuns(services: Services, view: vscode.TreeView<LocalRunsNode>): LocalRunsFeature {
   const links = new LocalRunLinks(services);
   const tree = new LocalRunsTree(services, links);
+  tree.attachView(view);
   const thresholds = rolloutThresholds();
   const flags = groupFlags.map((flag) => ({ flag, ...groupFlagMeanings[flag] }));
   const read = parquetStepReader((group, index, rowStart) => summarizeGroup(group, { index, line: rowStart, offset: 0, bytes: 0 }, thresholds).summary, groupFlags);

@@ -22,6 +22,13 @@ export type LocalRunsNode =
 
 /** Changes under the watched folders wait this long for the next before discovery runs again. */
 const refreshDelayMs = 1_000;
+/**
+ * How often discovery runs again while the view is visible, besides the watchers: a file watcher
+ * may miss events (a network drive, a remote host out of watches, a sandbox without them), and a
+ * run that goes on must still show its new steps. Discovery reads folder listings only; the tree
+ * is redrawn only when what it found changed.
+ */
+const lookAgainMs = 5_000;
 
 /**
  * The Local Runs view: the official client's project folders in the workspace (and those the
@@ -40,6 +47,7 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
   private readonly subscriptions: vscode.Disposable[];
   /** The folders the settings named that are not looked in, and why (logged once per change). */
   private warned = '';
+  private looking = false;
 
   constructor(
     private readonly services: Services,
@@ -52,6 +60,35 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
       links.onDidChange(() => this.changed.fire(undefined)),
     ];
+  }
+
+  /** Looks again every few seconds while `view` is visible. */
+  attachView(view: vscode.TreeView<LocalRunsNode>): void {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const follow = (visible: boolean) => {
+      clearInterval(timer);
+      timer = visible ? setInterval(() => void this.lookAgain(), lookAgainMs) : undefined;
+    };
+    follow(view.visible);
+    this.subscriptions.push(
+      view.onDidChangeVisibility((event) => follow(event.visible)),
+      { dispose: () => clearInterval(timer) },
+    );
+  }
+
+  /** Discovery again; the tree is redrawn only when what it finds differs from what it shows. */
+  private async lookAgain(): Promise<void> {
+    if (!this.roots || this.looking) return;
+    this.looking = true;
+    try {
+      const shown = this.roots;
+      const found = await this.runDiscovery(false);
+      if (this.roots !== shown || JSON.stringify(found) === JSON.stringify(shown)) return;
+      this.roots = found;
+      this.changed.fire(undefined);
+    } finally {
+      this.looking = false;
+    }
   }
 
   /** Runs discovery again now. */
@@ -183,15 +220,15 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
     });
   }
 
-  private async runDiscovery(): Promise<ArtRoot[]> {
+  private async runDiscovery(watch = true): Promise<ArtRoot[]> {
     const started = performance.now();
     const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
     const configured = await this.configured(workspaceFolders);
     const candidates = rootCandidates(workspaceFolders, configured, diskFiles);
     const roots = await discoverRoots(candidates, diskFiles);
-    await this.watch(candidates);
+    if (watch) await this.watch(candidates);
     const models = roots.reduce((sum, root) => sum + root.projects.reduce((count, project) => count + project.models.length, 0), 0);
-    this.services.log.debug(`local runs: ${models} models in ${roots.length} of ${candidates.length} folders, found in ${Math.round(performance.now() - started)} ms`);
+    if (watch) this.services.log.debug(`local runs: ${models} models in ${roots.length} of ${candidates.length} folders, found in ${Math.round(performance.now() - started)} ms`);
     return roots;
   }
 

@@ -5,7 +5,7 @@ import { loadWebviewPage, panelOptions } from '../../platform/pages/host/panelOp
 import { RpcEndpoint, type Handlers } from '../../platform/pages/rpc';
 import { isCount, params, ProtocolError, type WireMessage } from '../../platform/pages/wire';
 import type { Services } from '../../platform/host/services';
-import { discoveryBounds } from '../model/artLayout';
+import { discoveryBounds, stepOfFileName } from '../model/artLayout';
 import { listSteps } from '../model/discovery';
 import { readRunFolder, type RunFolder } from '../model/runFolder';
 import { readRunSteps, type StepFileReader } from '../model/runReading';
@@ -26,6 +26,12 @@ export interface StepReading {
 
 /** Changes on disk wait this long for the next before the split is listed again. */
 const relistDelayMs = 300;
+/**
+ * How often a visible run view looks at its split folder's names besides the watcher: a file
+ * watcher may miss events (a folder on a network drive, a remote host out of watches), and a run
+ * that goes on must still show its new steps. One directory read, no file opened.
+ */
+const lookAgainMs = 3_000;
 
 /**
  * The run views: one panel per model's trajectories folder. A panel reads the split it shows, a few
@@ -119,11 +125,15 @@ class RunPanel {
     // One watcher per open run, on its step files only.
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder.trajectories), '*/*.parquet'));
     const changed = () => this.debounce.schedule('relist', relistDelayMs, () => void this.relist());
+    const poll = setInterval(() => {
+      if (panel.visible) void this.lookAgain();
+    }, lookAgainMs);
     this.subscriptions.push(
       panel.webview.onDidReceiveMessage((message: unknown) => this.channel.receive(message)),
       watcher,
       watcher.onDidCreate(changed),
       watcher.onDidDelete(changed),
+      { dispose: () => clearInterval(poll) },
       watcher.onDidChange((uri) => {
         // Bounded: a split lists at most runSteps files, and the set is emptied on each listing.
         if (this.changedFiles.size < discoveryBounds.runSteps) this.changedFiles.add(uri.fsPath);
@@ -230,6 +240,23 @@ class RunPanel {
     }
     // A split chosen while the last reading stopped has its own queue waiting.
     if (this.queue.length > 0 && !this.reading.signal.aborted) void this.pump();
+  }
+
+  /** Lists the split again when the names of its step files are not the ones known. */
+  private async lookAgain(): Promise<void> {
+    const split = this.split;
+    const state = split === undefined ? undefined : this.splits.get(split);
+    if (!state || split === undefined || this.debounce.isPending('relist')) return;
+    const listing = await diskFiles.list(diskFiles.join(this.folder.trajectories, split), discoveryBounds.entries);
+    // The first steps by number, as the listing keeps them.
+    const names = (listing?.entries ?? [])
+      .filter((entry) => entry.kind === 'file')
+      .map((entry) => ({ name: entry.name, step: stepOfFileName(entry.name) }))
+      .filter((entry): entry is { name: string; step: number } => entry.step !== undefined)
+      .sort((a, b) => a.step - b.step)
+      .slice(0, discoveryBounds.runSteps)
+      .map((entry) => entry.name);
+    if (!state.sameNames(names)) this.debounce.schedule('relist', 0, () => void this.relist());
   }
 
   /** Step files appeared, went or changed: the shown split is listed again. */

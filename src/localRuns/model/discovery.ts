@@ -123,6 +123,9 @@ async function discoverProject(name: string, path: string, files: LocalFiles, se
   const modelsPath = files.join(path, modelsFolder);
   const listing = await files.list(modelsPath, discoveryBounds.entries);
   if (!listing) return undefined;
+  // A link inside models/ back to models/ itself is not a model.
+  const modelsReal = await files.realPath(modelsPath);
+  if (modelsReal) seen.add(modelsReal);
   const folders = sortedFolders(listing.entries);
   const models: LocalModel[] = [];
   let looked = 0;
@@ -151,8 +154,16 @@ async function discoverModel(folderName: string, path: string, project: string, 
     const trajectories = files.join(path, trajectoriesFolder);
     const splits = await files.list(trajectories, discoveryBounds.entries);
     const folders = splits ? sortedFolders(splits.entries) : [];
-    for (const entry of folders.slice(0, discoveryBounds.splits)) model.splits.push(await countSplit(entry.name, files.join(trajectories, entry.name), files));
-    model.moreSplits = (splits?.more ?? false) || folders.length > discoveryBounds.splits;
+    let looked = 0;
+    for (; looked < folders.length && model.splits.length < discoveryBounds.splits; looked++) {
+      const splitPath = files.join(trajectories, folders[looked]!.name);
+      // A split reached through a link to a folder already listed (the model itself) is not a split.
+      const real = await files.realPath(splitPath);
+      if (!real || seen.has(real)) continue;
+      seen.add(real);
+      model.splits.push(await countSplit(folders[looked]!.name, splitPath, files));
+    }
+    model.moreSplits = (splits?.more ?? false) || looked < folders.length;
   }
   return model;
 }

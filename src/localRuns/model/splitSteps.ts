@@ -59,6 +59,16 @@ export class SplitSteps {
     return changed;
   }
 
+  /**
+   * Whether a listing's step file names are the ones listed: a cheap look (names only, no sizes) at
+   * a split folder that tells whether a step appeared or went.
+   */
+  sameNames(names: readonly string[]): boolean {
+    if (names.length !== this.files.size) return false;
+    const known = new Set([...this.files.values()].map((file) => basename(file.path)));
+    return names.every((name) => known.has(name));
+  }
+
   /** Every row, in step order. */
   list(): StepRow[] {
     return [...this.rows.values()].sort((a, b) => a.step - b.step);

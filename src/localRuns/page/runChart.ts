@@ -4,7 +4,7 @@ import type { FlagWords, StepRow } from '../protocol';
 
 const rewardHeight = 170;
 const flagHeight = 90;
-const gap = 18;
+const gap = 22;
 const margin = { top: 10, right: 14, bottom: 22, left: 52 };
 /** Flag colours: classes flag-0 … flag-5 map to the theme's chart colours in localRun.css. */
 const flagPalette = 6;
@@ -100,7 +100,7 @@ export class RunChart {
     const flagTop = rewardTop + rewardHeight + gap;
     const totals = rows.map((row) => (row.figures ? row.figures.flagCounts.reduce((sum, count) => sum + count, 0) : 0));
     const most = Math.max(1, ...totals);
-    const flagLabel = svg('text', { class: 'axis-name', x: margin.left, y: flagTop + 10 });
+    const flagLabel = svg('text', { class: 'axis-name', x: margin.left, y: flagTop - 5 });
     flagLabel.textContent = `flagged groups (up to ${most})`;
     plot.append(flagLabel);
     plot.append(svg('line', { class: 'axis', x1: margin.left, x2: this.width - margin.right, y1: flagTop + flagHeight, y2: flagTop + flagHeight }));
