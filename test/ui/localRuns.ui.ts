@@ -83,11 +83,7 @@ export async function listsTheModelOnceTheClientLogsSteps(context: UiTestContext
   await logStep(workspace, 'val', 0);
   // The view refreshes on its own when step files appear (its watcher, debounced).
   const listed = (shown: string[]) => shown.some((row) => /agent-001/.test(row) && /13 steps/.test(row));
-  const rows = await waitForViewRows(page, view, listed, 20_000).catch(async () => {
-    console.log('      the view did not refresh on its own: pressing Refresh');
-    await runCommand(page, 'RL Studio: Refresh Local Runs');
-    return waitForViewRows(page, view, listed);
-  });
+  const rows = await waitForViewRows(page, view, listed, 20_000);
   console.log(`      rows: ${JSON.stringify(rows)}`);
   assert.ok(rows.some((row) => /tic-tac-toe/.test(row)));
   assert.ok(rows.some((row) => /latest 11/.test(row) && /Qwen\/Qwen2\.5-7B-Instruct/.test(row)));
