@@ -49,7 +49,7 @@ export interface RunSnapshot {
   splits: { name: string; stepCount: number }[];
   split: string;
   steps: StepRow[];
-  /** More step files than the view lists (the first ones by step are listed). */
+  /** More step files than the view lists (the latest ones are listed). */
   moreSteps: boolean;
   flags: FlagWords[];
 }

@@ -80,7 +80,8 @@ describe('fault: hostile local run folders', function () {
     const { result: run, measurement } = await measure(() => listSteps(split, diskFiles, discoveryBounds.runSteps, true));
     assert.equal(run.steps.length, discoveryBounds.runSteps);
     assert.equal(run.more, true);
-    assert.equal(run.steps[0]!.step, 0);
+    assert.equal(run.steps[0]!.step, 10_000 - discoveryBounds.runSteps, 'the latest steps');
+    assert.equal(run.steps.at(-1)!.step, 9_999);
     const tree = await listSteps(split, diskFiles, discoveryBounds.treeSteps, true);
     assert.equal(tree.steps.length, discoveryBounds.treeSteps);
     assert.equal(tree.more, true);

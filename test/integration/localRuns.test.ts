@@ -70,7 +70,7 @@ describe('Local Runs: the official client’s folders, the run view and Follow o
   it('lists the model of the workspace’s .art with its steps, and nothing of model.json but its facts', async () => {
     const node = await modelNode('agent-001');
     const item = feature.tree.getTreeItem(node);
-    assert.match(String(item.description), /^3 steps · latest 2 · /);
+    assert.match(String(item.description), /^train 3 · latest 2 · /);
     assert.match(item.contextValue ?? '', /\bhasRun\b.*\bfollowable\b/);
     assert.ok(!JSON.stringify([item.label, item.description, item.tooltip]).includes(secret));
     assert.ok(!platform.api.recentLogLines().join('\n').includes(secret));
@@ -82,7 +82,7 @@ describe('Local Runs: the official client’s folders, the run view and Follow o
     await waitUntil(
       'the fourth step listed',
       async () => String(feature.tree.getTreeItem(await modelNode('agent-001')).description),
-      (description) => description.startsWith('4 steps · latest 3'),
+      (description) => description.startsWith('train 4 · latest 3'),
     );
   });
 

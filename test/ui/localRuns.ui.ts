@@ -82,7 +82,7 @@ export async function listsTheModelOnceTheClientLogsSteps(context: UiTestContext
   for (let step = 0; step < steps; step++) await logStep(workspace, 'train', step);
   await logStep(workspace, 'val', 0);
   // The view refreshes on its own when step files appear (its watcher, debounced).
-  const listed = (shown: string[]) => shown.some((row) => /agent-001/.test(row) && /13 steps/.test(row));
+  const listed = (shown: string[]) => shown.some((row) => /agent-001/.test(row) && /train 12, val 1/.test(row));
   const rows = await waitForViewRows(page, view, listed, 20_000);
   console.log(`      rows: ${JSON.stringify(rows)}`);
   assert.ok(rows.some((row) => /tic-tac-toe/.test(row)));

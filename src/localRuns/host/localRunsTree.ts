@@ -18,7 +18,8 @@ export type LocalRunsNode =
   | { kind: 'model'; model: LocalModel }
   | { kind: 'split'; model: LocalModel; split: LocalSplit }
   | { kind: 'step'; model: LocalModel; split: LocalSplit; step: StepFile }
-  | { kind: 'note'; text: string; tooltip?: string; folder?: string };
+  /** A note; one with `run` opens that folder's run view when clicked. */
+  | { kind: 'note'; text: string; run?: string };
 
 /** Changes under the watched folders wait this long for the next before discovery runs again. */
 const refreshDelayMs = 1_000;
@@ -115,7 +116,7 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
         return this.projectsOf(node.root);
       case 'project': {
         const models: LocalRunsNode[] = node.project.models.map((model) => ({ kind: 'model', model }));
-        if (node.project.moreModels) models.push({ kind: 'note', text: `Only the first ${discoveryBounds.models} models are listed`, folder: node.project.path });
+        if (node.project.moreModels) models.push({ kind: 'note', text: `Only the first ${discoveryBounds.models} models are listed` });
         return models;
       }
       case 'model': {
@@ -128,7 +129,12 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
         const { steps, more } = await listSteps(node.split.path, diskFiles, discoveryBounds.treeSteps, true);
         // The latest steps first: the one a person looks for while a run goes on.
         const nodes: LocalRunsNode[] = steps.reverse().map((step) => ({ kind: 'step', model: node.model, split: node.split, step }));
-        if (more) nodes.push({ kind: 'note', text: `More steps: Open Run shows up to ${discoveryBounds.runSteps.toLocaleString('en-US')}`, folder: node.split.path });
+        if (more)
+          nodes.push({
+            kind: 'note',
+            text: `Only the latest ${discoveryBounds.treeSteps} steps are listed here: Open Run lists up to ${discoveryBounds.runSteps.toLocaleString('en-US')}`,
+            run: node.split.path,
+          });
         return nodes;
       }
       default:
@@ -180,8 +186,9 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
       case 'note': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('info');
-        item.tooltip = node.tooltip ?? node.text;
+        item.tooltip = node.text;
         item.contextValue = 'localNote';
+        if (node.run) item.command = { command: 'rlStudio.openLocalRun', title: 'Open Run', arguments: [node.run] };
         return item;
       }
     }
@@ -207,7 +214,7 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
 
   private projectsOf(root: ArtRoot): LocalRunsNode[] {
     const nodes: LocalRunsNode[] = root.projects.map((project) => ({ kind: 'project', project }));
-    if (root.moreProjects) nodes.push({ kind: 'note', text: `Only the first ${discoveryBounds.projects} projects are listed`, folder: root.path });
+    if (root.moreProjects) nodes.push({ kind: 'note', text: `Only the first ${discoveryBounds.projects} projects are listed` });
     return nodes;
   }
 

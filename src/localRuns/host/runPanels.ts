@@ -248,13 +248,13 @@ class RunPanel {
     const state = split === undefined ? undefined : this.splits.get(split);
     if (!state || split === undefined || this.debounce.isPending('relist')) return;
     const listing = await diskFiles.list(diskFiles.join(this.folder.trajectories, split), discoveryBounds.entries);
-    // The first steps by number, as the listing keeps them.
+    // The latest steps by number, as the listing keeps them.
     const names = (listing?.entries ?? [])
       .filter((entry) => entry.kind === 'file')
       .map((entry) => ({ name: entry.name, step: stepOfFileName(entry.name) }))
       .filter((entry): entry is { name: string; step: number } => entry.step !== undefined)
       .sort((a, b) => a.step - b.step)
-      .slice(0, discoveryBounds.runSteps)
+      .slice(-discoveryBounds.runSteps)
       .map((entry) => entry.name);
     if (!state.sameNames(names)) this.debounce.schedule('relist', 0, () => void this.relist());
   }

@@ -62,7 +62,7 @@ export interface StepFile {
 
 export interface StepListing {
   steps: StepFile[];
-  /** More step files than were listed. */
+  /** More step files than were listed (the earliest were left out). */
   more: boolean;
 }
 
@@ -174,9 +174,9 @@ async function countSplit(name: string, path: string, files: LocalFiles): Promis
 }
 
 /**
- * A split folder's step files in step order, at most `limit` of them (the first ones by step when
- * there are more; `more` says so), with their sizes when `sizes`. Files that are not
- * `<number>.parquet` are not steps.
+ * A split folder's step files in step order, at most `limit` of them (the latest ones when there are
+ * more, as a run going on is read for its latest steps; `more` says so), with their sizes when
+ * `sizes`. Files that are not `<number>.parquet` are not steps.
  */
 export async function listSteps(path: string, files: LocalFiles, limit: number, sizes: boolean): Promise<StepListing> {
   // Sizes cost a stat per file: asked for only when the list is short enough to be shown.
@@ -189,7 +189,7 @@ export async function listSteps(path: string, files: LocalFiles, limit: number, 
     if (step !== undefined) steps.push({ step, path: files.join(path, entry.name), bytes: entry.bytes });
   }
   steps.sort((a, b) => a.step - b.step || a.path.localeCompare(b.path));
-  return { steps: steps.slice(0, limit), more: listing.more || steps.length > limit };
+  return { steps: steps.slice(Math.max(0, steps.length - limit)), more: listing.more || steps.length > limit };
 }
 
 /** Folders the client could have written, by name, so the tree's order is stable. */

@@ -7,11 +7,22 @@ import { quoted } from '../../platform/kit/confirmationText';
 import { plural } from '../../platform/kit/format';
 import { modelSteps, platformName, type LocalModel, type LocalSplit } from './discovery';
 
+/** Splits named with their step counts in a model's description, at most. */
+const describedSplits = 3;
+
+/** `train 12, val 1 · latest 11 · Qwen/Qwen2.5-7B-Instruct · followed`: what a person scans the tree for. */
 export function modelDescription(model: LocalModel, followedId: string | undefined): string {
   const { steps, latest } = modelSteps(model);
-  return [steps === 0 ? 'no steps logged' : plural(steps, 'step'), latest === undefined ? '' : `latest ${latest}`, model.facts?.base_model ?? '', followedId ? 'followed' : '']
-    .filter(Boolean)
-    .join(' · ');
+  const counts =
+    steps === 0
+      ? 'no steps logged'
+      : model.splits.length <= describedSplits
+        ? model.splits
+            .filter((split) => split.stepCount > 0)
+            .map((split) => `${split.name} ${split.stepCount}${split.moreSteps ? '+' : ''}`)
+            .join(', ')
+        : plural(steps, 'step');
+  return [counts, latest === undefined ? '' : `latest ${latest}`, model.facts?.base_model ?? '', followedId ? 'followed' : ''].filter(Boolean).join(' · ');
 }
 
 export function modelTooltip(model: LocalModel, followedId: string | undefined): string {

@@ -120,7 +120,7 @@ class RunPage {
     this.chart.render(rows, this.flags);
     const read = rows.filter((row) => row.state !== 'pending').length;
     const failed = rows.filter((row) => row.state === 'failed').length;
-    const more = this.snapshot?.moreSteps ? ' (the first steps only: this split has more files than the view lists)' : '';
+    const more = this.snapshot?.moreSteps ? ' (the latest steps only: this split has more files than the view lists)' : '';
     this.progress.textContent = rows.length === 0 ? 'No steps logged in this split yet.' : `${read} of ${rows.length} steps read${failed ? `, ${failed} could not be read` : ''}${more}.`;
     const selected = this.stepList.value;
     this.stepList.replaceChildren(

@@ -93,7 +93,7 @@ describe('local runs: discovery of the official client’s folders', () => {
       ],
     );
     assert.deepEqual(modelSteps(agent!), { steps: 5, latest: 10 });
-    assert.equal(modelDescription(agent!, undefined), '5 steps · latest 10 · Qwen/Qwen2.5-7B-Instruct');
+    assert.equal(modelDescription(agent!, undefined), 'train 4, val 1 · latest 10 · Qwen/Qwen2.5-7B-Instruct');
     assert.equal(judge!.facts, undefined);
     assert.equal(judge!.note, undefined, 'a model without model.json is not a problem');
     assert.equal(platformName(judge!), 'judge');
@@ -134,7 +134,7 @@ describe('local runs: discovery of the official client’s folders', () => {
     assert.equal(direct[0]!.projects[0]!.name, 'proj');
   });
 
-  it('lists a split’s steps in step order with their sizes, and only `<number>.parquet` files', async () => {
+  it('lists a split’s steps in step order with their sizes, the latest when there are more, and only `<number>.parquet` files', async () => {
     const split = join(workspace, 'split');
     for (const name of ['0010.parquet', '0002.parquet', '12.parquet', 'x.parquet', '0003.jsonl']) touch(join(split, name), 'abc');
     const listing = await listSteps(split, diskFiles, 10, true);
@@ -150,7 +150,8 @@ describe('local runs: discovery of the official client’s folders', () => {
     const cut = await listSteps(split, diskFiles, 2, false);
     assert.deepEqual(
       cut.steps.map((step) => step.step),
-      [2, 10],
+      [10, 12],
+      'the latest steps',
     );
     assert.equal(cut.more, true);
     assert.equal(stepOfFileName('0001.PARQUET'), 1);
