@@ -38,24 +38,24 @@ export function startLocalRuns(services: Services, view: vscode.TreeView<LocalRu
   const runs = new RunPanels(services, { read, flags, openStep });
   services.context.subscriptions.push(links, tree, runs);
 
-  services.registerCommand('rlStudio.localRuns.refresh', () => tree.refresh());
-  services.registerCommand('rlStudio.localRuns.addFolder', () => addFolder(services, tree));
+  services.registerCommand('rlStudio.refreshLocalRuns', () => tree.refresh());
+  services.registerCommand('rlStudio.addLocalRunsFolder', () => addFolder(services, tree));
   services.registerCommand('rlStudio.openLocalRun', async (given?: unknown) => {
     const folder = folderOf(given) ?? (await pickRun(services, tree));
     if (folder) await runs.show(folder);
   });
-  services.registerCommand('rlStudio.localRuns.openStep', async (node?: LocalRunsNode) => {
+  services.registerCommand('rlStudio.openLocalStep', async (node?: LocalRunsNode) => {
     if (node?.kind === 'step') await openStep(node.step.path);
   });
-  services.registerCommand('rlStudio.localRuns.reveal', async (node?: LocalRunsNode) => {
+  services.registerCommand('rlStudio.revealLocalRun', async (node?: LocalRunsNode) => {
     const path = pathOf(node);
     if (path) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(path));
   });
-  services.registerCommand('rlStudio.localRuns.copyPath', async (node?: LocalRunsNode) => {
+  services.registerCommand('rlStudio.copyLocalModelPath', async (node?: LocalRunsNode) => {
     const path = pathOf(node);
     if (path) await copyAndSay(path, 'Copied the model folder path');
   });
-  services.registerCommand('rlStudio.localRuns.follow', async (node?: LocalRunsNode) => {
+  services.registerCommand('rlStudio.followLocalModel', async (node?: LocalRunsNode) => {
     const model = node?.kind === 'model' ? node.model : await pickModel(services, tree, 'Follow on Platform');
     return model ? followOnPlatform(services, links, model) : undefined;
   });

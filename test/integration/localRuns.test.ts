@@ -107,7 +107,7 @@ describe('Local Runs: the official client’s folders, the run view and Follow o
     const asked = platform.api.dialogs.asked.length;
     // model.json names no entity and rlStudio.project no team: the entity is asked.
     platform.api.dialogs.answerNext(ids.trainedModelEntity, 'Follow Model');
-    const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.localRuns.follow', node);
+    const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.followLocalModel', node);
     assert.ok(model, 'the model was followed');
     assert.deepEqual([model.entity, model.project, model.name], [ids.trainedModelEntity, 'emulator-project', 'agent-001']);
     const confirmation = platform.api.dialogs.asked.slice(asked).find((question) => question.kind === 'confirm');
@@ -126,7 +126,7 @@ describe('Local Runs: the official client’s folders, the run view and Follow o
     );
     // Followed again: the same model, returned by name.
     platform.api.dialogs.answerNext(ids.trainedModelEntity, 'Follow Model');
-    const again = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.localRuns.follow', await modelNode('agent-001'));
+    const again = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.followLocalModel', await modelNode('agent-001'));
     assert.equal(again?.id, model.id);
   });
 
@@ -152,7 +152,7 @@ describe('Local Runs: the official client’s folders, the run view and Follow o
     await logModel('registered', { id: modelId, entity: 'emulator-entity', base_model: 'unused/base' }, 1);
     feature.tree.refresh();
     platform.api.dialogs.answerNext('Add by Its Id');
-    const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.localRuns.follow', await modelNode('registered'));
+    const model = await vscode.commands.executeCommand<RememberedModel | undefined>('rlStudio.followLocalModel', await modelNode('registered'));
     assert.equal(model?.id, modelId);
     assert.equal(feature.links.folderOf(modelId), modelFolder('registered'));
   });

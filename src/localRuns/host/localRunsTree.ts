@@ -180,7 +180,7 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
         item.tooltip = `Step ${node.step.step} of ${quoted(node.split.name)}, ${quoted(node.model.folderName)}\nFile: ${quoted(node.step.path)}\nOpens in the rollout inspector.`;
         item.contextValue = 'localStep';
         item.id = `step:${node.step.path}`;
-        item.command = { command: 'rlStudio.localRuns.openStep', title: 'Open Step in Rollout Inspector', arguments: [node] };
+        item.command = { command: 'rlStudio.openLocalStep', title: 'Open Step in Rollout Inspector', arguments: [node] };
         return item;
       }
       case 'note': {
