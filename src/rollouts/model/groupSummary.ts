@@ -55,6 +55,8 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
   finishReasons.length = 0;
   metricKeys.length = 0;
   let entries = 0;
+  work.booleanKeys = 0;
+  work.numericKeys = 0;
   const facts = work.facts;
   let anyEmptyOrRepetitive = false;
   // Trajectories that do nothing: a flag only once their advantage is known, and whether any
@@ -135,6 +137,7 @@ export function summarizeGroup(value: unknown, place: GroupPlace, thresholds: Su
       finishReasons: store ? store.sharedReasons(finishReasons) : finishReasons.slice(),
       metricKeys: store ? store.sharedKeys(metricKeys) : metricKeys.slice(),
       metricValues,
+      booleanMetrics: work.booleanKeys & ~work.numericKeys,
       exceptionCount,
       metadata: smallMetadata(value.metadata),
       flags: flagLists[flags]!,
@@ -290,13 +293,14 @@ function collectMetrics(metrics: unknown, keys: string[], entries: number): numb
   for (const key in metrics) {
     const value = metrics[key];
     let metric: number;
+    const isBoolean = typeof value === 'boolean';
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) {
         wellFormed = false;
         continue;
       }
       metric = value;
-    } else if (typeof value === 'boolean') {
+    } else if (isBoolean) {
       // A boolean metric (the official client's `correct: true`) counts as 1 or 0, so its mean is a rate.
       metric = value ? 1 : 0;
     } else {
@@ -308,6 +312,9 @@ function collectMetrics(metrics: unknown, keys: string[], entries: number): numb
       if (keys.length >= maxMetricKeys) continue;
       index = keys.push(key) - 1;
     }
+    // `maxMetricKeys` is 32: one bit per key.
+    if (isBoolean) work.booleanKeys |= 1 << index;
+    else work.numericKeys |= 1 << index;
     if (entries + 2 > work.entries.length) growEntries();
     work.entries[entries] = index;
     work.entries[entries + 1] = metric;
@@ -328,6 +335,9 @@ const work = {
   reasons: [] as string[],
   keys: [] as string[],
   facts: { empty: false, trivial: false, wordless: false, callsTools: false, wellFormed: true } as TrajectoryFacts,
+  /** Bits of the metric keys that had a boolean value, and of those that had a number, in the group so far. */
+  booleanKeys: 0,
+  numericKeys: 0,
 };
 
 /**

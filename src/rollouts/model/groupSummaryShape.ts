@@ -104,6 +104,11 @@ export interface GroupSummary {
   /** Numeric and boolean metric keys of the group's trajectories, and their values (a boolean as 1 or 0): `metricKeys.length` per trajectory, NaN where one lacks a key. */
   metricKeys: string[];
   metricValues: Float64Array;
+  /**
+   * The metric keys (bit `i` for `metricKeys[i]`) whose every value in this group was a boolean
+   * (the official client's `correct: true`): their means are rates.
+   */
+  booleanMetrics: number;
   exceptionCount: number;
   /** The group's metadata, small: at most `maxMetadataKeys` keys, each value cut to a short text. */
   metadata: Record<string, string | number | boolean | null>;

@@ -39,9 +39,12 @@ export function describeRolloutsForAgent(fileName: string, snapshot: RolloutSnap
     lines.push(`Finish reasons: ${countsLine(statistics.finishReasons, finishReasonsListed)}`);
     const metricKeys = Object.keys(statistics.metrics).sort();
     if (metricKeys.length > 0) {
-      const shown = metricKeys
-        .slice(0, metricsListed)
-        .map((key) => `${foreignToken(key, 60)} mean ${formatFigure(statistics.metrics[key]!.mean)} (${formatCount(statistics.metrics[key]!.count)} values)`);
+      const shown = metricKeys.slice(0, metricsListed).map((key) => {
+        const series = statistics.metrics[key]!;
+        // A metric of booleans is a rate: "correct true in 62.5%".
+        const figure = series.rate ? `true in ${formatFigure(Math.round(series.mean * 1000) / 10)}%` : `mean ${formatFigure(series.mean)}`;
+        return `${foreignToken(key, 60)} ${figure} (${formatCount(series.count)} values)`;
+      });
       if (metricKeys.length > metricsListed) shown.push(`… ${formatCount(metricKeys.length - metricsListed)} more`);
       lines.push(`Trajectory metrics: ${shown.join(' · ')}`);
     }

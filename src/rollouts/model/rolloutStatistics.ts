@@ -33,6 +33,8 @@ export interface SeriesStatistics {
   histogram: Histogram;
   /** Values beyond `maxKeptValues` are in the count, mean and std but not in the histogram. */
   histogramOf: number;
+  /** Set when every value was a boolean (1 or 0): the mean is the rate of true. */
+  rate?: true;
 }
 
 export interface RolloutStatistics {
@@ -87,8 +89,17 @@ class Series {
     this.keptCount = keptCount;
   }
 
+  /** What a metric's values were so far: booleans only, or numbers too (reward and length are never told). */
+  private kind: 'untold' | 'booleans' | 'numbers' = 'untold';
+
+  /** A group's values of this metric were all booleans, or not. */
+  tellKind(booleans: boolean): void {
+    if (this.kind !== 'numbers') this.kind = booleans ? 'booleans' : 'numbers';
+  }
+
   snapshot(): SeriesStatistics {
-    return seriesStatistics(this.count, this.mean, this.squares, this.min, this.max, this.kept.subarray(0, this.keptCount));
+    const statistics = seriesStatistics(this.count, this.mean, this.squares, this.min, this.max, this.kept.subarray(0, this.keptCount));
+    return this.kind === 'booleans' && statistics.count > 0 ? { ...statistics, rate: true } : statistics;
   }
 
   private grow(used: number): Float64Array {
@@ -163,7 +174,14 @@ export class RolloutStatisticsBuilder {
       this.lastKeys = keys;
       this.lastSeries = keys.map((key) => this.seriesOf(key));
     }
-    for (let key = 0; key < keys.length; key++) this.lastSeries[key]?.addEvery(group.metricValues, key, keys.length);
+    const booleans = group.booleanMetrics;
+    for (let key = 0; key < keys.length; key++) {
+      const series = this.lastSeries[key];
+      if (!series) continue;
+      series.addEvery(group.metricValues, key, keys.length);
+      // A group lists only the keys it has values of.
+      series.tellKind((booleans & (1 << key)) !== 0);
+    }
   }
 
   /** The series of a metric key, new when under `maxSeriesKeys`; undefined when the key is one too many. */

@@ -7,7 +7,7 @@ import type { SeriesStatistics } from '../model/rolloutStatistics';
 import type { SeriesName, ValueRange } from '../model/inspectorModel';
 import { h } from '../../platform/pages/page/dom';
 import { formatCount } from '../../platform/kit/format';
-import { formatNumber, seriesLabel } from './labels';
+import { formatNumber, formatRate, seriesLabel } from './labels';
 
 export class HistogramView {
   readonly element = h('div', { class: 'histogram' });
@@ -22,7 +22,7 @@ export class HistogramView {
 
   render(series: SeriesName, statistics: SeriesStatistics): void {
     const { counts, min, max } = statistics.histogram;
-    const name = seriesLabel(series);
+    const name = seriesLabel(series, statistics);
     this.bars.setAttribute('aria-label', `Distribution of ${name}: press a bar to show the groups with a value in its range`);
     const highest = counts.reduce((most, count) => Math.max(most, count), 0);
     const width = (max - min) / counts.length;
@@ -48,7 +48,7 @@ export class HistogramView {
     this.note.textContent =
       statistics.count === 0
         ? 'No values yet.'
-        : `${formatCount(statistics.count)} values · mean ${formatNumber(statistics.mean)} · std ${formatNumber(statistics.std)}${
+        : `${formatCount(statistics.count)} values · ${statistics.rate ? `true in ${formatRate(statistics.mean)}` : `mean ${formatNumber(statistics.mean)} · std ${formatNumber(statistics.std)}`}${
             statistics.histogramOf < statistics.count ? ` · the bars show the first ${formatCount(statistics.histogramOf)}` : ''
           }`;
   }

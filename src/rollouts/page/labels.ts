@@ -1,16 +1,24 @@
 /** How the rollout inspector names flags and series and prints its numbers. */
 import { groupFlags, type GroupFlag } from '../model/groupSummaryShape';
 import type { SeriesName } from '../model/inspectorModel';
+import type { SeriesStatistics } from '../model/rolloutStatistics';
 import { formatMetric } from '../../platform/kit/format';
 
 export function isFlag(value: unknown): value is GroupFlag {
   return typeof value === 'string' && groupFlags.includes(value as GroupFlag);
 }
 
-export function seriesLabel(series: SeriesName): string {
+/** A series' name; a metric whose values were all booleans is named as the rate it is. */
+export function seriesLabel(series: SeriesName, statistics?: SeriesStatistics): string {
   if (series === 'reward') return 'reward';
   if (series === 'completionLength') return 'completion length';
-  return series.slice('metric:'.length);
+  const key = series.slice('metric:'.length);
+  return statistics?.rate ? `${key} (rate)` : key;
+}
+
+/** "62.5%": a rate (the mean of values that are 1 or 0) as a percentage. */
+export function formatRate(mean: number): string {
+  return `${formatMetric(Math.round(mean * 1000) / 10)}%`;
 }
 
 /** A number as the list and the group view print it: about four significant digits. */

@@ -67,11 +67,12 @@ export class Overview {
 
   private renderSeriesChoices(statistics: RolloutStatistics): void {
     const names: SeriesName[] = ['reward', 'completionLength', ...Object.keys(statistics.metrics).map((key): SeriesName => `metric:${key}`)];
-    const keys = names.join('\n');
+    // A metric that turns out to be a rate is labelled again.
+    const keys = names.map((name) => `${name}${seriesOf(statistics, name).rate ? ' rate' : ''}`).join('\n');
     if (keys === this.seriesKeys) return;
     this.seriesKeys = keys;
     const current = this.seriesSelect.value;
-    this.seriesSelect.replaceChildren(...names.map((name) => option(name, seriesLabel(name))));
+    this.seriesSelect.replaceChildren(...names.map((name) => option(name, seriesLabel(name, seriesOf(statistics, name)))));
     this.seriesSelect.value = names.includes(current as SeriesName) ? current : 'reward';
   }
 

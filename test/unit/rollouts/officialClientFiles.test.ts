@@ -7,6 +7,7 @@ import { buildGroupDetail } from '../../../src/rollouts/model/groupDetail';
 import { summarizeGroup } from '../../../src/rollouts/model/groupSummary';
 import { trajectoriesOf, type GroupSummary } from '../../../src/rollouts/model/groupSummaryShape';
 import { inspectRollouts } from '../../../src/rollouts/model/rolloutReader';
+import { describeRolloutsForAgent } from '../../../src/rollouts/model/rolloutReport';
 import { chunksOf } from './rolloutFixtures';
 
 /** Files in the official Python client's exact shapes (see test/fixtures/art/README.md). */
@@ -36,6 +37,15 @@ describe("the official client's trajectory files", () => {
     assert.equal(groups[2]!.trajectories[1].messages_and_choices[2].logprobs, null);
   });
 
+  it('make a rate only of a metric whose every value is a boolean', async () => {
+    const mixed = changed(0, (group) => {
+      group.trajectories[1].metrics.correct = 1;
+    });
+    const statistics = (await inspectRollouts(chunksOf(`${JSON.stringify(mixed)}\n${jsonl}`, 97), 'jsonl')).snapshot().statistics;
+    assert.equal(statistics.metrics.correct!.rate, undefined, 'a 1 among the booleans makes it a number');
+    assert.equal(statistics.metrics.correct!.mean, 5 / 8);
+  });
+
   it('pass the shape check with no problem, not even a warning', () => {
     groups.forEach((group, index) => assert.deepEqual(validateTrajectoryGroup(group), [], `group ${index}`));
     for (const [text, format] of [
@@ -61,6 +71,9 @@ describe("the official client's trajectory files", () => {
       assert.equal(snapshot.statistics.exceptions, 1);
       // `correct` is true in 3 of the 6 trajectories: its mean is the rate.
       assert.equal(snapshot.statistics.metrics.correct!.mean, 3 / 6);
+      assert.equal(snapshot.statistics.metrics.correct!.rate, true, 'a metric of booleans is a rate');
+      assert.equal(snapshot.statistics.metrics.duration!.rate, undefined, 'a metric of numbers is not');
+      assert.match(describeRolloutsForAgent('trajectories.jsonl', snapshot), /correct\S* true in 50%/);
       const summaries = collection.groups;
       assert.deepEqual(
         trajectoriesOf(summaries[0]!).map((item) => item.metrics.correct),

@@ -33,7 +33,7 @@ describe('rollout report for a language model', () => {
         '  0.8 to 1   | #################### 4',
         'Completion length (characters of the trained turns): mean 43.6, std 23.2, min 0, max 57 (8 values)',
         'Finish reasons: stop 7 · length 1',
-        'Trajectory metrics: correct mean 0.875 (8 values) · passed mean 0.875 (8 values) · turns mean 1 (8 values)',
+        'Trajectory metrics: correct mean 0.875 (8 values) · passed true in 87.5% (8 values) · turns mean 1 (8 values)',
         'Flagged groups:',
         '- no signal: 1 of 3 (33.3%) · every trajectory got the same reward, so the group teaches nothing',
         '- high variance: 1 of 3 (33.3%) · rewards within the group spread widely',
