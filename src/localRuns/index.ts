@@ -49,7 +49,10 @@ export function startLocalRuns(services: Services, view: vscode.TreeView<LocalRu
   });
   services.registerCommand('rlStudio.revealLocalRun', async (node?: LocalRunsNode) => {
     const path = pathOf(node);
-    if (path) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(path));
+    if (!path) return;
+    const uri = vscode.Uri.file(path);
+    // The Explorer shows the workspace's folders only: a folder elsewhere is shown by the system's file manager.
+    await vscode.commands.executeCommand(vscode.workspace.getWorkspaceFolder(uri) ? 'revealInExplorer' : 'revealFileInOS', uri);
   });
   services.registerCommand('rlStudio.copyLocalModelPath', async (node?: LocalRunsNode) => {
     const path = pathOf(node);
