@@ -30,6 +30,8 @@ const refreshDelayMs = 1_000;
  * is redrawn only when what it found changed.
  */
 const lookAgainMs = 5_000;
+/** After a look that took t, the next waits at least this many times t. */
+const lookAgainCostFactor = 20;
 
 /**
  * The Local Runs view: the official client's project folders in the workspace (and those the
@@ -48,7 +50,6 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
   private readonly subscriptions: vscode.Disposable[];
   /** The folders the settings named that are not looked in, and why (logged once per change). */
   private warned = '';
-  private looking = false;
 
   constructor(
     private readonly services: Services,
@@ -65,31 +66,46 @@ export class LocalRunsTree implements vscode.TreeDataProvider<LocalRunsNode>, vs
 
   /** Looks again every few seconds while `view` is visible. */
   attachView(view: vscode.TreeView<LocalRunsNode>): void {
-    let timer: ReturnType<typeof setInterval> | undefined;
-    const follow = (visible: boolean) => {
-      clearInterval(timer);
-      timer = visible ? setInterval(() => void this.lookAgain(), lookAgainMs) : undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let visible = view.visible;
+    // The next look is armed once the last one is done, and waits longer after a slow one: a large
+    // tree of folders is not read again and again back to back.
+    const arm = (waitMs: number) => {
+      clearTimeout(timer);
+      timer = visible
+        ? setTimeout(
+            () =>
+              void this.lookAgain()
+                .catch(() => lookAgainMs)
+                .then((tookMs) => arm(Math.max(lookAgainMs, tookMs * lookAgainCostFactor))),
+            waitMs,
+          )
+        : undefined;
     };
-    follow(view.visible);
+    arm(lookAgainMs);
     this.subscriptions.push(
-      view.onDidChangeVisibility((event) => follow(event.visible)),
-      { dispose: () => clearInterval(timer) },
+      view.onDidChangeVisibility((event) => {
+        visible = event.visible;
+        arm(lookAgainMs);
+      }),
+      { dispose: () => ((visible = false), clearTimeout(timer)) },
     );
   }
 
-  /** Discovery again; the tree is redrawn only when what it finds differs from what it shows. */
-  private async lookAgain(): Promise<void> {
-    if (!this.roots || this.looking) return;
-    this.looking = true;
-    try {
-      const shown = this.roots;
-      const found = await this.runDiscovery(false);
-      if (this.roots !== shown || JSON.stringify(found) === JSON.stringify(shown)) return;
+  /**
+   * Discovery again; the tree is redrawn only when what it finds differs from what it shows.
+   * Resolves with the time the look took.
+   */
+  private async lookAgain(): Promise<number> {
+    const started = performance.now();
+    if (!this.roots) return 0;
+    const shown = this.roots;
+    const found = await this.runDiscovery(false);
+    if (this.roots === shown && JSON.stringify(found) !== JSON.stringify(shown)) {
       this.roots = found;
       this.changed.fire(undefined);
-    } finally {
-      this.looking = false;
     }
+    return performance.now() - started;
   }
 
   /** Runs discovery again now. */
