@@ -168,13 +168,15 @@ class RunPanel {
   /** The split's snapshot; its reading starts (the one before stops). */
   private async showSplit(requested: string | undefined): Promise<RunSnapshot> {
     const split = requested !== undefined && this.folder.splits.includes(requested) ? requested : this.folder.split;
-    if (split !== this.split || !this.splits.has(split ?? '')) {
+    // The same split again (the page reloaded after being hidden) goes on reading where it was.
+    const switched = split !== this.split;
+    if (switched) {
       this.reading.abort();
       this.reading = new AbortController();
       this.queue.length = 0;
       this.split = split;
     }
-    const state = split === undefined ? undefined : await this.stateOf(split);
+    const state = split === undefined ? undefined : await this.stateOf(split, switched);
     return {
       title: `${this.folder.project} / ${this.folder.model}`,
       folder: this.folder.trajectories,
@@ -187,17 +189,18 @@ class RunPanel {
   }
 
   /** The split's steps, listed (and their reading started) on first use. */
-  private async stateOf(split: string): Promise<SplitSteps> {
+  private async stateOf(split: string, switched: boolean): Promise<SplitSteps> {
     let state = this.splits.get(split);
     if (state) {
-      // Steps whose reading was stopped (the person looked at another split) are read now.
-      this.enqueue(
-        state
-          .list()
-          .filter((row) => row.state === 'pending')
-          .map((row) => state!.file(row.step)!)
-          .filter(Boolean),
-      );
+      // Steps whose reading was stopped when the person looked at another split are read now.
+      if (switched)
+        this.enqueue(
+          state
+            .list()
+            .filter((row) => row.state === 'pending')
+            .map((row) => state!.file(row.step)!)
+            .filter(Boolean),
+        );
       return state;
     }
     state = new SplitSteps();
