@@ -11,8 +11,8 @@ const listRows = 14;
 /**
  * The run view: a model's steps across one split, the chart of mean reward and flagged groups per
  * step, and the list of steps. Figures arrive in batches while the host reads the step files; a
- * step is opened in the rollout inspector from the chart (click) or the list (Enter, double-click,
- * or the button).
+ * step is opened in the rollout inspector from the chart or the list (a click, Enter, or the
+ * button).
  */
 class RunPage {
   private readonly host: RpcEndpoint<RunHostMethods, RunPageMethods, RunPageEvent, RunHostEvent>;
@@ -42,7 +42,10 @@ class RunPage {
     this.progress.setAttribute('aria-live', 'polite');
     this.stepList.size = listRows;
     this.splitPicker.addEventListener('change', () => void this.choose(this.splitPicker.value));
-    this.stepList.addEventListener('dblclick', () => this.openSelected());
+    // A click on a step chooses and opens it; the arrow keys only move the choice (Enter opens it).
+    this.stepList.addEventListener('click', (event) => {
+      if (event.target instanceof HTMLOptionElement) this.openSelected();
+    });
     this.stepList.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') this.openSelected();
     });

@@ -128,6 +128,8 @@ describe('the run view page in a real browser', function () {
       await view.page.locator('.step-list').selectOption('0');
       await view.page.locator('.step-list').press('Enter');
       assert.deepEqual(await requestMatching<{ split: string; step: number }>(view.requests, 'openStep', (params) => params.step === 0), { split: 'train', step: 0 });
+      await view.page.locator('.step-list option[value="2"]').click();
+      assert.deepEqual(await requestMatching<{ split: string; step: number }>(view.requests, 'openStep', (params) => params.step === 2), { split: 'train', step: 2 });
       await view.page.locator('.split select').selectOption('val');
       await requestMatching(view.requests, 'chooseSplit', (params: { split: string }) => params.split === 'val');
       await waitForText(view, '.progress', /1 of 1 steps read/);
