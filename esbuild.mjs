@@ -33,6 +33,7 @@ const webviewEntries = {
   jobDetails: 'src/training/page/main.ts',
   rollouts: 'src/rollouts/page/main.ts',
   evalReport: 'src/evals/page/main.ts',
+  localRun: 'src/localRuns/page/main.ts',
 };
 
 // The extension host's bundles (see esbuild.host.mjs): one per feature, and the platform's three

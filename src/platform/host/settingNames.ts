@@ -13,6 +13,7 @@ export const featureSettingNames = [
   'payload.diagnosticsDelayMs',
   'payload.jsonSyntaxErrors',
   'languageModels.pickerModels',
+  'localRuns.folders',
 ] as const;
 
 export type FeatureSettingName = (typeof featureSettingNames)[number];
