@@ -34,6 +34,8 @@ export const featureBundles = {
   evals: 'src/evals/index.ts',
   /** The Webhooks view, test sends, the local receiver, the payload language and its tools. */
   webhooks: 'src/webhooks/index.ts',
+  /** The Local Runs view: the official client's local project folders, run views, Follow on Platform. */
+  localRuns: 'src/localRuns/index.ts',
   /** The @rlstudio chat participant, and the table of every feature's tools it hands to VS Code. */
   agent: 'src/agent/index.ts',
   /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */

@@ -38,7 +38,7 @@ export async function expandsATrainingModelToItsCheckpoints(context: UiTestConte
   await addModelByIdAndName(page, ids.trainedModelId, `${ids.trainedModelEntity}/${ids.trainedModelProject}/${ids.trainedModelName}`);
   await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(ids.trainedModelName)));
   await viewPane(page, 'Models').locator('.monaco-list-row').filter({ hasText: ids.trainedModelName }).first().click();
-  for (const other of ['Training Jobs', 'Webhooks']) await collapseView(page, other);
+  for (const other of ['Training Jobs', 'Webhooks', 'Local Runs']) await collapseView(page, other);
   const rows = await waitForViewRows(page, 'Models', (shown) => shown.some((row) => /^step \d+/.test(row)));
   const steps = rows.filter((row) => /^step \d+/.test(row)).map((row) => Number(/^step (\d+)/.exec(row)![1]));
   assert.deepEqual(

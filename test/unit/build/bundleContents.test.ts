@@ -21,6 +21,7 @@ const featureFilesOfActivation: Record<string, string> = {
   'src/chat/host/languageModelRegistration.ts': "the platform's models, registered in VS Code's chat",
   'src/rollouts/protocol.ts': 'the inspector editor and panel types',
   'src/evals/protocol.ts': 'the report editor type',
+  'src/localRuns/protocol.ts': 'the run view panel type, for its serializer',
   'src/evals/host/evalSetFileNames.ts': 'which files the eval set diagnostics watch',
   'src/webhooks/host/webhookStore.ts': 'the Webhooks view and the payload language read the webhooks from the start',
   'src/webhooks/model/endpoint.ts': 'the webhook store masks endpoint URLs',
@@ -38,6 +39,11 @@ const featureFilesOfActivation: Record<string, string> = {
 const packagesByBundle: Record<string, string[]> = {
   undici: ['network.js'],
   'jsonc-parser': ['platformLate.js'],
+  // The Parquet reader of the official client's trajectory logs (src/platform/parquet/), with its ZSTD decoder.
+  hyparquet: ['platformLate.js'],
+  'hyparquet-compressors': ['platformLate.js'],
+  fzstd: ['platformLate.js'],
+  hysnappy: ['platformLate.js'],
 };
 
 /** The source file a relative import or require names, as esbuild resolves it. */
