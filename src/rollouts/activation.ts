@@ -27,10 +27,10 @@ export function registerRollouts(services: Services, sidebar: () => RegisteredVi
   services.registerCommand('rlStudio.openRolloutInspector', async (given?: unknown) => {
     const uri = given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri;
     if (!uri) {
-      services.dialogs.info('Open a .jsonl or .json file of trajectory groups first, then run this command again.');
+      services.dialogs.info('Open a .jsonl or .json file of trajectory groups, or a .parquet trajectory log, first, then run this command again.');
       return;
     }
-    const viewType = /\.trajectories\.jsonl?$/i.test(uri.path) ? rolloutsViewType : rolloutsOptionViewType;
+    const viewType = /\.trajectories\.jsonl?$|\.parquet$/i.test(uri.path) ? rolloutsViewType : rolloutsOptionViewType;
     await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
   });
 

@@ -114,6 +114,11 @@ export interface ReadLoggedGroupsOptions {
   rowEnd?: number;
   batchRows?: number;
   signal?: AbortSignal;
+  /**
+   * The columns read (of `log.columns`; `group_index` is always read): a search needs the messages
+   * only. A column not read reads as null, so its part of the group is the client's default.
+   */
+  columns?: readonly string[];
 }
 
 /** The groups of rows `rowStart` to `rowEnd`, in file order, each once all its rows are read. */
@@ -122,13 +127,15 @@ export async function* readLoggedGroups(log: TrajectoryLog, options: ReadLoggedG
   const batchRows = Math.max(1, options.batchRows ?? defaultBatchRows);
   const builder = new GroupBuilder();
   const seen = new Set<number>();
+  const wanted = options.columns;
+  const columns = wanted ? log.columns.filter((name) => name === 'group_index' || wanted.includes(name)) : log.columns;
   for (const rowGroup of log.rowGroups) {
     const groupEnd = rowGroup.start + rowGroup.rows;
     let at = Math.max(rowGroup.start, options.rowStart ?? 0);
     while (at < Math.min(groupEnd, rowEnd)) {
       options.signal?.throwIfAborted();
       const until = rowGroup.paged ? Math.min(groupEnd, rowEnd, at + batchRows) : Math.min(groupEnd, rowEnd);
-      const rows = await readRows(log, at, until);
+      const rows = await readRows(log, columns, at, until);
       for (let offset = 0; offset < rows.length; offset++) {
         const done = builder.add(rows[offset]!, at + offset, seen);
         if (done) yield done;
@@ -146,11 +153,11 @@ export async function readLoggedGroupAt(log: TrajectoryLog, rowStart: number, ro
   return undefined;
 }
 
-async function readRows(log: TrajectoryLog, rowStart: number, rowEnd: number): Promise<Record<string, unknown>[]> {
+async function readRows(log: TrajectoryLog, columns: string[], rowStart: number, rowEnd: number): Promise<Record<string, unknown>[]> {
   return (await parquetReadObjects({
     file: log.source,
     metadata: log.metadata,
-    columns: log.columns,
+    columns,
     rowStart,
     rowEnd,
     compressors,
@@ -175,7 +182,7 @@ class GroupBuilder {
     const current = this.current;
     current.rows++;
     // A row the client would skip: neither reward nor messages.
-    if (row.reward === null && row.messages === null) return finished;
+    if ((row.reward ?? null) === null && (row.messages ?? null) === null) return finished;
     if (current.trajectories.length < maxTrajectoriesPerGroup) current.trajectories.push(trajectoryOf(row));
     else if (current.trajectories.length === maxTrajectoriesPerGroup && !current.problems.some((problem) => problem.startsWith('this group has more'))) {
       current.problems.push(`this group has more than ${maxTrajectoriesPerGroup.toLocaleString('en-US')} trajectories: the rest were skipped`);
@@ -209,7 +216,7 @@ function groupIndexOf(value: unknown): number | undefined {
 function trajectoryOf(row: Record<string, unknown>): Record<string, unknown> {
   const trajectory: Record<string, unknown> = {
     messages_and_choices: Array.isArray(row.messages) ? row.messages.map(messageOrChoice) : [],
-    reward: row.reward,
+    reward: row.reward ?? null,
     metrics: jsonColumn(row.metrics, {}),
     metadata: jsonColumn(row.metadata, {}),
     logs: row.logs ?? [],
