@@ -18,8 +18,15 @@ import type { ParquetSource } from './parquetFile';
 /** The columns a trajectory log has; `reward` and `messages` make a file one. */
 export const trajectoryLogColumns = ['group_index', 'group_metadata', 'group_metrics', 'group_logs', 'reward', 'metrics', 'metadata', 'tools', 'logs', 'messages'] as const;
 
-/** Rows read at once from a row group whose pages can be found one by one. */
+/** Fewest rows read at once from a row group whose pages can be found one by one. */
 export const defaultBatchRows = 2048;
+/**
+ * The uncompressed bytes a batch of rows aims at. Each read of a part of a row group pays a cost
+ * of its own (the library decodes a column chunk kept without an offset index whole each time,
+ * as the official client's small `trainable` column is), so a large row group is read in a few
+ * batches of this size rather than many small ones: memory held stays near this, time near one read.
+ */
+export const batchTargetBytes = 64 * 1024 * 1024;
 /** Trajectories kept of one group; the rest of a larger group are skipped, with a problem. */
 export const maxTrajectoriesPerGroup = 4096;
 /** A column chunk this small is decoded whole for every batch rather than read with its row group at once. */
@@ -32,7 +39,7 @@ export interface TrajectoryLog {
   metadata: FileMetaData;
   rowCount: number;
   /** Each row group: its first row, its rows, and whether it can be read a batch of rows at a time. */
-  rowGroups: { start: number; rows: number; paged: boolean }[];
+  rowGroups: { start: number; rows: number; paged: boolean; uncompressedBytes: number }[];
   /** The trajectory-log columns this file has (a missing optional one reads as null). */
   columns: string[];
 }
@@ -80,7 +87,8 @@ export async function openTrajectoryLog(source: ParquetSource): Promise<Trajecto
     // A chunk with an offset index is read a few pages at a time; a small one is decoded again for
     // each batch, which costs little; a large one without an index is read once, with its row group.
     const paged = rowGroup.columns.every((chunk) => chunk.offset_index_offset !== undefined || Number(chunk.meta_data?.total_uncompressed_size ?? Infinity) <= smallChunkBytes);
-    const group = { start, rows, paged };
+    const uncompressedBytes = rowGroup.columns.reduce((sum, chunk) => sum + Number(chunk.meta_data?.total_uncompressed_size ?? 0), 0);
+    const group = { start, rows, paged, uncompressedBytes };
     start += rows;
     return group;
   });
@@ -124,7 +132,9 @@ export interface ReadLoggedGroupsOptions {
 /** The groups of rows `rowStart` to `rowEnd`, in file order, each once all its rows are read. */
 export async function* readLoggedGroups(log: TrajectoryLog, options: ReadLoggedGroupsOptions = {}): AsyncGenerator<LoggedGroup> {
   const rowEnd = Math.min(options.rowEnd ?? log.rowCount, log.rowCount);
-  const batchRows = Math.max(1, options.batchRows ?? defaultBatchRows);
+  // Rows of a batch: as asked, else as many as make about `batchTargetBytes` in that row group.
+  const batchRowsOf = (rowGroup: TrajectoryLog['rowGroups'][number]): number =>
+    Math.max(1, options.batchRows ?? Math.max(defaultBatchRows, Math.floor((rowGroup.rows * batchTargetBytes) / Math.max(1, rowGroup.uncompressedBytes))));
   const builder = new GroupBuilder();
   const seen = new Set<number>();
   const wanted = options.columns;
@@ -134,7 +144,7 @@ export async function* readLoggedGroups(log: TrajectoryLog, options: ReadLoggedG
     let at = Math.max(rowGroup.start, options.rowStart ?? 0);
     while (at < Math.min(groupEnd, rowEnd)) {
       options.signal?.throwIfAborted();
-      const until = rowGroup.paged ? Math.min(groupEnd, rowEnd, at + batchRows) : Math.min(groupEnd, rowEnd);
+      const until = rowGroup.paged ? Math.min(groupEnd, rowEnd, at + batchRowsOf(rowGroup)) : Math.min(groupEnd, rowEnd);
       const rows = await readRows(log, columns, at, until);
       for (let offset = 0; offset < rows.length; offset++) {
         const done = builder.add(rows[offset]!, at + offset, seen);

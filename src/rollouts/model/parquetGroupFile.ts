@@ -17,8 +17,6 @@ import { openTrajectoryLog, readLoggedGroupAt, readLoggedGroups, type LoggedGrou
 
 /** Groups read again one by one (a few pages each); more than this are read in one pass over their rows. */
 const groupsReadOneByOne = 32;
-/** Rows decoded at once while reading the whole file: fewer batches cost less, more hold more memory. */
-export const readingBatchRows = 4096;
 
 export class ParquetGroupFile implements GroupFile {
   readonly unit = 'rows';
@@ -46,7 +44,7 @@ export class ParquetGroupFile implements GroupFile {
     const source = await this.open();
     try {
       const log = await this.logOn(source);
-      for await (const logged of readLoggedGroups(log, { rowStart: from.offset, batchRows: readingBatchRows })) {
+      for await (const logged of readLoggedGroups(log, { rowStart: from.offset })) {
         const place = { index, line: logged.rowStart, offset: logged.rowStart, bytes: logged.rowCount };
         const end = logged.rowStart + logged.rowCount;
         const { summary, issues } = readGroupValue(logged.group, place, thresholds, maxProblems, store);
@@ -92,7 +90,7 @@ export class ParquetGroupFile implements GroupFile {
       // Many groups: one pass over the rows from the first to the last, keeping the ones asked for.
       let at = 0;
       const last = summaries[summaries.length - 1]!;
-      for await (const logged of readLoggedGroups(log, { rowStart: summaries[0]!.offset, rowEnd: last.offset + last.bytes, batchRows: readingBatchRows })) {
+      for await (const logged of readLoggedGroups(log, { rowStart: summaries[0]!.offset, rowEnd: last.offset + last.bytes })) {
         const wanted = summaries[at];
         if (!wanted) break;
         if (logged.rowStart < wanted.offset) continue;
@@ -115,7 +113,7 @@ export class ParquetGroupFile implements GroupFile {
       const log = await this.logOn(source);
       let position = 0;
       // The messages are all a search reads: the other columns are not decoded.
-      for await (const logged of readLoggedGroups(log, { columns: ['messages'], signal: options.signal, batchRows: readingBatchRows })) {
+      for await (const logged of readLoggedGroups(log, { columns: ['messages'], signal: options.signal })) {
         while (position < groups.length && groups[position]!.offset < logged.rowStart) position++;
         if (position >= groups.length) break;
         options.onProgress(logged.rowStart + logged.rowCount);
