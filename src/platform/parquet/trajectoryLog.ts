@@ -27,6 +27,8 @@ export const defaultBatchRows = 2048;
  * batches of this size rather than many small ones: memory held stays near this, time near one read.
  */
 export const batchTargetBytes = 64 * 1024 * 1024;
+/** Most rows read at once, however small they are: each row is an object of its own once read. */
+export const maxBatchRows = 32_768;
 /** Trajectories kept of one group; the rest of a larger group are skipped, with a problem. */
 export const maxTrajectoriesPerGroup = 4096;
 /** A column chunk this small is decoded whole for every batch rather than read with its row group at once. */
@@ -134,7 +136,7 @@ export async function* readLoggedGroups(log: TrajectoryLog, options: ReadLoggedG
   const rowEnd = Math.min(options.rowEnd ?? log.rowCount, log.rowCount);
   // Rows of a batch: as asked, else as many as make about `batchTargetBytes` in that row group.
   const batchRowsOf = (rowGroup: TrajectoryLog['rowGroups'][number]): number =>
-    Math.max(1, options.batchRows ?? Math.max(defaultBatchRows, Math.floor((rowGroup.rows * batchTargetBytes) / Math.max(1, rowGroup.uncompressedBytes))));
+    Math.max(1, options.batchRows ?? Math.min(maxBatchRows, Math.max(defaultBatchRows, Math.floor((rowGroup.rows * batchTargetBytes) / Math.max(1, rowGroup.uncompressedBytes)))));
   const builder = new GroupBuilder();
   const seen = new Set<number>();
   const wanted = options.columns;
@@ -145,12 +147,20 @@ export async function* readLoggedGroups(log: TrajectoryLog, options: ReadLoggedG
     while (at < Math.min(groupEnd, rowEnd)) {
       options.signal?.throwIfAborted();
       const until = rowGroup.paged ? Math.min(groupEnd, rowEnd, at + batchRowsOf(rowGroup)) : Math.min(groupEnd, rowEnd);
-      const rows = await readRows(log, columns, at, until);
+      // A group that holds all the trajectories it keeps needs only its rows' group index, to find
+      // where it ends; the rows from there on are read again whole.
+      const skipping = builder.full;
+      const rows = await readRows(log, skipping ? ['group_index'] : columns, at, until);
+      let next = until;
       for (let offset = 0; offset < rows.length; offset++) {
+        if (skipping && !builder.continues(rows[offset]!)) {
+          next = at + offset;
+          break;
+        }
         const done = builder.add(rows[offset]!, at + offset, seen);
         if (done) yield done;
       }
-      at = until;
+      at = next;
     }
   }
   const last = builder.finish(seen);
@@ -178,6 +188,16 @@ async function readRows(log: TrajectoryLog, columns: string[], rowStart: number,
 /** Gathers consecutive rows with one group index into a group. */
 class GroupBuilder {
   private current: { index: number | undefined; rowStart: number; rows: number; first: Record<string, unknown>; trajectories: Record<string, unknown>[]; problems: string[] } | undefined;
+
+  /** Whether the group being gathered holds as many trajectories as are kept: its other rows are only counted. */
+  get full(): boolean {
+    return this.current !== undefined && this.current.trajectories.length >= maxTrajectoriesPerGroup;
+  }
+
+  /** Whether a row belongs to the group being gathered. */
+  continues(row: Record<string, unknown>): boolean {
+    return this.current !== undefined && this.current.index === groupIndexOf(row.group_index);
+  }
 
   /** Adds a row; gives back the group before it when this row starts another. */
   add(row: Record<string, unknown>, rowNumber: number, seen: Set<number>): LoggedGroup | undefined {
