@@ -27,7 +27,10 @@ export class Header {
     this.title.textContent = state.fileName;
     document.title = state.fileName;
     const statistics = state.statistics;
-    this.facts.textContent = [plural(statistics.groups, 'group'), plural(statistics.trajectories, 'trajectory', 'trajectories'), formatNames[state.format]].join(' · ');
+    // A Parquet file that is not a trajectory log has no groups to count: its format is all there is to say.
+    this.facts.textContent = state.notTrajectoryLog
+      ? 'Parquet'
+      : [plural(statistics.groups, 'group'), plural(statistics.trajectories, 'trajectory', 'trajectories'), formatNames[state.format]].join(' · ');
     const reading = state.reading;
     (this.progress.parentElement as HTMLElement).hidden = !reading;
     if (reading) {
