@@ -12,7 +12,7 @@ import { defaultThresholds, type GroupSummary } from './groupSummaryShape';
 import { defaultMaxProblemsPerGroup, readGroupValue, type RolloutReadOptions } from './rolloutReader';
 import type { RolloutPosition, RolloutProblem, RolloutRecord } from './rolloutRecords';
 import { groupValueMessagesContain, plainPattern } from './textSearch';
-import type { ParquetSource } from '../../platform/parquet/parquetFile';
+import { exactBuffer, type ParquetSource } from '../../platform/parquet/parquetFile';
 import { openTrajectoryLog, readLoggedGroupAt, readLoggedGroups, type LoggedGroup, type TrajectoryLog } from '../../platform/parquet/trajectoryLog';
 
 /** Groups read again one by one (a few pages each); more than this are read in one pass over their rows. */
@@ -163,8 +163,7 @@ export function parquetSourceOf(bytes: ByteSource): () => Promise<ParquetSource>
       slice: async (start, end) => {
         const from = Math.max(0, start);
         const part = await bytes.read(from, Math.max(0, Math.min(byteLength, end ?? byteLength) - from));
-        // An ArrayBuffer of exactly the slice: the library reads it through a DataView from offset 0.
-        return part.byteOffset === 0 && part.byteLength === part.buffer.byteLength ? (part.buffer as ArrayBuffer) : (part.slice().buffer as ArrayBuffer);
+        return exactBuffer(part);
       },
       close: async () => undefined,
     };

@@ -28,6 +28,14 @@ describe('a Parquet trajectory log checked as a trajectory file is before it is 
     }
   });
 
+  it("reads bytes that are a view into a larger buffer (VS Code's file system hands back Node Buffers)", async () => {
+    const bytes = await artParquetBytes(jobGroups);
+    const view = Buffer.concat([Buffer.from('leading bytes'), bytes, Buffer.from('trailing')]).subarray(13, 13 + bytes.length);
+    const parsed = await parquetTrajectoryGroups(parquetBytesSource(view));
+    assert.deepEqual(parsed.problems, []);
+    assert.equal(parsed.groups.length, jobGroups.length);
+  });
+
   it('places each problem on the row where its group starts, and says "row"', async () => {
     const rows = artRows(jobGroups);
     // A trajectory whose reward is not a number: the client never writes one, a hand-made file may.
