@@ -52,11 +52,6 @@ export function formatForFileName(fileName: string): TrajectoryFileFormat {
   return /\.jsonl$/i.test(fileName) ? 'jsonl' : 'json';
 }
 
-/** Whether a file name is one of the trajectory files RL Studio reads (`.jsonl`, `.json`, `.parquet`). */
-export function isTrajectoryFileName(fileName: string): boolean {
-  return /\.(jsonl?|parquet)$/i.test(fileName);
-}
-
 /**
  * Reads trajectory groups from a file's text and checks each against the trajectory-group shape,
  * placing every problem on the line (and the value) that causes it, so it can be shown where the

@@ -14,6 +14,7 @@
 import { parquetMetadataAsync, parquetReadObjects, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import type { ParquetSource } from './parquetFile';
+import { errorMessage } from '../client/errorMessage';
 
 /** The columns a trajectory log has; `reward` and `messages` make a file one. */
 export const trajectoryLogColumns = ['group_index', 'group_metadata', 'group_metrics', 'group_logs', 'reward', 'metrics', 'metadata', 'tools', 'logs', 'messages'] as const;
@@ -73,7 +74,7 @@ export async function openTrajectoryLog(source: ParquetSource): Promise<Trajecto
   try {
     metadata = await parquetMetadataAsync(source, { initialFetchSize: Math.min(source.byteLength, footerBytes + 8) });
   } catch (error) {
-    throw new TrajectoryLogError(`its Parquet footer could not be read (${error instanceof Error ? error.message : String(error)})`);
+    throw new TrajectoryLogError(`its Parquet footer could not be read (${errorMessage(error)})`);
   }
   const topLevel = topLevelColumns(metadata);
   const columns = trajectoryLogColumns.filter((name) => topLevel.has(name));

@@ -38,6 +38,11 @@ const featureFilesOfActivation: Record<string, string> = {
 const packagesByBundle: Record<string, string[]> = {
   undici: ['network.js'],
   'jsonc-parser': ['platformLate.js'],
+  // The Parquet reader (src/platform/parquet/), shared by the inspector, the training commands and eval sets.
+  hyparquet: ['platformLate.js'],
+  'hyparquet-compressors': ['platformLate.js'],
+  fzstd: ['platformLate.js'],
+  hysnappy: ['platformLate.js'],
 };
 
 /** The source file a relative import or require names, as esbuild resolves it. */
