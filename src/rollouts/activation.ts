@@ -36,6 +36,11 @@ export function registerRollouts(services: Services, sidebar: () => RegisteredVi
 
   services.registerCommand('rlStudio.openRolloutsAsText', async (given?: unknown) => {
     const uri = given instanceof vscode.Uri ? given : activeCustomEditorUri();
+    // The inspector is a Parquet log's default editor: VS Code has no text view of one to go back to.
+    if (uri && /\.parquet$/i.test(uri.path)) {
+      services.dialogs.info('A Parquet trajectory log has no text view: use Open With… to choose another editor for it.');
+      return;
+    }
     if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
   });
   return inspector;

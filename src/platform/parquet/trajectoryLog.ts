@@ -188,6 +188,15 @@ async function readRows(log: TrajectoryLog, columns: string[], rowStart: number,
 
 /** Gathers consecutive rows with one group index into a group. */
 class GroupBuilder {
+  /**
+   * The tools of the row before, parsed: an agent's rows carry the same tools text one after the
+   * other, so it is parsed once (the groups read are only read, never changed, so sharing is safe).
+   */
+  private lastTools: { text: unknown; value: unknown } = { text: undefined, value: undefined };
+  readonly toolsOf = (text: unknown): unknown => {
+    if (text !== this.lastTools.text) this.lastTools = { text, value: jsonColumn(text, undefined) };
+    return this.lastTools.value;
+  };
   private current: { index: number | undefined; rowStart: number; rows: number; first: Record<string, unknown>; trajectories: Record<string, unknown>[]; problems: string[] } | undefined;
 
   /** Whether the group being gathered holds as many trajectories as are kept: its other rows are only counted. */
@@ -214,7 +223,7 @@ class GroupBuilder {
     current.rows++;
     // A row the client would skip: neither reward nor messages.
     if ((row.reward ?? null) === null && (row.messages ?? null) === null) return finished;
-    if (current.trajectories.length < maxTrajectoriesPerGroup) current.trajectories.push(trajectoryOf(row));
+    if (current.trajectories.length < maxTrajectoriesPerGroup) current.trajectories.push(trajectoryOf(row, this.toolsOf));
     else if (current.trajectories.length === maxTrajectoriesPerGroup && !current.problems.some((problem) => problem.startsWith('this group has more'))) {
       current.problems.push(`this group has more than ${maxTrajectoriesPerGroup.toLocaleString('en-US')} trajectories: the rest were skipped`);
     }
@@ -244,7 +253,7 @@ function groupIndexOf(value: unknown): number | undefined {
 }
 
 /** A trajectory as the JSON files hold it; absent fields as the client's defaults. */
-function trajectoryOf(row: Record<string, unknown>): Record<string, unknown> {
+function trajectoryOf(row: Record<string, unknown>, toolsOf: (text: unknown) => unknown): Record<string, unknown> {
   const trajectory: Record<string, unknown> = {
     messages_and_choices: Array.isArray(row.messages) ? row.messages.map(messageOrChoice) : [],
     reward: row.reward ?? null,
@@ -252,7 +261,7 @@ function trajectoryOf(row: Record<string, unknown>): Record<string, unknown> {
     metadata: jsonColumn(row.metadata, {}),
     logs: row.logs ?? [],
   };
-  const tools = jsonColumn(row.tools, undefined);
+  const tools = toolsOf(row.tools);
   if (tools !== undefined) trajectory.tools = tools;
   return trajectory;
 }
