@@ -39,7 +39,7 @@ const featureFilesOfActivation: Record<string, string> = {
 const packagesByBundle: Record<string, string[]> = {
   undici: ['network.js'],
   'jsonc-parser': ['platformLate.js'],
-  // The Parquet reader of the official client's trajectory logs (src/platform/parquet/), with its ZSTD decoder.
+  // The Parquet reader (src/platform/parquet/), shared by the inspector, the training commands and eval sets.
   hyparquet: ['platformLate.js'],
   'hyparquet-compressors': ['platformLate.js'],
   fzstd: ['platformLate.js'],
