@@ -27,10 +27,11 @@ function filesUnder(dir, accept) {
   });
 }
 
-// The webview pages, by the name of their script in media/dist: each feature's page/main.ts.
+// The webview pages, by the name of their script in media/dist: a page/main.ts of a feature, or page/<page>/main.ts when it has several.
 const webviewEntries = {
   chat: 'src/chat/page/main.ts',
-  jobDetails: 'src/training/page/main.ts',
+  jobDetails: 'src/training/page/jobDetails/main.ts',
+  runCharts: 'src/training/page/runCharts/main.ts',
   rollouts: 'src/rollouts/page/main.ts',
   evalReport: 'src/evals/page/main.ts',
   localRun: 'src/localRuns/page/main.ts',

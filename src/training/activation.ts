@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { HealthStatusBar } from '../platform/host/healthStatusBar';
-import { jobDetailsViewType } from './protocol';
+import { jobDetailsViewType, runChartsViewType } from './protocol';
 import type { JobsNode } from './host/jobs/jobNodes';
 import { DeferredTreeProvider } from '../platform/host/lazy/deferredTreeProvider';
 import { onFirstUse } from '../platform/host/lazy/onFirstUse';
 import type { ModelsNode } from './host/models/modelNodes';
+import { movingJobsKey } from '../platform/host/rememberedItems';
 import type { Services } from '../platform/host/services';
 import type * as SidebarFeature from '.';
 import type { RegisteredViews } from '.';
@@ -39,11 +40,29 @@ export function registerViews(services: Services): () => RegisteredViews {
     vscode.window.registerWebviewPanelSerializer(jobDetailsViewType, {
       deserializeWebviewPanel: async (panel, state: unknown) => sidebar().panels.restore(panel, state),
     }),
+    vscode.window.registerWebviewPanelSerializer(runChartsViewType, {
+      deserializeWebviewPanel: async (panel, state: unknown) => sidebar().runCharts.restore(panel, state),
+    }),
   );
 
+  followMovingJobs(services, sidebar);
   services.registerCommand('rlStudio.checkHealth', () => health.check());
   services.registerCommand('rlStudio.openEmulatorGuide', () => openEmulatorGuide(services));
   return sidebar;
+}
+
+/** After start-up, when a followed job was last seen moving: long enough not to slow the window's start. */
+const followMovingAfterMs = 3_000;
+
+/**
+ * A job that was running when the window closed may end while no view is open: when one was, the
+ * sidebar's job service starts a few seconds after activation (not during it), so its end is told.
+ */
+function followMovingJobs(services: Services, sidebar: () => RegisteredViews): void {
+  const moving = services.context.globalState.get<unknown>(movingJobsKey(services.settings.current.trainingApiUrl));
+  if (!Array.isArray(moving) || moving.length === 0) return;
+  const timer = setTimeout(() => sidebar().jobService.sync(), followMovingAfterMs);
+  services.context.subscriptions.push({ dispose: () => clearTimeout(timer) });
 }
 
 /**

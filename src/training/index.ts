@@ -5,10 +5,13 @@ import type { HealthStatusBar } from '../platform/host/healthStatusBar';
 import { registerJobCommands, type TrajectoryActions } from './host/jobs/jobCommands';
 import { JobDetailsPanels } from './host/jobs/jobDetailsPanel';
 import type { JobsNode } from './host/jobs/jobNodes';
+import { JobNotifications } from './host/jobs/jobNotifications';
 import { JobService } from './host/jobs/jobService';
 import { JobsTreeProvider } from './host/jobs/jobsTree';
 import { TrajectoryDiagnostics } from './host/jobs/trajectoryDiagnostics';
-import { registerModelCommands } from './host/models/modelCommands';
+import { pickTrainingModel, registerModelCommands } from './host/models/modelCommands';
+import { RunChartsPanels } from './host/runChartsPanels';
+import { compareRuns } from './host/compareRuns';
 import type { ModelsNode } from './host/models/modelNodes';
 import { ModelsTreeProvider } from './host/models/modelsTree';
 import type { Services } from '../platform/host/services';
@@ -22,6 +25,7 @@ export interface RegisteredViews {
   jobs: JobsTreeProvider;
   jobService: JobService;
   panels: JobDetailsPanels;
+  runCharts: RunChartsPanels;
   health: HealthStatusBar;
   diagnostics: TrajectoryDiagnostics;
   trajectories: TrajectoryActions;
@@ -48,14 +52,21 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
   const diagnostics = new TrajectoryDiagnostics();
   models.attach(views.models);
   jobs.attach(views.jobs);
-  services.context.subscriptions.push(jobService, models, jobs, panels, diagnostics, followCheckpoints(services, jobService, models));
+  const notifications = new JobNotifications(services, jobService, panels);
+  const runCharts = new RunChartsPanels(services, jobService, panels);
+  services.context.subscriptions.push(jobService, models, jobs, panels, runCharts, diagnostics, notifications, followCheckpoints(services, jobService, models));
 
   services.registerCommand('rlStudio.refreshModels', () => models.refresh());
   services.registerCommand('rlStudio.refreshJobs', () => jobs.refresh());
   registerModelCommands(services, models, views.models, dialogs);
+  services.registerCommand('rlStudio.openModelTraining', async (node?: ModelsNode) => {
+    const model = node?.kind === 'trainingModel' ? node.model : await pickTrainingModel(services, dialogs, 'Open Training Charts');
+    if (model) runCharts.show([model], []);
+  });
+  services.registerCommand('rlStudio.compareRuns', (node?: ModelsNode | JobsNode, selection?: (ModelsNode | JobsNode)[]) => compareRuns(services, runCharts, node, selection));
   const trajectories = registerJobCommands({ services, tree: jobs, view: views.jobs, dialogs, diagnostics, panels });
 
-  return { models, jobs, jobService, panels, health: views.health, diagnostics, trajectories };
+  return { models, jobs, jobService, panels, runCharts, health: views.health, diagnostics, trajectories };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { TrainingJob, TrainingJobEvent } from '../platform/client/types';
 import type { JobStatus } from './model/jobStatus';
 import type { NoMethods } from '../platform/pages/wire';
+import type { ChartFile } from '../platform/pages/chartFile';
 
 export interface JobSummary {
   id: string;
@@ -57,6 +58,8 @@ export type JobHostMethods = {
   ready: { params: Record<string, never>; result: JobSnapshot };
   refresh: { params: Record<string, never>; result: null };
   copy: { params: { text: string }; result: null };
+  /** Save a chart's data (CSV) or image (PNG) where the person chooses. */
+  saveChart: { params: ChartFile; result: null };
 };
 
 /** The host asks the page nothing. */
@@ -78,3 +81,65 @@ export interface JobDetailsViewState {
  * without loading the panels (package.json's onWebviewPanel event names it too).
  */
 export const jobDetailsViewType = 'rlStudio.jobDetails';
+
+// ---------------------------------------------------------------- runs charted together
+
+/** A job followed here, as the model steps it covered: a marker on a model's charts. */
+export interface JobSpan {
+  id: string;
+  label: string;
+  firstStep: number;
+  lastStep: number;
+  phase: 'queued' | 'running' | 'succeeded' | 'failed';
+}
+
+/** One metric of a run: its steps (ascending) and values. */
+export interface RunMetric {
+  xs: number[];
+  ys: number[];
+}
+
+/**
+ * A run on the charts: a model (its checkpoints' metrics by model step) or a job (its gradient
+ * steps' metrics, by model step when every step reported one in order, else by job step).
+ */
+export interface RunSeries {
+  id: string;
+  kind: 'model' | 'job';
+  label: string;
+  axis: 'model step' | 'job step';
+  metrics: Record<string, RunMetric>;
+  /** More points exist than are charted (the oldest are left out). */
+  truncated: boolean;
+  /** Why the run could not be read (the words every view uses), while it cannot. */
+  error?: string;
+}
+
+/** Everything a run charts page shows; sent whole on load and on every change (it is bounded). */
+export interface RunChartsSnapshot {
+  title: string;
+  runs: RunSeries[];
+  /** The followed jobs of a single model, marked where they started; empty when runs are compared. */
+  jobs: JobSpan[];
+}
+
+/** The newest checkpoints a model's charts read at most: a hundred pages of a hundred. */
+export const maxCheckpointsCharted = 10_000;
+/** Runs compared on one page at most. */
+export const maxRunsCompared = 12;
+
+export type RunChartsHostMethods = {
+  ready: { params: Record<string, never>; result: RunChartsSnapshot };
+  saveChart: { params: ChartFile; result: null };
+  openJob: { params: { jobId: string }; result: null };
+};
+
+export type RunChartsHostEvent = { type: 'update'; snapshot: RunChartsSnapshot };
+
+/** What brings a charts panel back after a reload: the runs it showed. */
+export interface RunChartsViewState {
+  models: string[];
+  jobs: string[];
+}
+
+export const runChartsViewType = 'rlStudio.runCharts';

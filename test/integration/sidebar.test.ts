@@ -160,9 +160,10 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.ok(!reread.steps.includes(step), 'and the platform no longer lists it');
   });
 
-  it('creates a training job from a .jsonl file and follows it to succeeded without any refresh', async () => {
+  it('creates a training job from a .jsonl file, follows it to succeeded without any refresh, and tells its end', async () => {
     const ids = seeded();
     const before = platform.emulator.requests.length;
+    const shownBefore = platform.api.dialogs.shown.length;
     const jobId = await createJobFrom('groups.jsonl');
     const post = platform.emulator.requests.slice(before).find((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs'));
     assert.ok(post, 'the job was created on the platform');
@@ -179,6 +180,12 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
       { timeoutMs: 60_000 },
     );
     assert.match(done, /loss \d/);
+    const told = await waitUntil(
+      'the end to be told',
+      () => platform.api.dialogs.shown.slice(shownBefore).filter((message) => /^Training job .* finished/.test(message)),
+      (messages) => messages.length > 0,
+    );
+    assert.match(told[0]!, /^Training job "groups\.jsonl → [^"]+" finished after \d+ of \d+ steps\.$/);
     const item = views.jobs.getTreeItem(node);
     assert.match(item.contextValue ?? '', /\bsucceeded\b/);
     const events = (await views.jobs.getChildren(node)) ?? [];
@@ -194,8 +201,55 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     );
   });
 
-  it('shows the error message of a failed job', async () => {
+  it("opens a model's training charts, and compares it with a job on shared charts", async () => {
     const ids = seeded();
+    await trainedModelListed(platform);
+    const node = await trainingModelNode(ids.trainedModelId);
+    await vscode.commands.executeCommand('rlStudio.openModelTraining', node);
+    const shown = await waitUntil(
+      "the model's checkpoints to be read",
+      () => views.runCharts.shown([ids.trainedModelId]),
+      (snapshot) => snapshot !== undefined && snapshot.runs[0]!.kind === 'model' && Object.keys(snapshot.runs[0]!.metrics).length > 0,
+    );
+    const model = shown!.runs[0]!;
+    assert.equal(model.axis, 'model step');
+    for (const metric of Object.values(model.metrics))
+      assert.deepEqual(
+        metric.xs,
+        [...metric.xs].sort((a, b) => a - b),
+        'ascending by model step',
+      );
+    assert.ok(
+      shown!.jobs.every((job) => job.firstStep <= job.lastStep),
+      'its followed jobs as the steps they covered',
+    );
+
+    // Compare Runs from the model: the person ticks a job too.
+    const jobId = views.jobService.jobs()[0]?.id ?? (await createJobFrom('groups.jsonl'));
+    platform.api.dialogs.answerNext(`model:${ids.trainedModelId}\njob:${jobId}`);
+    await vscode.commands.executeCommand('rlStudio.compareRuns', node, [node]);
+    const compared = await waitUntil(
+      'the two runs on shared charts',
+      () => views.runCharts.shown([ids.trainedModelId], [jobId]),
+      (snapshot) => snapshot !== undefined && snapshot.runs.length === 2,
+    );
+    assert.deepEqual(
+      compared!.runs.map((run) => run.kind),
+      ['model', 'job'],
+    );
+    assert.match(compared!.title, /^Compare 1 model and 1 job$/);
+  });
+
+  it('shows the error message of a failed job, and tells it once, but not of a job that was over when followed', async () => {
+    const ids = seeded();
+    await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
+    const seededFailed = await jobNode(ids.failedJobId);
+    await waitUntil(
+      'the seeded failed job to show its message',
+      () => description(views.jobs.getTreeItem(seededFailed)),
+      (value) => /^failed · .+/.test(value),
+    );
+    const shownBefore = platform.api.dialogs.shown.length;
     const jobId = await createJobFrom('failing.jsonl');
     const node = await jobNode(jobId);
     const text = await waitUntil(
@@ -207,14 +261,14 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
     assert.match(text, /Reward model crashed: CUDA out of memory/);
     const first = ((await views.jobs.getChildren(node)) ?? [])[0]!;
     assert.equal(label(views.jobs.getTreeItem(first)), 'Reward model crashed: CUDA out of memory');
-
-    await vscode.commands.executeCommand('rlStudio.addJob', ids.failedJobId);
-    const seededFailed = await jobNode(ids.failedJobId);
-    await waitUntil(
-      'the seeded failed job to show its message',
-      () => description(views.jobs.getTreeItem(seededFailed)),
-      (value) => /^failed · .+/.test(value),
+    const told = await waitUntil(
+      'the failure to be told',
+      () => platform.api.dialogs.shown.slice(shownBefore).filter((message) => /^Training job .* (failed|finished)/.test(message)),
+      (messages) => messages.length > 0,
     );
+    assert.deepEqual(told.length, 1, 'told once');
+    assert.match(told[0]!, /^Training job "failing\.jsonl → [^"]+" failed at .*: "Reward model crashed: CUDA out of memory"\.$/);
+    assert.ok(!told.some((message) => message.includes(ids.failedJobId)), 'a job already over when followed is not news');
   });
 
   it('confirms a training job naming the groups, trajectories, file, model and host; a file changed after the confirmation sends nothing', async () => {

@@ -72,6 +72,17 @@ export class Dialogs {
     return vscode.window.showQuickPick(items, { ignoreFocusOut: true, ...options });
   }
 
+  /** Several items at once (the ones with `picked` ticked at first); scripted answers name them by label or id, one a line. */
+  async pickMany<T extends vscode.QuickPickItem>(items: readonly T[], options: { title: string; placeHolder?: string }): Promise<T[] | undefined> {
+    const scripted = this.scripted({ kind: 'pick', message: options.title, choices: items.map((item) => item.label) });
+    if (scripted.answered) {
+      if (typeof scripted.value !== 'string') return undefined;
+      const wanted = new Set(scripted.value.split('\n'));
+      return items.filter((item) => wanted.has(item.label) || wanted.has((item as { id?: string }).id ?? ''));
+    }
+    return vscode.window.showQuickPick(items, { ignoreFocusOut: true, canPickMany: true, ...options });
+  }
+
   /**
    * An input box. With `accept`, the box stays open while the answer is checked (busy, not
    * editable) and shows what `accept` says is wrong under the text, so the person fixes it where

@@ -80,3 +80,11 @@ export const maxPinnedModels = 20;
 
 /** Where the model new chats start with is kept (globalState): the last one used, or one promoted from an evaluation. */
 export const chatDefaultModelKey = 'rlStudio.chat.lastModel';
+
+/**
+ * Where the followed jobs last seen moving (queued or running) are kept, per training API address as
+ * the remembered jobs are: a job among them that is over when RL Studio next reads it is news.
+ */
+export function movingJobsKey(trainingApiUrl: string): string {
+  return `rlStudio.movingJobs:${trainingApiUrl || 'unset'}`;
+}

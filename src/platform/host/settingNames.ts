@@ -13,6 +13,9 @@ export const featureSettingNames = [
   'payload.diagnosticsDelayMs',
   'payload.jsonSyntaxErrors',
   'languageModels.pickerModels',
+  'notifications.jobFinished',
+  'notifications.jobFailed',
+  'notifications.jobStalled',
   'localRuns.folders',
 ] as const;
 

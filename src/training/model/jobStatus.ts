@@ -198,7 +198,8 @@ function phaseFromRecord(value: unknown): JobPhase | undefined {
   return undefined;
 }
 
-function eventTime(event: TrainingJobEvent): number | undefined {
+/** When the server says an event happened, epoch ms, or undefined when it does not say. */
+export function eventTime(event: TrainingJobEvent): number | undefined {
   return parseTime(event.created_at);
 }
 

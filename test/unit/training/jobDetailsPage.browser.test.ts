@@ -26,7 +26,7 @@ async function shown(view: WebviewPage) {
   return view.page.evaluate(() => ({
     facts: document.querySelector('.facts')!.textContent ?? '',
     rows: [...document.querySelectorAll('.events .type-gradient_step')].map((row) => row.textContent ?? ''),
-    axis: [...document.querySelectorAll('figure.chart[data-metric="loss"] .x-axis')].map((label) => label.textContent ?? ''),
+    axis: [...document.querySelectorAll('figure.chart[data-metric="loss"] .x-axis, figure.chart[data-metric="loss"] .x-name')].map((label) => label.textContent ?? ''),
     text: document.body.innerText,
   }));
 }
@@ -67,13 +67,13 @@ describe('job details page in a real browser', function () {
     );
     const early = secondJob.slice(0, 3);
     const snapshot: JobSnapshot = { job: { id: 'job-2', label: 'Job job-2' }, status: applyJobEvents(initialJobStatus, early), events: early, now: Date.now() };
-    const view = await openJobDetailsPage(browser, server.url, () => ({ ready: () => snapshot, refresh: () => null, copy: () => null }));
+    const view = await openJobDetailsPage(browser, server.url, () => ({ ready: () => snapshot, refresh: () => null, copy: () => null, saveChart: () => null }));
     try {
       await view.page.waitForSelector('figure.chart[data-metric="loss"] path.line');
       let page = await shown(view);
       assert.equal(page.facts.split(' · ').slice(0, 3).join(' · '), 'running · job step 2 of 4 · model step 7');
       assert.match(page.rows[0]!, /^job step 2model step 7 · loss /);
-      assert.deepEqual(page.axis, ['6', 'model step', '7']);
+      assert.deepEqual(page.axis, ['6', '7', 'model step']);
 
       const rest: JobAppend = { type: 'append', status: applyJobEvents(initialJobStatus, secondJob), events: secondJob.slice(3), now: Date.now() };
       view.push(rest);
@@ -85,7 +85,7 @@ describe('job details page in a real browser', function () {
         page.rows.map((row) => row.replace(/ · loss.*/, '')),
         ['job step 4model step 9', 'job step 3model step 8', 'job step 2model step 7', 'job step 1model step 6'],
       );
-      assert.deepEqual(page.axis, ['6', 'model step', '9']);
+      assert.deepEqual(page.axis, ['6', '7', '8', '9', 'model step']);
 
       // Hover the newest point: both numberings, the axis's first.
       const plot = await view.page.locator('figure.chart[data-metric="loss"] svg').boundingBox();
@@ -94,7 +94,7 @@ describe('job details page in a real browser', function () {
       const hover = view.page.locator('figure.chart[data-metric="loss"] .chart-hover');
       await hover.waitFor({ state: 'visible' });
       const loss = String(gradientSteps.at(-1)!.data!.loss);
-      assert.equal(await hover.textContent(), `model step 9 · job step 4: ${loss}`);
+      assert.equal(await hover.textContent(), `model step 9 · job step 4loss: ${loss}`);
       const figure = (await view.page.locator('figure.chart[data-metric="loss"]').boundingBox())!;
       const box = (await hover.boundingBox())!;
       assert.ok(box.x >= figure.x && box.x + box.width <= figure.x + figure.width + 1, 'the hover stays inside its chart');
@@ -102,6 +102,63 @@ describe('job details page in a real browser', function () {
       // Nowhere on the page is a step number left unnamed.
       const bare = page.text.match(/(?<!(job|model|gradient) )\bsteps? \d+/g);
       assert.equal(bare, null, `unnamed step numbers: ${bare?.join(', ')}`);
+      assert.deepEqual(view.problems, []);
+      assert.deepEqual(await view.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations), []);
+    } finally {
+      await view.page.context().close();
+    }
+  });
+
+  it('reads its charts as a dashboard: smoothing, log scale, a zoom on steps and back, and exports of the data and the image', async () => {
+    const snapshot: JobSnapshot = { job: { id: 'job-4', label: 'Job job-4' }, status: applyJobEvents(initialJobStatus, secondJob), events: secondJob, now: Date.now() };
+    const saved: { fileName: string; content: string; encoding: string }[] = [];
+    const view = await openJobDetailsPage(browser, server.url, () => ({
+      ready: () => snapshot,
+      refresh: () => null,
+      copy: () => null,
+      saveChart: (raw) => {
+        saved.push(raw as { fileName: string; content: string; encoding: string });
+        return null;
+      },
+    }));
+    const chart = 'figure.chart[data-metric="loss"]';
+    const ticks = () => view.page.evaluate((selector) => [...document.querySelectorAll(`${selector} .x-axis`)].map((tick) => tick.textContent), chart);
+    try {
+      await view.page.waitForSelector(`${chart} path.line`);
+      assert.deepEqual(await ticks(), ['6', '7', '8', '9']);
+      assert.equal(await view.page.locator(`${chart} path.line`).count(), 1, 'one raw line while nothing is smoothed');
+
+      await view.page.locator('input.smoothing').fill('0.6');
+      await view.page.waitForSelector(`${chart} path.line.raw`);
+      assert.equal(await view.page.locator(`${chart} path.line`).count(), 2, 'the smoothed line over the raw one, kept faint');
+
+      await view.page.getByLabel('Log scale').check();
+      await view.page.waitForFunction((selector) => [...document.querySelectorAll(`${selector} .axis`)].some((tick) => /^(0\.\d+|1|10)$/.test(tick.textContent ?? '')), chart);
+
+      // Drag across the middle of the chart: a zoom on steps, on every chart; a double-click undoes it.
+      const plot = (await view.page.locator(`${chart} svg`).boundingBox())!;
+      await view.page.mouse.move(plot.x + plot.width * 0.45, plot.y + plot.height / 2);
+      await view.page.mouse.down();
+      await view.page.mouse.move(plot.x + plot.width * 0.8, plot.y + plot.height / 2, { steps: 4 });
+      await view.page.mouse.up();
+      await view.page.waitForFunction((selector) => document.querySelector(`${selector} .x-name`)?.textContent?.includes('zoomed'), chart);
+      assert.ok((await ticks()).length < 4, 'fewer steps in the zoom');
+      assert.equal(await view.page.getByRole('button', { name: 'Show All Steps' }).isEnabled(), true);
+      await view.page.locator(`${chart} svg`).dblclick();
+      await view.page.waitForFunction((selector) => !document.querySelector(`${selector} .x-name`)?.textContent?.includes('zoomed'), chart);
+      assert.deepEqual(await ticks(), ['6', '7', '8', '9']);
+
+      await view.page.locator(chart).getByRole('button', { name: 'CSV' }).click();
+      await view.page.locator(chart).getByRole('button', { name: 'PNG' }).click();
+      await eventually(async () => (saved.length === 2 ? true : undefined), 5_000);
+      const [csv, png] = saved;
+      assert.equal(csv!.fileName, 'loss.csv');
+      const rows = csv!.content.trim().split('\n');
+      assert.equal(rows[0], 'series,step,value,smoothed');
+      assert.equal(rows.length, 1 + secondJob.filter((event) => event.type === 'gradient_step').length);
+      assert.equal(png!.fileName, 'loss.png');
+      assert.equal(png!.encoding, 'base64');
+      assert.ok(Buffer.from(png!.content, 'base64').subarray(1, 4).toString() === 'PNG', 'a PNG image');
       assert.deepEqual(view.problems, []);
       assert.deepEqual(await view.page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations), []);
     } finally {
@@ -130,6 +187,7 @@ describe('job details page in a real browser', function () {
         copied.push(String((raw as { text?: unknown }).text));
         return null;
       },
+      saveChart: () => null,
     }));
     try {
       await view.page.waitForFunction(() => document.querySelector('.pill')?.textContent === 'succeeded');
@@ -192,6 +250,7 @@ describe('job details page in a real browser', function () {
       },
       refresh: () => null,
       copy: () => null,
+      saveChart: () => null,
     }));
     try {
       await view.page.waitForFunction(() => document.querySelector('.pill')?.textContent === 'succeeded');

@@ -28,6 +28,8 @@ export const commandOwners = {
   'rlStudio.deleteModel': 'training',
   'rlStudio.setModelName': 'training',
   'rlStudio.copyModelId': 'training',
+  'rlStudio.openModelTraining': 'training',
+  'rlStudio.compareRuns': 'training',
   'rlStudio.copyCheckpointModelId': 'training',
   'rlStudio.chatWithModel': 'training',
   'rlStudio.useInChat': 'training',

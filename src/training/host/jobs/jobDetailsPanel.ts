@@ -18,6 +18,8 @@ import { loadWebviewPage, panelOptions } from '../../../platform/pages/host/pane
 import { jobDetailsViewType } from '../../protocol';
 import type { JobService } from './jobService';
 import { copyAndSay } from '../../../platform/host/clipboard';
+import { chartFileParams } from '../../../platform/pages/chartFile';
+import { saveChartFile } from '../../../platform/pages/host/saveChartFile';
 
 type PageChannel = RpcEndpoint<JobPageMethods, JobHostMethods, JobHostEvent, JobPageEvent>;
 
@@ -131,6 +133,7 @@ export class JobDetailsPanels implements vscode.Disposable {
         await copyAndSay(text, 'Copied', 2000);
         return null;
       },
+      saveChart: (raw) => saveChartFile(this.services.dialogs, chartFileParams(raw)),
     };
   }
 

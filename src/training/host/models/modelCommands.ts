@@ -140,7 +140,7 @@ export function registerModelCommands(services: Services, tree: ModelsTreeProvid
   });
 }
 
-async function pickTrainingModel(services: Services, dialogs: Dialogs, title: string): Promise<RememberedModel | undefined> {
+export async function pickTrainingModel(services: Services, dialogs: Dialogs, title: string): Promise<RememberedModel | undefined> {
   const models = services.remembered.models.list();
   if (models.length === 0) {
     dialogs.info('No training models yet: create one or add one by id.');

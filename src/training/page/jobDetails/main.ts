@@ -1,15 +1,20 @@
-import type { TrainingJob, TrainingJobEvent } from '../../platform/client/types';
-import type { JobAppend, JobDetailsViewState, JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods, JobSnapshot, JobSummary } from '../protocol';
-import { formatDuration, formatMetric } from '../../platform/kit/format';
-import { elapsedMs, isTerminal, type JobStatus } from '../model/jobStatus';
-import { describeJobProgress, numberJobSteps } from '../model/jobSteps';
-import { MetricSeriesSet } from '../model/metricSeries';
-import { LineChart } from './chart';
-import { button, h } from '../../platform/pages/page/dom';
-import { RpcEndpoint } from '../../platform/pages/rpc';
-import { webviewApi, type WebviewApi } from '../../platform/pages/page/webviewApi';
+import type { TrainingJob, TrainingJobEvent } from '../../../platform/client/types';
+import type { JobAppend, JobDetailsViewState, JobHostEvent, JobHostMethods, JobPageEvent, JobPageMethods, JobSnapshot, JobSummary } from '../../protocol';
+import { formatDuration, formatMetric } from '../../../platform/kit/format';
+import { elapsedMs, isTerminal, type JobStatus } from '../../model/jobStatus';
+import { describeJobProgress, numberJobSteps } from '../../model/jobSteps';
+import { MetricSeriesSet } from '../../model/metricSeries';
+import { ChartGroup } from '../../../platform/pages/page/chart/chartGroup';
+import { chartToolbar } from '../../../platform/pages/page/chart/chartToolbar';
+import { MetricChart } from '../../../platform/pages/page/chart/metricChart';
+import { describePoint } from '../stepNames';
+import { stepAxisName } from '../../model/jobSteps';
+import { stepsOn, type MetricSeries } from '../../model/metricSeries';
+import { button, h } from '../../../platform/pages/page/dom';
+import { RpcEndpoint } from '../../../platform/pages/rpc';
+import { webviewApi, type WebviewApi } from '../../../platform/pages/page/webviewApi';
 import { Timeline } from './timeline';
-import { errorMessage } from '../../platform/client/errorMessage';
+import { errorMessage } from '../../../platform/client/errorMessage';
 
 /** The host keeps at most this many events per job too; a page open for days stays the same size. */
 const maxEventsKept = 5_000;
@@ -30,7 +35,8 @@ class JobDetailsPage {
   private record: TrainingJob | undefined;
   private events: TrainingJobEvent[] = [];
   private series = new MetricSeriesSet();
-  private readonly charts = new Map<string, LineChart>();
+  private readonly charts = new Map<string, MetricChart>();
+  private readonly chartGroup = new ChartGroup();
   private clockOffset = 0;
 
   private readonly header = h('header', { class: 'job-header' });
@@ -69,7 +75,7 @@ class JobDetailsPage {
     this.raw.addEventListener('toggle', () => this.renderRaw());
 
     const chartsSection = h('section', { class: 'charts-section' });
-    chartsSection.append(h('h2', {}, 'Metrics'), this.chartsEmpty, this.chartGrid);
+    chartsSection.append(h('h2', {}, 'Metrics'), chartToolbar(this.chartGroup), this.chartsEmpty, this.chartGrid);
     const timelineSection = h('section');
     timelineSection.append(h('h2', {}, 'Events'), this.timeline.element);
     this.app.replaceChildren(this.header, chartsSection, timelineSection, this.raw);
@@ -121,6 +127,7 @@ class JobDetailsPage {
     document.title = message.job.label;
     this.events = message.events.slice(-maxEventsKept);
     this.series = new MetricSeriesSet();
+    for (const chart of this.charts.values()) chart.dispose();
     this.charts.clear();
     this.chartGrid.replaceChildren();
     const jobSteps = numberJobSteps(this.events, message.status.step);
@@ -154,18 +161,36 @@ class JobDetailsPage {
       let chart = this.charts.get(series.key);
       if (!chart) {
         const set = this.series;
-        chart = new LineChart(series, this.charts.size, () => set.axis);
+        chart = new MetricChart(
+          this.chartGroup,
+          series.key,
+          () => stepAxisName(set.axis),
+          (file) => void this.call('saveChart', file),
+        );
         this.charts.set(series.key, chart);
         this.chartGrid.append(chart.element);
         chart.setWidth(this.chartWidth());
-        chart.render();
+        chart.setLines([this.lineOf(series, this.charts.size - 1)]);
       } else if (redrawAll || touched.has(series.key)) {
-        chart.render();
+        chart.setLines([this.lineOf(series, [...this.charts.keys()].indexOf(series.key))]);
       }
     }
     this.chartsEmpty.hidden = this.charts.size > 0;
     this.renderFacts();
     if (this.raw.open) this.renderRaw();
+  }
+
+  /** A metric's series as its chart draws it, against the step axis every chart of the job shares. */
+  private lineOf(series: MetricSeries, colorIndex: number) {
+    const axis = this.series.axis;
+    return {
+      key: series.key,
+      label: series.key,
+      xs: stepsOn(series, axis),
+      ys: series.values,
+      colorIndex,
+      describeX: (index: number) => describePoint({ jobStep: series.jobSteps[index]!, modelStep: series.modelSteps[index]! }, axis),
+    };
   }
 
   private renderFacts(): void {

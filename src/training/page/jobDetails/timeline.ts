@@ -1,7 +1,7 @@
-import type { TrainingJobEvent } from '../../platform/client/types';
-import { formatMetric } from '../../platform/kit/format';
-import { modelStepOf } from '../model/jobSteps';
-import { button, h } from '../../platform/pages/page/dom';
+import type { TrainingJobEvent } from '../../../platform/client/types';
+import { formatMetric } from '../../../platform/kit/format';
+import { modelStepOf } from '../../model/jobSteps';
+import { button, h } from '../../../platform/pages/page/dom';
 
 const initialRows = 200;
 
