@@ -144,10 +144,20 @@ export async function comparesAModelAndAJobOnSharedChartsAndSavesTheData(context
   // Its data saved as CSV, where the save dialog says.
   await webview.locator(`figure.chart[data-metric="${metric}"]`).getByRole('button', { name: 'CSV' }).click();
   const target = join(workspace, `compared-${Date.now()}.csv`);
-  // The workbench's own save dialog (a quick input with the path).
+  // The workbench's own save dialog (a quick input with the path), once it is the one showing.
+  await page.locator('.quick-input-widget .quick-input-title').filter({ hasText: 'Save Chart Data as CSV' }).waitFor({ state: 'visible', timeout: 15_000 });
   const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await until(
+    'the save dialog to offer a path',
+    () => input.inputValue(),
+    (value) => value.endsWith('.csv'),
+  );
   await input.fill(target);
+  await until(
+    'the path to be typed',
+    () => input.inputValue(),
+    (value) => value === target,
+  );
   await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
   const csv = await until(
     'the CSV to be written',

@@ -47,6 +47,11 @@ export function tooLargeToRead(size: number): ParsedTrajectoryFile {
 }
 
 /** `.jsonl` holds one group per line, `.parquet` is a trajectory log; anything else is read as a JSON array of groups. */
+/** Whether a file's name is one of a trajectory file: `.jsonl`, `.json` or a `.parquet` log. */
+export function isTrajectoryFileName(fileName: string): boolean {
+  return /\.(jsonl?|parquet)$/i.test(fileName);
+}
+
 export function formatForFileName(fileName: string): TrajectoryFileFormat {
   if (/\.parquet$/i.test(fileName)) return 'parquet';
   return /\.jsonl$/i.test(fileName) ? 'jsonl' : 'json';
