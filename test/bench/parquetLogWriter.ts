@@ -8,35 +8,13 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { artParquetBytesOfRows } from '../support/artParquet';
 import { pythonJsonDumps } from '../support/artParquet';
+import { randomFrom, sentence } from './generatedText';
 
 export const logGroups = 12_500;
 export const logGroupSize = 8;
 
-/** A small deterministic generator (mulberry32), so every run writes the same log. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const vocabulary =
-  'the a model answer step first then because so we check value result number sum total compute add multiply divide equals therefore final question given known next try again correct wrong half twice three four seven eleven table row column lookup weather city price order'.split(
-    ' ',
-  );
-
 function sentences(random: () => number, count: number): string {
-  const parts: string[] = [];
-  for (let sentence = 0; sentence < count; sentence++) {
-    const words: string[] = [];
-    for (let word = 0; word < 18; word++) words.push(vocabulary[Math.floor(random() * vocabulary.length)]!);
-    parts.push(`${words.join(' ')}.`);
-  }
-  return parts.join(' ');
+  return Array.from({ length: count }, () => sentence(random, 18)).join(' ');
 }
 
 const tools = [{ type: 'function', function: { name: 'lookup', description: 'Looks a fact up in the table.', parameters: { type: 'object', properties: { query: { type: 'string' } } } } }];

@@ -22,8 +22,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type * as Hyparquet from 'hyparquet';
 import type * as Compressors from 'hyparquet-compressors';
 import type * as Inspected from '../../../src/rollouts/model/inspectedFile';
@@ -35,6 +33,7 @@ import { logGroups, logGroupSize } from '../parquetLogWriter';
 import type { BenchFigure, BenchSuite } from '../report';
 import { loadAsShipped } from '../shippedModules';
 import { median } from '../stats';
+import { collector, held, settled } from '../heldMemory';
 
 /** Bump when the generated content changes, so a kept log of the old shape is not reused. */
 const fileVersion = 2;
@@ -175,22 +174,6 @@ async function alternate(ours: () => Promise<number>, peer: () => Promise<number
     }
   }
   return { ours: median(mine), peer: median(theirs) };
-}
-
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
-async function settled(collect: () => void): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  collect();
-  collect();
-}
-
-function held(): number {
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
 }
 
 /** The highest growth of heap plus array buffers while the log is read whole (sampled at each announcement and every 20 ms), and what is left once it is disposed and collected. */
