@@ -20,14 +20,26 @@ function inspectorFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview').last().frameLocator('iframe').first();
 }
 
-/** A file opened as a person opens one: Quick Open, its name, Enter. */
+/**
+ * A file opened as a person opens one: Quick Open, its name, Enter. The workbench's file search may
+ * not know a file written a moment ago yet: as a person would, it asks again until the file is found.
+ */
 async function quickOpen(page: Page, name: string): Promise<void> {
   await openViewContainer(page, 'Explorer');
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(name);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first().waitFor({ state: 'visible', timeout: 20_000 });
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: name }).first();
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(name);
+    try {
+      await row.waitFor({ state: 'visible', timeout: 8_000 });
+      break;
+    } catch (error) {
+      if (attempt >= 5) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.keyboard.press('Enter');
 }
 
