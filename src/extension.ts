@@ -41,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   const sidebar = registerViews(services);
   registerChat(services);
   const rollouts = registerRollouts(services, sidebar);
-  const evals = registerEvals(services);
+  const evals = registerEvals(services, { sidebar });
   const localRuns = registerLocalRuns(services);
   const webhookStore = openWebhookStore(services);
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);

@@ -89,3 +89,6 @@ export { listJobsTool, listModelsTool, platformStatusTool, readJob } from './hos
 export { checkpointId, createModelTool, deleteCheckpointsTool, knownModel, namedModel, startSftTool, startTrainingTool, trainingOrigin } from './host/tools/trainingTools';
 export { explainJobFacts } from './model/jobReport';
 export { validateTrajectoriesTool } from './host/tools/trajectoryTools';
+export { modelWithNewCheckpoints } from './host/jobs/checkpointChanges';
+export { type RunSeriesSource } from './host/runChartsPanels';
+export { type RunMetric } from './protocol';

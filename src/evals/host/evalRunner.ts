@@ -19,9 +19,18 @@ export function evalConcurrency(): number {
  * scorers only in a trusted workspace and only the `programs` allowed, and the results file written
  * where `file` says.
  */
-export function createEvalRun(services: Services, input: Omit<EvalRunInput, 'concurrency'>, file: vscode.Uri, workspaceFolder: string, programs: AllowedPrograms): { run: EvalRun; dispose(): void } {
+export function createEvalRun(
+  services: Services,
+  input: Omit<EvalRunInput, 'concurrency'>,
+  file: vscode.Uri,
+  workspaceFolder: string,
+  programs: AllowedPrograms,
+  options: { beforeRequest?: () => void; concurrency?: number } = {},
+): { run: EvalRun; dispose(): void } {
   const regex = new RegexMatcher();
   const complete = async (model: Pick<EvalModelRef, 'api'>, request: ChatCompletionRequest, signal?: AbortSignal): Promise<ModelAnswer> => {
+    // A budget that cannot pay for this request refuses it here, before anything is sent (answers and judges alike).
+    options.beforeRequest?.();
     const client = await services.client();
     const side = model.api === 'training' ? client.training : client.inference;
     const reply = await side.chatCompletion({ ...request, stream: false }, signal ? { signal } : {});
@@ -30,7 +39,7 @@ export function createEvalRun(services: Services, input: Omit<EvalRunInput, 'con
     return { text: typeof choice?.message.content === 'string' ? choice.message.content : '', ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}), ...(usage ? { usage } : {}) };
   };
   const run = new EvalRun(
-    { ...input, concurrency: evalConcurrency() },
+    { ...input, concurrency: options.concurrency ?? evalConcurrency() },
     {
       complete: (model, request, signal) => complete(model, request, signal),
       scoring: {

@@ -11,6 +11,7 @@ import type { RememberedModel } from '../../platform/host/rememberedItems';
 import { evalSetCandidates, readEvalSet } from './evalSetFiles';
 import { readResultsFile } from './resultsFiles';
 import { errorMessage } from '../../platform/client/errorMessage';
+import { canaryFileStem } from '../model/canary/canaryPins';
 
 /** What a run is asked to do, chosen in the dialogs of "Evaluate Checkpoints…". */
 export interface EvaluationChoice {
@@ -81,6 +82,12 @@ export function resultsUriFor(setUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(folder, '.rlstudio', 'evals', `${base}.rleval.json`);
 }
 
+/** Where a model's canary on a set keeps its results: beside the set's own results, named by the model. */
+export function canaryResultsUri(setUri: vscode.Uri, modelId: string): vscode.Uri {
+  const folder = vscode.workspace.getWorkspaceFolder(setUri)?.uri ?? vscode.Uri.joinPath(setUri, '..');
+  return vscode.Uri.joinPath(folder, '.rlstudio', 'evals', `${canaryFileStem(modelId)}-${resultsBaseName(setUri.path)}.rleval.json`);
+}
+
 /**
  * The results file's name: the set's name without its extensions; a step of the official client's
  * log (`<model>/trajectories/<split>/0003.parquet`) is named by its model and split too, as every
@@ -127,15 +134,22 @@ async function pickCheckpoints(services: Services, dialogs: Dialogs): Promise<Ch
   return chosen.map((item) => ({ model, checkpoint: item.checkpoint }));
 }
 
-async function pickEvalSet(dialogs: Dialogs): Promise<vscode.Uri | undefined> {
+export async function pickEvalSet(dialogs: Dialogs, title = 'Evaluate Checkpoints: eval set'): Promise<vscode.Uri | undefined> {
   const candidates = await evalSetCandidates();
   const other = { label: '$(folder-opened) Choose a file…', uri: undefined as vscode.Uri | undefined };
-  const picked = await dialogs.pick([...candidates.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), other], { title: 'Evaluate Checkpoints: eval set' });
+  const picked = await dialogs.pick([...candidates.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), other], { title });
   if (!picked) return undefined;
   return picked.uri ?? dialogs.openFile({ title: 'Eval set', filters: { 'Eval sets and trajectory groups': ['jsonl', 'json', 'parquet'] }, openLabel: 'Evaluate' });
 }
 
-async function pickScorers(services: Services, dialogs: Dialogs, hasReferences: boolean): Promise<NamedScorer[] | undefined> {
+/** The scorers dialog; `allowPrograms` false leaves out the command scorer (for what runs with no one watching). */
+export async function pickScorers(
+  services: Services,
+  dialogs: Dialogs,
+  hasReferences: boolean,
+  title = 'Evaluate Checkpoints: scorers (the first ranks the leaderboard)',
+  allowPrograms = true,
+): Promise<NamedScorer[] | undefined> {
   type Item = vscode.QuickPickItem & { make: () => Promise<NamedScorer | undefined> };
   const fixed = (name: string, spec: NamedScorer['spec']) => async () => ({ name, spec });
   const items: Item[] = [
@@ -190,7 +204,7 @@ async function pickScorers(services: Services, dialogs: Dialogs, hasReferences: 
       },
     },
   ];
-  if (vscode.workspace.isTrusted) {
+  if (vscode.workspace.isTrusted && allowPrograms) {
     items.push({
       label: 'Command…',
       description: 'a program of this workspace scores each answer (trusted workspaces only)',
@@ -202,7 +216,7 @@ async function pickScorers(services: Services, dialogs: Dialogs, hasReferences: 
       },
     });
   }
-  const picked = await dialogs.pick(items, { title: 'Evaluate Checkpoints: scorers (the first ranks the leaderboard)', canPickMany: true });
+  const picked = await dialogs.pick(items, { title, canPickMany: true });
   const chosen = Array.isArray(picked) ? (picked as Item[]) : picked ? [picked as Item] : [];
   const scorers: NamedScorer[] = [];
   for (const item of chosen) {

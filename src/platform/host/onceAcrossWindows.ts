@@ -14,15 +14,23 @@ const maxClaimsSwept = 2_000;
 
 /** True in the one process that claims `key` first; false where the claim was already made. Other failures throw. */
 export async function claimOnce(folder: string, key: string): Promise<boolean> {
-  const name = createHash('sha256').update(key).digest('hex').slice(0, 40);
   await mkdir(folder, { recursive: true });
   try {
-    await writeFile(join(folder, name), '', { flag: 'wx' });
+    await writeFile(join(folder, claimName(key)), '', { flag: 'wx' });
     return true;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'EEXIST') return false;
     throw error;
   }
+}
+
+/** Gives a claim back, for work that was claimed and could not be done: the next to claim it does it. Never throws. */
+export async function releaseClaim(folder: string, key: string): Promise<void> {
+  await unlink(join(folder, claimName(key))).catch(() => undefined);
+}
+
+function claimName(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 40);
 }
 
 /** Removes claims older than `lifetimeMs` (the news they stood for is long told); never throws. */

@@ -88,3 +88,8 @@ export const chatDefaultModelKey = 'rlStudio.chat.lastModel';
 export function movingJobsKey(trainingApiUrl: string): string {
   return `rlStudio.movingJobs:${trainingApiUrl || 'unset'}`;
 }
+
+/** The workspace-state key of the canaries pinned against a training API (see the evaluations' canary). */
+export function canaryPinsKey(trainingApiUrl: string): string {
+  return `rlStudio.canaries:${trainingApiUrl || 'unset'}`;
+}

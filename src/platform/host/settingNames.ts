@@ -8,6 +8,8 @@ export const featureSettingNames = [
   'rollouts.highVarianceThreshold',
   'rollouts.repetitionThreshold',
   'evals.concurrency',
+  'canary.requestsPerCheckpoint',
+  'canary.requestsPerHour',
   'webhooks.receiverPort',
   'webhooks.testTimeoutSeconds',
   'payload.diagnosticsDelayMs',

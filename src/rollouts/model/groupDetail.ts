@@ -14,7 +14,7 @@ import type { DiffSpan } from '../../platform/kit/wordDiff';
 import { detailLimits, type GroupDetail, type MessageView, type TrajectoryView } from './inspectorModel';
 import { cutText, isRecord, own } from '../../platform/kit/plainValues';
 import { choiceMessage, exceptionTexts, itemChars, logLines, messageView, readContent, shortRecord, TextBudget, toolNames } from './trajectoryParts';
-import { repetitionRatio } from './repetition';
+import { repetitionRatio } from '../../platform/kit/repetition';
 import { wordDiff } from '../../platform/kit/wordDiff';
 
 /**

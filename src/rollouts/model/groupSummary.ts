@@ -20,7 +20,7 @@ import {
 } from './groupSummaryShape';
 import { choiceWellFormed, groupFieldsWellFormed, messageWellFormed, trajectoryFieldsWellFormed } from './groupWellFormed';
 import { cutText, isRecord, setOwn } from '../../platform/kit/plainValues';
-import { repetitionRatio } from './repetition';
+import { repetitionRatio } from '../../platform/kit/repetition';
 
 /**
  * `summary`: the group's summary, made from its trajectories that are objects with a numeric reward

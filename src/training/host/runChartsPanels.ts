@@ -10,6 +10,7 @@ import {
   type RunChartsHostMethods,
   type RunChartsSnapshot,
   type RunChartsViewState,
+  type RunMetric,
   type RunSeries,
 } from '../protocol';
 import { RpcEndpoint, type Handlers } from '../../platform/pages/rpc';
@@ -39,6 +40,15 @@ interface ModelRun {
   lastNewest: number;
 }
 
+/**
+ * Figures of a model charted beside its checkpoints' metrics that another feature keeps (a canary's
+ * score by step), by metric name; `onDidChange` names the model whose figures changed.
+ */
+export interface RunSeriesSource {
+  metricsOf(modelId: string): Record<string, RunMetric> | undefined;
+  onDidChange: vscode.Event<string>;
+}
+
 interface OpenCharts {
   key: string;
   panel: vscode.WebviewPanel;
@@ -59,6 +69,7 @@ interface OpenCharts {
 export class RunChartsPanels implements vscode.Disposable {
   private readonly open = new Map<string, OpenCharts>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly sources = new Set<RunSeriesSource>();
 
   constructor(
     private readonly services: Services,
@@ -94,6 +105,20 @@ export class RunChartsPanels implements vscode.Disposable {
       return;
     }
     this.adopt(models.slice(0, maxRunsCompared), jobIds.slice(0, maxRunsCompared), panel);
+  }
+
+  /** Adds figures to the models' charts (until disposed); the pages showing a model redraw when its figures change. */
+  addSeriesSource(source: RunSeriesSource): vscode.Disposable {
+    this.sources.add(source);
+    const changed = source.onDidChange((modelId) => {
+      for (const open of this.open.values()) if (open.models.some((run) => run.model.id === modelId)) this.push(open);
+    });
+    return {
+      dispose: () => {
+        changed.dispose();
+        this.sources.delete(source);
+      },
+    };
   }
 
   /** What a page of these runs shows now, once read (undefined while none is open). */
@@ -199,6 +224,16 @@ export class RunChartsPanels implements vscode.Disposable {
     }
   }
 
+  /** A model's checkpoint metrics, each source's figures after its reward (so they are charted beside it). */
+  private modelMetrics(run: ModelRun): Record<string, RunMetric> {
+    const own = [...checkpointSeries(run.timeline.points())];
+    const added = [...this.sources].flatMap((source) => Object.entries(source.metricsOf(run.model.id) ?? {}));
+    if (added.length === 0) return Object.fromEntries(own);
+    const rewardAt = own.findIndex(([key]) => /reward/i.test(key));
+    const at = rewardAt < 0 ? 0 : rewardAt + 1;
+    return Object.fromEntries([...own.slice(0, at), ...added, ...own.slice(at)]);
+  }
+
   private push(open: OpenCharts): void {
     if (open.ready) open.channel.emit({ type: 'update', snapshot: this.snapshot(open) });
   }
@@ -209,7 +244,7 @@ export class RunChartsPanels implements vscode.Disposable {
       kind: 'model',
       label: modelLabel(run.model),
       axis: 'model step',
-      metrics: Object.fromEntries(checkpointSeries(run.timeline.points())),
+      metrics: this.modelMetrics(run),
       truncated: run.truncated,
       ...(run.error ? { error: run.error } : {}),
     }));

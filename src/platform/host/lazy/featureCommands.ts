@@ -34,6 +34,8 @@ export const commandOwners = {
   'rlStudio.chatWithModel': 'training',
   'rlStudio.useInChat': 'training',
   'rlStudio.evaluateCheckpoints': 'evals',
+  'rlStudio.pinCanary': 'evals',
+  'rlStudio.unpinCanary': 'evals',
   'rlStudio.loadMoreCheckpoints': 'training',
   'rlStudio.refreshModel': 'training',
   'rlStudio.deleteCheckpoints': 'training',

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { endingProbe, probeReach, repetitionRatio, repetitionWindow } from '../../../src/rollouts/model/repetition';
+import { endingProbe, probeReach, repetitionRatio, repetitionWindow } from '../../../../src/platform/kit/repetition';
 
 describe('repetition ratio', () => {
   it('is the share of word 4-grams that repeat an earlier one', () => {
