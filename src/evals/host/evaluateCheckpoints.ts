@@ -83,9 +83,9 @@ export function resultsUriFor(setUri: vscode.Uri): vscode.Uri {
 }
 
 /** Where a model's canary on a set keeps its results: beside the set's own results, named by the model. */
-export function canaryResultsUri(setUri: vscode.Uri, modelId: string): vscode.Uri {
+export function canaryResultsUri(setUri: vscode.Uri, modelName: string): vscode.Uri {
   const folder = vscode.workspace.getWorkspaceFolder(setUri)?.uri ?? vscode.Uri.joinPath(setUri, '..');
-  return vscode.Uri.joinPath(folder, '.rlstudio', 'evals', `${canaryFileStem(modelId)}-${resultsBaseName(setUri.path)}.rleval.json`);
+  return vscode.Uri.joinPath(folder, '.rlstudio', 'evals', `${canaryFileStem(modelName)}-${resultsBaseName(setUri.path)}.rleval.json`);
 }
 
 /**

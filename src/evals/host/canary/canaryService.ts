@@ -161,12 +161,12 @@ export class CanaryService implements vscode.Disposable {
       const client = await this.services.client();
       listed = (await client.training.listCheckpoints(modelId, { order: 'desc', limit: 10 })).data;
     } catch (error) {
-      this.services.log.warn(`canary of ${modelId}: its checkpoints could not be listed (${this.services.describeFailure(error).message}); it looks again in a minute`);
+      this.services.log.warn(`canary of ${pin.modelName}: its checkpoints could not be listed (${this.services.describeFailure(error).message}); it looks again in a minute`);
       return;
     }
     const byStep = new Map(listed.map((checkpoint) => [checkpoint.step, checkpoint]));
     const { evaluate, skipped } = newSteps([...byStep.keys()], pin.seenStep);
-    if (skipped.length > 0) this.services.log.info(`canary of ${modelId}: steps ${skipped.join(', ')} came with newer ones and are not evaluated`);
+    if (skipped.length > 0) this.services.log.info(`canary of ${pin.modelName}: steps ${skipped.join(', ')} came with newer ones and are not evaluated`);
     for (const step of evaluate) {
       const outcome = await this.evaluate(pin, byStep.get(step)!);
       if (outcome === 'later') return;
@@ -177,9 +177,12 @@ export class CanaryService implements vscode.Disposable {
   /** Evaluates one checkpoint; 'later' when it cannot now (the hour's budget, a run of the file going). */
   private async evaluate(pin: CanaryPin, checkpoint: Checkpoint): Promise<'done' | 'later' | 'given up'> {
     const setUri = vscode.Uri.parse(pin.setUri);
-    const [entity, project, name] = pin.modelId.split('/');
-    const id = checkpointModelId({ entity: entity ?? '', project: project ?? '', name: name ?? '' }, checkpoint.step);
-    if (!id) return 'given up';
+    const model = this.services.remembered.models.get(pin.modelId);
+    const id = model && checkpointModelId(model, checkpoint.step);
+    if (!id) {
+      this.problem(pin, 'the model is no longer in the Models view (add it again to go on)');
+      return 'later';
+    }
     let set;
     try {
       set = await readEvalSet(setUri);
@@ -199,15 +202,15 @@ export class CanaryService implements vscode.Disposable {
     const cost = count * requestsPerAnswer(pin.scorers);
     if (this.hour.roomAt(cost, limits.perHour, Date.now()) > Date.now()) {
       this.services.log.info(
-        `canary of ${pin.modelId}: step ${checkpoint.step} waits, the hour's budget of ${limits.perHour} requests has ${limits.perHour - this.spentThisHour()} left and it needs ${cost}`,
+        `canary of ${pin.modelName}: step ${checkpoint.step} waits, the hour's budget of ${limits.perHour} requests has ${limits.perHour - this.spentThisHour()} left and it needs ${cost}`,
       );
       return 'later';
     }
-    const resultsUri = canaryResultsUri(setUri, pin.modelId);
+    const resultsUri = canaryResultsUri(setUri, pin.modelName);
     if (this.runs.get(resultsUri)) return 'later';
     const claim = `${this.services.settings.current.trainingApiUrl}\n${pin.modelId}:${checkpoint.step}:${pin.setUri}`;
     if (!(await this.claim(claim))) {
-      this.services.log.info(`canary of ${pin.modelId}: step ${checkpoint.step} is evaluated by another window`);
+      this.services.log.info(`canary of ${pin.modelName}: step ${checkpoint.step} is evaluated by another window`);
       return 'done';
     }
     const samples = set.samples.slice(0, count);
@@ -233,12 +236,12 @@ export class CanaryService implements vscode.Disposable {
     try {
       const finished = await this.runs.run(resultsUri, evaluation.run);
       const verdict = canaryVerdict(finished, ref, scorer, rolloutThresholds().repetitionRatio);
-      this.services.log.info(`canary of ${pin.modelId}: step ${checkpoint.step} evaluated with ${allowance.spent} requests (${this.spentThisHour()} this hour)`);
+      this.services.log.info(`canary of ${pin.modelName}: step ${checkpoint.step} evaluated with ${allowance.spent} requests (${this.spentThisHour()} this hour)`);
       await this.refreshSeries(pin, finished);
       if (verdict) this.tell(pin, verdict, resultsUri);
       return 'done';
     } catch (error) {
-      this.services.log.warn(`canary of ${pin.modelId}: step ${checkpoint.step} could not be evaluated (${this.services.describeFailure(error).message})`);
+      this.services.log.warn(`canary of ${pin.modelName}: step ${checkpoint.step} could not be evaluated (${this.services.describeFailure(error).message})`);
       await releaseClaim(this.claims.fsPath, claim);
       return 'later';
     } finally {
@@ -266,7 +269,7 @@ export class CanaryService implements vscode.Disposable {
 
   private tell(pin: CanaryPin, verdict: CanaryVerdict, resultsUri: vscode.Uri): void {
     this.evaluated.fire({ ...verdict, modelId: pin.modelId });
-    const text = describeVerdict(pin.modelId, verdict);
+    const text = describeVerdict(pin.modelName, verdict);
     this.services.log.info(text);
     if (!verdict.drop && !verdict.flagged) return;
     const openReport = { title: 'Open Report', run: () => vscode.commands.executeCommand('vscode.openWith', resultsUri, evalReportViewType) };
@@ -277,7 +280,7 @@ export class CanaryService implements vscode.Disposable {
   }
 
   private async refreshSeries(pin: CanaryPin, run?: EvalRunFile): Promise<void> {
-    const file = run ?? (await existingResults(canaryResultsUri(vscode.Uri.parse(pin.setUri), pin.modelId), this.services));
+    const file = run ?? (await existingResults(canaryResultsUri(vscode.Uri.parse(pin.setUri), pin.modelName), this.services));
     if (!file) return;
     const { score, flagged } = canarySeries(file, primaryScorer(pin.scorers), rolloutThresholds().repetitionRatio);
     this.series.set(pin.modelId, { [`canary: ${primaryScorer(pin.scorers)}`]: score, 'canary: flagged answers': flagged });
@@ -286,7 +289,7 @@ export class CanaryService implements vscode.Disposable {
 
   /** A canary that cannot run says why, once per model and reason in a window; it tries again at the next checkpoint. */
   private problem(pin: CanaryPin, reason: string): void {
-    const text = `The canary of ${pin.modelId} is not evaluating: ${reason}. It tries again with the next checkpoint.`;
+    const text = `The canary of ${pin.modelName} is not evaluating: ${reason}. It tries again with the next checkpoint.`;
     this.services.log.warn(text);
     if (this.toldProblems.has(text) || this.toldProblems.size > 100) return;
     this.toldProblems.add(text);

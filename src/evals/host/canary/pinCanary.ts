@@ -65,16 +65,16 @@ export async function pinCanary(services: Services, canary: CanaryService, node?
     );
     return false;
   }
-  const results = canaryResultsUri(setUri, model.id);
+  const results = canaryResultsUri(setUri, name);
   const detail = [
-    `Each new checkpoint of ${model.id} is asked ${asked === set.samples.length ? `the ${asked} prompts` : `the first ${asked} of the ${set.samples.length} prompts`} of ${setName} (greedy, one answer each, at most ${canaryParameters.maxTokens} tokens), scored by ${scorers.map((scorer) => scorer.name).join(', ')}.`,
+    `Each new checkpoint of ${name} (${model.id}) is asked ${asked === set.samples.length ? `the ${asked} prompts` : `the first ${asked} of the ${set.samples.length} prompts`} of ${setName} (greedy, one answer each, at most ${canaryParameters.maxTokens} tokens), scored by ${scorers.map((scorer) => scorer.name).join(', ')}.`,
     `Budget: ${limits.perCheckpoint} requests per checkpoint (${asked * requestsPerAnswer(scorers)} used), ${limits.perHour} per hour for every canary of this window (settings rlStudio.canary.*).`,
     newest ? `The newest checkpoint, step ${newest.step}, is evaluated now; later ones as they appear.` : 'The model has no checkpoint yet: the first one is evaluated when it appears.',
     ...urlLines('Training API', services.settings.current.trainingApiUrl),
     `Results: ${vscode.workspace.asRelativePath(results)}`,
   ].join('\n');
   if (!(await dialogs.confirm(`Pin a canary to ${name}?`, detail, 'Pin Canary'))) return false;
-  await canary.pins.put({ modelId: model.id, setUri: setUri.toString(), scorers, seenStep: newest ? newest.step - 1 : -1 });
+  await canary.pins.put({ modelId: model.id, modelName: name, setUri: setUri.toString(), scorers, seenStep: newest ? newest.step - 1 : -1 });
   canary.start();
   void canary.look(model.id);
   return true;

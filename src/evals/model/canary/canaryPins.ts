@@ -8,8 +8,10 @@ import type { EvalParameters, NamedScorer } from '../evalModel';
 import { readScorers } from '../scorerSpecs';
 
 export interface CanaryPin {
-  /** The training model: entity/project/name. */
+  /** The training model's id. */
   modelId: string;
+  /** Its name when pinned, for messages and the results file's name. */
+  modelName: string;
   /** The eval set, as a URI string of the workspace. */
   setUri: string;
   scorers: NamedScorer[];
@@ -32,13 +34,15 @@ export function readPins(raw: unknown): CanaryPin[] {
     const modelId = own(value, 'modelId');
     const setUri = own(value, 'setUri');
     const seenStep = own(value, 'seenStep');
+    const modelName = own(value, 'modelName');
     const scorers = readScorers(own(value, 'scorers'));
     if (typeof modelId !== 'string' || modelId === '' || modelId.length > 300) continue;
+    if (typeof modelName !== 'string' || modelName === '' || modelName.length > 300) continue;
     if (typeof setUri !== 'string' || setUri === '' || setUri.length > 4_000) continue;
     if (typeof seenStep !== 'number' || !Number.isInteger(seenStep) || seenStep < -1) continue;
     if ('error' in scorers || scorers.scorers.length === 0 || scorers.scorers.some((scorer) => scorer.spec.kind === 'command')) continue;
     if (pins.some((pin) => pin.modelId === modelId)) continue;
-    pins.push({ modelId, setUri, scorers: scorers.scorers, seenStep });
+    pins.push({ modelId, modelName, setUri, scorers: scorers.scorers, seenStep });
   }
   return pins;
 }
@@ -54,7 +58,7 @@ export function newSteps(listed: readonly number[], seenStep: number): { evaluat
 }
 
 /** The results file's base name for a model's canary: `canary-<model name>` (a file name's characters only). */
-export function canaryFileStem(modelId: string): string {
-  const name = modelId.split('/').at(-1) ?? modelId;
+export function canaryFileStem(modelName: string): string {
+  const name = modelName.split('/').at(-1) ?? modelName;
   return `canary-${name.replace(/[^\w.-]+/g, '-').slice(0, 80) || 'model'}`;
 }

@@ -8,8 +8,8 @@ import type { CanaryVerdict } from './canaryVerdict';
 
 const score = (value: number) => formatMetric(Math.round(value * 1000) / 1000);
 
-export function describeVerdict(modelId: string, verdict: CanaryVerdict): string {
-  const name = modelId.split('/').at(-1) ?? modelId;
+export function describeVerdict(modelName: string, verdict: CanaryVerdict): string {
+  const name = modelName.split('/').at(-1) ?? modelName;
   const subject = `step ${verdict.step} of ${name}`;
   const checks = describeChecks(verdict.checks);
   const flagged = checks ? ` ${flaggedAnswers(verdict.checks)} of ${verdict.checks.answers} answers flagged: ${checks}.` : '';

@@ -3,6 +3,7 @@ import { canaryFileStem, maxNewPerLook, maxPins, newSteps, readPins } from '../.
 
 const pin = (modelId: string, extra: Record<string, unknown> = {}) => ({
   modelId,
+  modelName: 'm',
   setUri: 'file:///w/arith.evalset.jsonl',
   scorers: [{ name: 'exact match', spec: { kind: 'exactMatch' } }],
   seenStep: 3,
@@ -21,6 +22,7 @@ describe('canary pins', () => {
       null,
       pin('e/p/e', { setUri: 7 }),
       pin('e/p/f', { seenStep: -1 }),
+      pin('e/p/g', { modelName: '' }),
     ]);
     assert.deepEqual(
       read.map((value) => value.modelId),
@@ -39,6 +41,7 @@ describe('canary pins', () => {
   });
 
   it("names a canary's results by its model, with a file name's characters only", () => {
+    assert.equal(canaryFileStem('agent-001'), 'canary-agent-001');
     assert.equal(canaryFileStem('emulator-entity/demo-project/agent-001'), 'canary-agent-001');
     assert.equal(canaryFileStem('e/p/../../etc passwd'), 'canary-etc-passwd');
   });
