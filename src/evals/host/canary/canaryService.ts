@@ -7,7 +7,7 @@ import { clampSetting, featureSetting } from '../../../platform/host/settings';
 import { checkpointModelId } from '../../../platform/kit/checkpointIds';
 import { rolloutThresholds } from '../../../rollouts';
 import { modelWithNewCheckpoints, type RegisteredViews, type RunMetric } from '../../../training';
-import { canaryBudgetBounds, CheckpointAllowance, HourlySpend, requestsPerAnswer, samplesPerCheckpoint, type CanaryBudgetLimits } from '../../model/canary/canaryBudget';
+import { canaryBudgetBounds, CheckpointAllowance, checkpointPlan, HourlySpend, type CanaryBudgetLimits } from '../../model/canary/canaryBudget';
 import { canaryParameters, newSteps, type CanaryPin } from '../../model/canary/canaryPins';
 import { canarySeries, canaryVerdict, type CanaryVerdict } from '../../model/canary/canaryVerdict';
 import type { EvalModelRef, EvalRunFile } from '../../model/evalModel';
@@ -191,18 +191,17 @@ export class CanaryService implements vscode.Disposable {
       return 'given up';
     }
     const limits = this.limits();
-    const count = samplesPerCheckpoint(set.samples.length, pin.scorers, limits);
-    if (count === 0) {
+    const plan = checkpointPlan(set.samples.length, pin.scorers, limits, this.hour, Date.now());
+    if (plan.samples === 0) {
       this.problem(
         pin,
         set.samples.length === 0 ? `its eval set ${vscode.workspace.asRelativePath(setUri)} has no sample` : `a budget of ${limits.perCheckpoint} requests per checkpoint pays for no answer`,
       );
       return 'given up';
     }
-    const cost = count * requestsPerAnswer(pin.scorers);
-    if (this.hour.roomAt(cost, limits.perHour, Date.now()) > Date.now()) {
+    if (plan.waitUntil !== undefined) {
       this.services.log.info(
-        `canary of ${pin.modelName}: step ${checkpoint.step} waits, the hour's budget of ${limits.perHour} requests has ${limits.perHour - this.spentThisHour()} left and it needs ${cost}`,
+        `canary of ${pin.modelName}: step ${checkpoint.step} waits until ${new Date(plan.waitUntil).toLocaleTimeString()}: the hour's budget of ${limits.perHour} requests has ${limits.perHour - this.spentThisHour()} left and it needs ${plan.cost}`,
       );
       return 'later';
     }
@@ -213,7 +212,7 @@ export class CanaryService implements vscode.Disposable {
       this.services.log.info(`canary of ${pin.modelName}: step ${checkpoint.step} is evaluated by another window`);
       return 'done';
     }
-    const samples = set.samples.slice(0, count);
+    const samples = set.samples.slice(0, plan.samples);
     const existing = await this.existingFor(resultsUri, evalSetHash(samples));
     const ref: EvalModelRef = { id, label: `step ${checkpoint.step}`, kind: 'checkpoint', api: 'training', step: checkpoint.step, trainingModelId: pin.modelId, metrics: { ...checkpoint.metrics } };
     const scorer = primaryScorer(pin.scorers);

@@ -31,6 +31,17 @@ export function samplesPerCheckpoint(setSize: number, scorers: readonly NamedSco
 }
 
 /**
+ * What a new checkpoint's evaluation will ask: its samples and their cost, and whether the hour's
+ * budget has room for them now (`waitUntil` is when it will, when it has not).
+ */
+export function checkpointPlan(setSize: number, scorers: readonly NamedScorer[], limits: CanaryBudgetLimits, hour: HourlySpend, now: number): { samples: number; cost: number; waitUntil?: number } {
+  const samples = samplesPerCheckpoint(setSize, scorers, limits);
+  const cost = samples * requestsPerAnswer(scorers);
+  const room = hour.roomAt(cost, limits.perHour, now);
+  return room > now ? { samples, cost, waitUntil: room } : { samples, cost };
+}
+
+/**
  * Requests spent in the last hour, kept in one-minute buckets (at most 61 of them, whatever is
  * spent), so the window slides without keeping a time per request.
  */
