@@ -5,6 +5,7 @@ import type { CanaryVerdict } from '../../src/evals/model/canary/canaryVerdict';
 import type { RememberedModel } from '../../src/platform/host/rememberedItems';
 import { GENERATED_PROJECT } from '../emulator/seed';
 import { DEFAULT_ENTITY } from '../emulator/state';
+import { trainingModelNode } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
@@ -49,6 +50,12 @@ describe('A canary on a model: each new checkpoint evaluated by itself, a regres
     assert.match(confirmation?.detail ?? '', /Budget: 40 requests per checkpoint \(40 used\), 200 per hour/);
     assert.match(confirmation?.detail ?? '', /The newest checkpoint, step 20, is evaluated now/);
 
+    const shownPinned = await waitUntil(
+      'the Models view showing the canary',
+      async () => platform.api.views.models.getTreeItem(await trainingModelNode(platform.api.views.models, modelId)),
+      (item) => String(item.description ?? '').includes('canary'),
+    );
+    assert.match(String(shownPinned.contextValue), /\bcanary\b/);
     await waitUntil(
       'the baseline (step 20) evaluated',
       () => verdicts.find((verdict) => verdict.modelId === modelId && verdict.step === 20),

@@ -93,3 +93,12 @@ export function movingJobsKey(trainingApiUrl: string): string {
 export function canaryPinsKey(trainingApiUrl: string): string {
   return `rlStudio.canaries:${trainingApiUrl || 'unset'}`;
 }
+
+/** The eval set (a URI string) of each model with a canary pinned, for the Models view to show it; the canary reads its pins whole. */
+export function pinnedCanarySets(state: vscode.Memento, trainingApiUrl: string): Map<string, string> {
+  const pins = state.get<unknown>(canaryPinsKey(trainingApiUrl));
+  const sets = new Map<string, string>();
+  if (!Array.isArray(pins)) return sets;
+  for (const pin of pins.slice(0, 100) as { modelId?: unknown; setUri?: unknown }[]) if (typeof pin?.modelId === 'string' && typeof pin.setUri === 'string') sets.set(pin.modelId, pin.setUri);
+  return sets;
+}

@@ -77,6 +77,7 @@ export async function pinCanary(services: Services, canary: CanaryService, node?
   await canary.pins.put({ modelId: model.id, modelName: name, setUri: setUri.toString(), scorers, seenStep: newest ? newest.step - 1 : -1 });
   canary.start();
   void canary.look(model.id);
+  void vscode.commands.executeCommand('rlStudio.refreshModels');
   return true;
 }
 
@@ -91,6 +92,7 @@ export async function unpinCanary(services: Services, canary: CanaryService, nod
   }
   await canary.pins.remove(model.id);
   canary.forget(model.id);
+  void vscode.commands.executeCommand('rlStudio.refreshModels');
   services.dialogs.info(`The canary of ${String(model.name || model.id)} is unpinned: its new checkpoints are no longer evaluated. Its results file stays.`);
   return true;
 }

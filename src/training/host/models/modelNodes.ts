@@ -10,7 +10,8 @@ import { tooltipCodeBlock, tooltipMarkdown } from '../../../platform/host/toolti
 /** A section of the Models view: the models each API serves. */
 export type GroupNode = { kind: 'group'; group: PlatformApi };
 export type InferenceModelNode = { kind: 'inferenceModel'; model: ModelListEntry };
-export type TrainingModelNode = { kind: 'trainingModel'; model: RememberedModel };
+/** A followed training model; `canarySet` is the eval set (a URI string) of the canary pinned to it, if one is. */
+export type TrainingModelNode = { kind: 'trainingModel'; model: RememberedModel; canarySet?: string };
 export type CheckpointNode = { kind: 'checkpoint'; model: RememberedModel; checkpoint: Checkpoint };
 export type LoadMoreNode = { kind: 'loadMore'; model: RememberedModel; loaded: number };
 /**
@@ -113,16 +114,18 @@ function trainingModelItem(node: TrainingModelNode): vscode.TreeItem {
   const { model } = node;
   const item = new vscode.TreeItem(modelLabel(model), vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `training:${model.id}`;
-  item.description = model.base_model || (model.name ? undefined : 'added by id');
+  const description = model.base_model || (model.name ? undefined : 'added by id');
+  item.description = node.canarySet ? [description, 'canary'].filter(Boolean).join(' · ') : description;
   item.iconPath = new vscode.ThemeIcon('beaker');
   const chattable = checkpointModelId(model) !== undefined;
-  item.contextValue = `model training removable deletable${chattable ? ' chattable' : ''}`;
+  item.contextValue = `model training removable deletable${chattable ? ' chattable' : ''}${node.canarySet ? ' canary' : ''}`;
   const tooltip = tooltipMarkdown();
   tooltip.appendMarkdown(`**${escapeMarkdown(modelLabel(model))}**\n\n`);
   tooltip.appendMarkdown(`- Id: ${codeText(String(model.id))}\n`);
   if (model.entity || model.project) tooltip.appendMarkdown(`- Entity / project: ${escapeMarkdown(String(model.entity || '?'))} / ${escapeMarkdown(String(model.project || '?'))}\n`);
   if (model.base_model) tooltip.appendMarkdown(`- Base model: ${escapeMarkdown(String(model.base_model))}\n`);
   if (model.run_id) tooltip.appendMarkdown(`- Run: ${codeText(String(model.run_id))}\n`);
+  if (node.canarySet) tooltip.appendMarkdown(`- Canary: each new checkpoint is evaluated on ${codeText(vscode.workspace.asRelativePath(vscode.Uri.parse(node.canarySet)))}\n`);
   if (!chattable) tooltip.appendMarkdown('\nAdded by id without its entity/project/name: chat with its checkpoints is unavailable.');
   item.tooltip = tooltip;
   return item;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { pinnedCanarySets } from '../../../platform/host/rememberedItems';
 import { isConnectionFailure, withNextStep, type Failure } from '../../../platform/client/describeFailure';
 import type { ModelListEntry } from '../../../platform/client/types';
 import type { HealthChange } from '../../../platform/health/health';
@@ -355,12 +356,17 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   private syncTrainingNodes(): void {
     const models = this.services.remembered.models.list();
     const ids = new Set(models.map((model) => model.id));
+    const canaries = pinnedCanarySets(this.services.context.workspaceState, this.services.settings.current.trainingApiUrl);
     for (const id of [...this.trainingNodes.keys()]) if (!ids.has(id)) this.trainingNodes.delete(id);
     for (const model of models) {
       const existing = this.trainingNodes.get(model.id);
+      const canarySet = canaries.get(model.id);
       // Keep the node object (tree refreshes address it) but take the latest remembered fields.
-      if (existing) existing.model = model;
-      else this.trainingNodes.set(model.id, { kind: 'trainingModel', model });
+      if (existing) {
+        existing.model = model;
+        if (canarySet) existing.canarySet = canarySet;
+        else delete existing.canarySet;
+      } else this.trainingNodes.set(model.id, { kind: 'trainingModel', model, ...(canarySet ? { canarySet } : {}) });
     }
     this.listing.read((id) => this.trainingNodes.get(id));
   }
