@@ -29,7 +29,7 @@ export interface CheckpointScore extends ScoredModel {
 }
 
 export interface ScoreChartData {
-  /** Ascending by step, one per step (the first model listed wins a tie). */
+  /** Ascending by step (checkpoints of two training models at one step both stay, in the order listed). */
   checkpoints: CheckpointScore[];
   base?: ScoredModel;
   catalogue: ScoredModel[];
@@ -44,7 +44,7 @@ export function scoreChartData(rows: readonly LeaderboardRow[], models: readonly
     const row = byModel.get(model.id);
     return row && row.scored > 0 ? row : undefined;
   };
-  const byStep = new Map<number, CheckpointScore>();
+  const checkpoints: CheckpointScore[] = [];
   let base: ScoredModel | undefined;
   const catalogue: ScoredModel[] = [];
   for (const model of models) {
@@ -52,11 +52,11 @@ export function scoreChartData(rows: readonly LeaderboardRow[], models: readonly
     if (!row) continue;
     if (model.kind === 'checkpoint' && typeof model.step === 'number' && Number.isFinite(model.step)) {
       const value = metric === undefined ? undefined : model.metrics?.[metric];
-      if (!byStep.has(model.step)) byStep.set(model.step, { model, row, step: model.step, metric: typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN });
+      checkpoints.push({ model, row, step: model.step, metric: typeof value === 'number' && Number.isFinite(value) ? value : Number.NaN });
     } else if (model.kind === 'base') base ??= { model, row };
     else if (model.kind === 'catalogue') catalogue.push({ model, row });
   }
-  const checkpoints = [...byStep.values()].sort((a, b) => a.step - b.step);
+  checkpoints.sort((a, b) => a.step - b.step);
   const charted = metric !== undefined && checkpoints.some((point) => Number.isFinite(point.metric));
   return { checkpoints, ...(base ? { base } : {}), catalogue, ...(charted ? { metric } : {}) };
 }

@@ -40,6 +40,12 @@ describe('the score chart data and its CSV', () => {
     const lossOnly = scoreChartData(rows, models, 'loss');
     assert.ok(Number.isNaN(lossOnly.checkpoints[0]!.metric), 'a checkpoint without the metric has none');
     assert.equal(scoreChartData(rows, models, 'entropy').metric, undefined, 'a metric no checkpoint records is not charted');
+    const other: EvalModelRef = { ...checkpoint(100), id: 'wandb-artifact:///team/other:step100' };
+    assert.deepEqual(
+      scoreChartData([...rows, row(other, 0.4)], [late, early, other], undefined).checkpoints.map((point) => point.model.id),
+      [early.id, other.id, late.id],
+      'checkpoints of two training models at one step both stay',
+    );
   });
 
   it('writes a row per checkpoint (step, model, mean, interval, metric), then the base at step 0 and the catalogue models, names made safe', () => {
