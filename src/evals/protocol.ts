@@ -7,6 +7,7 @@
  */
 import type { AnswerRecord, EvalRunFile, LeaderboardRow } from './model/evalModel';
 import type { NoMethods } from '../platform/pages/wire';
+import type { ChartFile } from '../platform/pages/chartFile';
 
 /** Characters of each answer in a snapshot; the rest comes with `answer`. */
 export const previewChars = 2_000;
@@ -85,6 +86,8 @@ export type ReportHostMethods = {
   /** Deletes the checkpoints this evaluation scored below this one (never the best, the latest or one it did not score), after a confirmation. */
   deleteOthers: { params: { keep: string }; result: null };
   cancel: { params: Record<string, never>; result: null };
+  /** Saves the score chart's data (CSV) or image (PNG) where the person chooses; the host checks the file first. */
+  saveChart: { params: ChartFile; result: null };
 };
 
 export type ReportPageMethods = NoMethods;

@@ -15,6 +15,8 @@ import { askAboutProvenance } from './leaderboardProvenance';
 import { reportSamples } from './reportSamples';
 import { useInChat } from '../../training';
 import { loadWebviewPage } from '../../platform/pages/host/panelOptions';
+import { chartFileParams } from '../../platform/pages/chartFile';
+import { saveChartFile } from '../../platform/pages/host/saveChartFile';
 import { AnswerProvenanceStore } from './answerProvenanceStore';
 import type { EvalRuns } from './evalRuns';
 import { deleteOtherCheckpoints } from './pruneCheckpoints';
@@ -329,6 +331,13 @@ export class EvalReportPanel {
       },
       cancel: () => {
         this.runs.cancel(this.uri);
+        return null;
+      },
+      saveChart: async (raw) => {
+        const file = chartFileParams(raw);
+        await this.reporting('saving the chart', async () => {
+          await saveChartFile(this.services.dialogs, file);
+        });
         return null;
       },
     };

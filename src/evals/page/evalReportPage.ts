@@ -82,10 +82,13 @@ export class EvalReportPage {
       useModel: (model) => this.call('useModel', { model }),
       deleteOthers: (keep) => this.call('deleteOthers', { keep }),
     });
-    this.chart = new ScoreChart((metric) => {
-      this.metric = metric;
-      this.saveSoon();
-    });
+    this.chart = new ScoreChart(
+      (metric) => {
+        this.metric = metric;
+        this.saveSoon();
+      },
+      (file) => this.call('saveChart', file),
+    );
     this.failures = new FailuresList({ retry: (keys) => this.retry(keys), show: (sample, model) => this.select(sample, model, true) });
     this.filterBar = new FilterBar(this.filter, this.sort, {
       filter: (filter) => {

@@ -2,47 +2,54 @@
  * Score against step: each checkpoint's mean score with its 95 % interval as a band, by training
  * step, and on a second axis (right) a training metric of the same checkpoints (a reward when one
  * is recorded; a select picks another). The base model is the dashed line from step 0, catalogue
- * models dotted lines across: what training has to beat. SVG with theme colours only.
+ * models dotted lines across: what training has to beat. Drawn on the shared chart, so it reads as
+ * the training charts do: a drag zooms on steps (a double-click shows them all), a log scale for the
+ * metric, one hover naming every line at a step, and its data as CSV or itself as a PNG.
  */
 import type { EvalModelRef, LeaderboardRow } from '../model/evalModel';
 import { formatMetric } from '../../platform/kit/format';
-import { h, svg } from '../../platform/pages/page/dom';
+import { h } from '../../platform/pages/page/dom';
+import { ChartGroup } from '../../platform/pages/page/chart/chartGroup';
+import { chartToolbar } from '../../platform/pages/page/chart/chartToolbar';
+import { MetricChart, type ChartFile, type ChartSeriesData } from '../../platform/pages/page/chart/metricChart';
 import { formatScore, modelLabel, shortLabel } from './labels';
+import { metricChoices, scoreChartCsv, scoreChartData, type ScoreChartData, type ScoredModel } from './scoreChartData';
 
 const height = 230;
-const margin = { top: 14, right: 56, bottom: 36, left: 46 };
-
-/** The metric keys the checkpoints record, and the one shown first: a key named like reward, else the first. */
-export function metricChoices(models: readonly EvalModelRef[]): { keys: string[]; preferred: string | undefined } {
-  const keys: string[] = [];
-  for (const model of models) {
-    if (model.kind !== 'checkpoint' || !model.metrics) continue;
-    for (const [key, value] of Object.entries(model.metrics)) if (typeof value === 'number' && Number.isFinite(value) && !keys.includes(key)) keys.push(key);
-  }
-  const preferred = keys.find((key) => key.toLowerCase() === 'reward') ?? keys.find((key) => /reward/i.test(key)) ?? keys[0];
-  return { keys, preferred };
-}
-
-interface CheckpointPoint {
-  step: number;
-  row: LeaderboardRow;
-  model: EvalModelRef;
-}
+/** Colours of the shared palette (pageBase.css): the score blue, the metric orange, the base green, catalogue models purple. */
+const colors = { score: 0, base: 1, metric: 2, catalogue: 3 };
 
 export class ScoreChart {
   readonly element: HTMLElement;
-  private readonly plot: SVGSVGElement;
+  private readonly group = new ChartGroup();
+  private readonly chart: MetricChart;
+  private readonly toolbar: HTMLElement;
   private readonly select = h('select', { ariaLabel: 'Training metric on the right axis' });
   private readonly legend = h('div', { class: 'chart-legend' });
   private readonly empty = h('p', { class: 'muted', hidden: true }, 'No checkpoint with a step in this run: nothing to draw against the step.');
-  private width = 480;
+  private data: ScoreChartData = { checkpoints: [], catalogue: [] };
   private rows: readonly LeaderboardRow[] = [];
   private models: readonly EvalModelRef[] = [];
   private metric: string | undefined;
   private metricKeys: string[] = [];
 
-  constructor(private readonly metricChanged: (metric: string) => void) {
-    this.plot = svg('svg', { height, role: 'img', class: 'score-chart' });
+  constructor(
+    private readonly metricChanged: (metric: string) => void,
+    exportFile: (file: ChartFile) => void,
+  ) {
+    this.chart = new MetricChart(this.group, 'Score against step', () => 'training step', exportFile, {
+      height,
+      logAxis: 'right',
+      formatY: (value) => formatScore(value),
+      csv: () => scoreChartCsv(this.data),
+      describe: () => this.describe(),
+    });
+    this.chart.element.classList.add('score-chart');
+    this.toolbar = chartToolbar(this.group, {
+      smoothing: false,
+      logLabel: 'Log scale (right axis)',
+      logTitle: 'Draw the training metric on a logarithmic scale (values at or below zero are left out); the scores stay linear',
+    });
     this.select.addEventListener('change', () => {
       this.metric = this.select.value || undefined;
       if (this.metric) this.metricChanged(this.metric);
@@ -50,14 +57,8 @@ export class ScoreChart {
     });
     const metricLabel = h('label', { class: 'metric-pick', title: 'A training metric recorded with each checkpoint, drawn against the right axis' }, 'Right axis ', this.select);
     const head = h('div', { class: 'panel-head' }, h('h2', {}, 'Score against step'), metricLabel);
-    this.element = h('section', { class: 'panel chart-panel', ariaLabel: 'Score against step' }, head, this.plot, this.legend, this.empty);
-    new ResizeObserver(() => {
-      const next = Math.max(280, Math.floor(this.element.clientWidth - 24));
-      if (next !== this.width) {
-        this.width = next;
-        this.draw();
-      }
-    }).observe(this.element);
+    this.element = h('section', { class: 'panel chart-panel', ariaLabel: 'Score against step' }, head, this.toolbar, this.chart.element, this.legend, this.empty);
+    new ResizeObserver(() => this.chart.setWidth(this.element.clientWidth - 24)).observe(this.element);
   }
 
   render(rows: readonly LeaderboardRow[], models: readonly EvalModelRef[], savedMetric: string | undefined): void {
@@ -76,155 +77,78 @@ export class ScoreChart {
   }
 
   private draw(): void {
-    const byModel = new Map(this.rows.map((row) => [row.model, row]));
-    const points: CheckpointPoint[] = [];
-    for (const model of this.models) {
-      const row = byModel.get(model.id);
-      if (model.kind === 'checkpoint' && model.step !== undefined && row && row.scored > 0) points.push({ step: model.step, row, model });
-    }
-    points.sort((a, b) => a.step - b.step);
-    const base = this.models.find((model) => model.kind === 'base');
-    const baseRow = base && byModel.get(base.id);
-    const catalogue = this.models.filter((model) => model.kind === 'catalogue').flatMap((model) => (byModel.get(model.id)?.scored ? [{ model, row: byModel.get(model.id)! }] : []));
-    this.plot.replaceChildren();
-    this.plot.setAttribute('width', String(this.width));
-    this.plot.setAttribute('viewBox', `0 0 ${this.width} ${height}`);
+    const data = scoreChartData(this.rows, this.models, this.metric);
+    this.data = data;
+    const points = data.checkpoints;
     this.empty.hidden = points.length > 0;
-    this.plot.classList.toggle('is-empty', points.length === 0);
+    this.chart.element.hidden = points.length === 0;
+    this.toolbar.hidden = points.length === 0;
     if (points.length === 0) {
+      this.chart.setLines([]);
       this.legend.replaceChildren();
       return;
     }
-    const innerWidth = this.width - margin.left - margin.right;
-    const innerHeight = height - margin.top - margin.bottom;
-    const hasBase = Boolean(baseRow?.scored);
-    const minStep = hasBase ? Math.min(0, points[0]!.step) : points[0]!.step;
-    const maxStep = points[points.length - 1]!.step;
-    const xOf = (step: number) => margin.left + (maxStep === minStep ? innerWidth / 2 : ((step - minStep) / (maxStep - minStep)) * innerWidth);
-    const scoreValues = [...points.flatMap((point) => [point.row.low, point.row.high]), ...(hasBase ? [baseRow!.mean] : []), ...catalogue.map((each) => each.row.mean)].filter(Number.isFinite);
-    const [minY, maxY] = padded(Math.min(...scoreValues), Math.max(...scoreValues));
-    const yOf = (value: number) => margin.top + innerHeight - ((value - minY) / (maxY - minY)) * innerHeight;
+    const steps = points.map((point) => point.step);
+    const describeX = (at: number) => `training step ${formatMetric(steps[at]!)} · ${modelLabel(points[at]!.model)}`;
+    const lines: ChartSeriesData[] = [
+      {
+        key: 'score',
+        label: 'mean score',
+        colorIndex: colors.score,
+        xs: steps,
+        ys: points.map((point) => point.row.mean),
+        band: { low: points.map((point) => point.row.low), high: points.map((point) => point.row.high) },
+        dotEveryPoint: true,
+        describeX,
+        describePoint: (at) => `mean score ${formatScore(points[at]!.row.mean, 3)} (95 % CI ${formatScore(points[at]!.row.low, 3)} to ${formatScore(points[at]!.row.high, 3)})`,
+      },
+    ];
+    const metric = data.metric;
+    if (metric !== undefined) {
+      const charted = points.filter((point) => Number.isFinite(point.metric));
+      lines.push({
+        key: 'metric',
+        label: metric,
+        colorIndex: colors.metric,
+        axis: 'right',
+        xs: charted.map((point) => point.step),
+        ys: charted.map((point) => point.metric),
+        dotEveryPoint: true,
+        describeX: (at) => `training step ${formatMetric(charted[at]!.step)} · ${modelLabel(charted[at]!.model)}`,
+        describePoint: (at) => `${metric} ${formatMetric(charted[at]!.metric)} (training, right axis)`,
+      });
+    }
+    // The levels to beat span the steps: the base model's from step 0, where training started.
+    const last = steps[steps.length - 1]!;
+    const level = (key: string, { model, row }: ScoredModel, from: number, colorIndex: number, reference: 'dashed' | 'dotted', name: string): ChartSeriesData => ({
+      key,
+      label: name,
+      colorIndex,
+      reference,
+      xs: from === last ? [from] : [from, last],
+      ys: from === last ? [row.mean] : [row.mean, row.mean],
+      describePoint: () => `${name} (${model.id}): ${formatScore(row.mean, 3)} (95 % CI ${formatScore(row.low, 3)} to ${formatScore(row.high, 3)})`,
+    });
+    if (data.base) lines.push(level('base', data.base, Math.min(0, steps[0]!), colors.base, 'dashed', 'base'));
+    data.catalogue.forEach((each, index) => lines.push(level(`catalogue:${index}`, each, steps[0]!, colors.catalogue, 'dotted', shortLabel(each.model))));
+    this.chart.setLines(lines);
 
-    for (const tick of ticks(minY, maxY)) {
-      const y = yOf(tick);
-      this.plot.append(svg('line', { class: 'grid', x1: margin.left, x2: margin.left + innerWidth, y1: y, y2: y }));
-      this.plot.append(text('axis score-axis', margin.left - 6, y + 4, 'end', formatScore(tick)));
-    }
-    const steps = [...(hasBase && points[0]!.step !== 0 ? [0] : []), ...points.map((point) => point.step)];
-    for (const step of legibleSteps(steps, xOf)) this.plot.append(text('axis x-axis', xOf(step), height - 20, 'middle', formatMetric(step)));
-    this.plot.append(text('axis axis-name', margin.left + innerWidth / 2, height - 3, 'middle', 'training step'));
-
-    // The interval band, then the mean line over it.
-    const upper = points.map((point) => `${xOf(point.step).toFixed(1)},${yOf(point.row.high).toFixed(1)}`);
-    const lower = points.map((point) => `${xOf(point.step).toFixed(1)},${yOf(point.row.low).toFixed(1)}`).reverse();
-    this.plot.append(svg('path', { class: 'ci-band', d: `M${[...upper, ...lower].join('L')}Z` }));
-    if (hasBase) {
-      const y = yOf(baseRow!.mean);
-      this.plot.append(svg('line', { class: 'base-line', x1: xOf(0), x2: margin.left + innerWidth, y1: y, y2: y }));
-      const marker = svg('circle', { class: 'base-point', cx: xOf(0), cy: y, r: 3.5 });
-      marker.append(title(`base (${base!.id}): ${formatScore(baseRow!.mean, 3)}`));
-      this.plot.append(marker, text('line-label base-label', xOf(0) + 6, y - 5, 'start', 'base'));
-    }
-    for (const { model, row } of catalogue) {
-      const y = yOf(row.mean);
-      const line = svg('line', { class: 'catalogue-line', x1: margin.left, x2: margin.left + innerWidth, y1: y, y2: y });
-      line.append(title(`${modelLabel(model)}: ${formatScore(row.mean, 3)}`));
-      this.plot.append(line, text('line-label catalogue-label', margin.left + 4, y - 4, 'start', shortLabel(model)));
-    }
-    this.plot.append(svg('path', { class: 'score-line', d: pathOf(points.map((point) => [xOf(point.step), yOf(point.row.mean)])) }));
-    for (const point of points) {
-      const dot = svg('circle', { class: 'score-point', cx: xOf(point.step), cy: yOf(point.row.mean), r: 4, 'data-step': point.step, 'data-model': point.model.id });
-      dot.append(title(`${modelLabel(point.model)}: mean ${formatScore(point.row.mean, 3)} (95 % CI ${formatScore(point.row.low, 3)} to ${formatScore(point.row.high, 3)})`));
-      this.plot.append(dot);
-    }
-
-    const metric = this.metric;
-    const metricPoints = metric
-      ? points.filter((point) => Number.isFinite(point.model.metrics?.[metric])).map((point) => ({ step: point.step, value: point.model.metrics![metric]!, model: point.model }))
-      : [];
-    if (metricPoints.length > 0) {
-      const values = metricPoints.map((point) => point.value);
-      const [low, high] = padded(Math.min(...values), Math.max(...values));
-      const y2Of = (value: number) => margin.top + innerHeight - ((value - low) / (high - low)) * innerHeight;
-      for (const tick of ticks(low, high)) this.plot.append(text('axis metric-axis', margin.left + innerWidth + 6, y2Of(tick) + 4, 'start', formatMetric(tick)));
-      this.plot.append(svg('path', { class: 'metric-line', d: pathOf(metricPoints.map((point) => [xOf(point.step), y2Of(point.value)])) }));
-      for (const point of metricPoints) {
-        const dot = svg('rect', { class: 'metric-point', x: xOf(point.step) - 3, y: y2Of(point.value) - 3, width: 6, height: 6, 'data-step': point.step });
-        dot.append(title(`${modelLabel(point.model)}: ${metric} ${formatMetric(point.value)} (training)`));
-        this.plot.append(dot);
-      }
-    }
-    const best = points.reduce((top, point) => (point.row.mean > top.row.mean ? point : top), points[0]!);
-    this.plot.setAttribute(
-      'aria-label',
-      `Mean score of ${points.length} checkpoints by step, best ${modelLabel(best.model)} at ${formatScore(best.row.mean, 3)}${metricPoints.length ? `, with ${metric} on the right axis` : ''}`,
-    );
     const keys = [legendItem('key-score', 'mean score (95 % CI band)')];
-    if (metricPoints.length) keys.push(legendItem('key-metric', `${metric} (training, right axis)`));
-    if (hasBase) keys.push(legendItem('key-base', 'base model'));
-    if (catalogue.length) keys.push(legendItem('key-catalogue', 'catalogue models'));
+    if (metric !== undefined) keys.push(legendItem('key-metric', `${metric} (training, right axis)`));
+    if (data.base) keys.push(legendItem('key-base', 'base model'));
+    if (data.catalogue.length) keys.push(legendItem('key-catalogue', 'catalogue models'));
     this.legend.replaceChildren(...keys);
   }
-}
 
-/** Width of a step label on the axis, in pixels: about a character's width each, and a gap. */
-const labelWidth = (step: number): number => formatMetric(step).length * 7 + 8;
-
-/**
- * The steps labelled on the axis: every one that has room, the first and the last always. Steps
- * close together (98, 99, 100 beside 0) would print over one another; the dots keep every step, and
- * each dot's tooltip names it.
- */
-export function legibleSteps(steps: readonly number[], xOf: (step: number) => number): number[] {
-  const shown: number[] = [];
-  const rightOf = (step: number): number => xOf(step) + labelWidth(step) / 2;
-  const leftOf = (step: number): number => xOf(step) - labelWidth(step) / 2;
-  for (const step of steps) {
-    const previous = shown.at(-1);
-    if (previous === undefined || leftOf(step) >= rightOf(previous)) shown.push(step);
+  private describe(): string {
+    const points = this.data.checkpoints;
+    if (points.length === 0) return 'No checkpoint scored yet';
+    const best = points.reduce((top, point) => (point.row.mean > top.row.mean ? point : top), points[0]!);
+    const metric = this.data.metric;
+    return `Mean score of ${points.length} checkpoints by step, best ${modelLabel(best.model)} at ${formatScore(best.row.mean, 3)}${metric !== undefined ? `, with ${metric} on the right axis` : ''}`;
   }
-  const last = steps.at(-1);
-  if (last !== undefined && shown.at(-1) !== last) {
-    // The last step is labelled: it takes the place of the label it would overlap.
-    while (shown.length > 1 && leftOf(last) < rightOf(shown.at(-1)!)) shown.pop();
-    shown.push(last);
-  }
-  return shown;
 }
 
 function legendItem(key: string, label: string): HTMLElement {
   return h('span', { class: 'legend-item' }, h('span', { class: `legend-key ${key}` }), label);
-}
-
-function pathOf(points: [number, number][]): string {
-  return points.map(([x, y], index) => `${index === 0 ? 'M' : 'L'}${x.toFixed(1)},${y.toFixed(1)}`).join('');
-}
-
-function text(className: string, x: number, y: number, anchor: string, content: string): SVGTextElement {
-  const element = svg('text', { class: className, x, y, 'text-anchor': anchor });
-  element.textContent = content;
-  return element;
-}
-
-function title(content: string): SVGTitleElement {
-  const element = svg('title');
-  element.textContent = content;
-  return element;
-}
-
-function padded(min: number, max: number): [number, number] {
-  if (!Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
-  if (min === max) return [min - (Math.abs(min) * 0.1 || 0.5), max + (Math.abs(max) * 0.1 || 0.5)];
-  const pad = (max - min) * 0.08;
-  return [min - pad, max + pad];
-}
-
-/** Round values (1, 2 or 5 times a power of ten apart) inside [min, max], about four of them. */
-function ticks(min: number, max: number): number[] {
-  const raw = (max - min) / 4;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= raw) ?? raw;
-  const out: number[] = [];
-  for (let value = Math.ceil(min / step) * step; value <= max + step * 1e-9 && out.length < 12; value += step) out.push(Number(value.toPrecision(12)));
-  return out;
 }

@@ -9,6 +9,9 @@
  *   over the whole series, so zooming in does not change it). Both are downsampled within the range
  *   to about two points per pixel by largest-triangle-three-buckets, which keeps the first and last
  *   point, the highest and the lowest: the latest value and every spike stay.
+ * - A line may carry an interval around each value (a mean's 95 % interval), drawn as a band through
+ *   the same points as the line, and may be read against a second axis on the right (a training
+ *   metric beside a score); the log scale applies to one axis, the left unless the chart says.
  */
 import { largestTriangleThreeBuckets } from './downsample';
 import { MovingAverage } from './smoothing';
@@ -18,6 +21,15 @@ export interface ChartLine {
   /** Steps, ascending. */
   xs: ArrayLike<number>;
   ys: ArrayLike<number>;
+  /** The bounds of an interval around each value, by index: drawn as a band behind the line. */
+  band?: { low: ArrayLike<number>; high: ArrayLike<number> };
+  /** The axis the line is read against: the left one unless it says. */
+  axis?: 'left' | 'right';
+}
+
+/** Which y axis the view's log scale applies to. */
+export interface ChartAxes {
+  logAxis?: 'left' | 'right';
 }
 
 export interface ChartView {
@@ -47,6 +59,10 @@ export interface LineGeometry {
   smoothed?: Float64Array;
   /** The latest point in range, in pixels, and its value (smoothed when smoothing). */
   last?: { x: number; y: number; value: number };
+  /** The series index of each raw point drawn. */
+  indices: number[];
+  /** The band's outline, when the line has one: pixel pairs along the highs, then back along the lows. */
+  band?: Float64Array;
 }
 
 export interface ChartGeometry {
@@ -55,6 +71,9 @@ export interface ChartGeometry {
   yTicks: Tick[];
   xDomain: readonly [number, number];
   yDomain: readonly [number, number];
+  /** The right axis, when a line is read against it. */
+  rightTicks: Tick[];
+  rightDomain?: readonly [number, number];
   /** Values not drawn because the scale is logarithmic and they are not above zero. */
   notPositive: number;
   /** Points in range across all lines, before downsampling. */
@@ -81,48 +100,70 @@ export class SmoothingCache {
   }
 }
 
-export function chartGeometry(lines: readonly ChartLine[], view: ChartView, box: ChartBox, cache = new SmoothingCache()): ChartGeometry {
+export function chartGeometry(lines: readonly ChartLine[], view: ChartView, box: ChartBox, cache = new SmoothingCache(), axes: ChartAxes = {}): ChartGeometry {
   const innerWidth = Math.max(1, box.width - box.margin.left - box.margin.right);
   const innerHeight = Math.max(1, box.height - box.margin.top - box.margin.bottom);
   const [fullMin, fullMax] = xExtent(lines);
   const xDomain: [number, number] = view.xRange ? [Math.max(fullMin, view.xRange[0]), Math.min(fullMax, view.xRange[1])] : [fullMin, fullMax];
   if (!(xDomain[0] <= xDomain[1])) xDomain.splice(0, 2, fullMin, fullMax);
   const smoothing = Math.min(Math.max(view.smoothing, 0), 0.99);
-  const usable = (value: number) => Number.isFinite(value) && (!view.logScale || value > 0);
+  const logAxis = view.logScale ? (axes.logAxis ?? 'left') : undefined;
+  const sideOf = (line: ChartLine) => line.axis ?? 'left';
+  const usableOn = (side: 'left' | 'right') => (logAxis === side ? (value: number) => Number.isFinite(value) && value > 0 : (value: number) => Number.isFinite(value));
 
-  // The points in range, per line, and the y range they span.
-  let yMin = Infinity;
-  let yMax = -Infinity;
+  // The points in range, per line, and the y range they span on each axis.
+  const extent = { left: { min: Infinity, max: -Infinity }, right: { min: Infinity, max: -Infinity } };
   let notPositive = 0;
   let pointsInRange = 0;
   const ranges = lines.map((line) => {
     const from = lowerBound(line.xs, xDomain[0]);
     const to = upperBound(line.xs, xDomain[1]);
     pointsInRange += Math.max(0, to - from);
-    for (let index = from; index < to; index++) {
-      const value = line.ys[index]!;
-      if (!usable(value)) {
-        if (Number.isFinite(value)) notPositive++;
-        continue;
+    const side = sideOf(line);
+    const usable = usableOn(side);
+    const span = extent[side];
+    const widen = (values: ArrayLike<number>, count: boolean) => {
+      for (let index = from; index < to; index++) {
+        const value = values[index]!;
+        if (!usable(value)) {
+          if (count && Number.isFinite(value)) notPositive++;
+          continue;
+        }
+        if (value < span.min) span.min = value;
+        if (value > span.max) span.max = value;
       }
-      if (value < yMin) yMin = value;
-      if (value > yMax) yMax = value;
+    };
+    widen(line.ys, true);
+    if (line.band) {
+      widen(line.band.low, false);
+      widen(line.band.high, false);
     }
     return { from, to };
   });
-  const yDomain = paddedDomain(yMin, yMax, view.logScale);
-  const toY = view.logScale ? (value: number) => Math.log10(value) : (value: number) => value;
-  const [yLow, yHigh] = [toY(yDomain[0]), toY(yDomain[1])];
   const xOf = (x: number) => box.margin.left + (xDomain[1] === xDomain[0] ? innerWidth / 2 : ((x - xDomain[0]) / (xDomain[1] - xDomain[0])) * innerWidth);
-  const yOf = (y: number) => box.margin.top + innerHeight - ((toY(y) - yLow) / (yHigh - yLow || 1)) * innerHeight;
+  const scaleOf = (side: 'left' | 'right') => {
+    const log = logAxis === side;
+    const domain = paddedDomain(extent[side].min, extent[side].max, log);
+    const toY = log ? (value: number) => Math.log10(value) : (value: number) => value;
+    const [low, high] = [toY(domain[0]), toY(domain[1])];
+    const yOf = (y: number) => box.margin.top + innerHeight - ((toY(y) - low) / (high - low || 1)) * innerHeight;
+    const values = log ? logTicks(domain[0], domain[1]) : niceTicks(domain[0], domain[1], Math.max(2, Math.floor(innerHeight / 40)));
+    return { domain, yOf, usable: usableOn(side), ticks: values.map((value) => ({ px: yOf(value), value })) };
+  };
+  const left = scaleOf('left');
+  const hasRight = lines.some((line) => sideOf(line) === 'right');
+  const right = hasRight ? scaleOf('right') : undefined;
   const budget = Math.max(4, Math.round(innerWidth * 2));
 
   const geometries = lines.map((line, at) => {
     const { from, to } = ranges[at]!;
+    const { yOf, usable } = sideOf(line) === 'right' && right ? right : left;
     const xs = sliceOf(line.xs, from, to);
     const ys = maskedSlice(line.ys, from, to, usable);
-    const raw = pixels(xs, ys, largestTriangleThreeBuckets(xs, ys, budget), xOf, yOf);
-    const geometry: LineGeometry = { key: line.key, raw };
+    const drawn = largestTriangleThreeBuckets(xs, ys, budget);
+    const raw = pixels(xs, ys, drawn, xOf, yOf);
+    const geometry: LineGeometry = { key: line.key, raw, indices: drawn.map((index) => index + from) };
+    if (line.band) geometry.band = bandOutline(xs, maskedSlice(line.band.low, from, to, usable), maskedSlice(line.band.high, from, to, usable), drawn, xOf, yOf);
     let lastYs = ys;
     if (smoothing > 0) {
       const smoothedYs = maskedSlice(cache.smoothed(line, smoothing), from, to, usable);
@@ -140,9 +181,17 @@ export function chartGeometry(lines: readonly ChartLine[], view: ChartView, box:
 
   // Steps are whole numbers: no tick between two of them.
   const xTicks = niceTicks(xDomain[0], xDomain[1], Math.max(2, Math.floor(innerWidth / 90)), 1).map((value) => ({ px: xOf(value), value }));
-  const yValues = view.logScale ? logTicks(yDomain[0], yDomain[1]) : niceTicks(yDomain[0], yDomain[1], Math.max(2, Math.floor(innerHeight / 40)));
-  const yTicks = yValues.map((value) => ({ px: yOf(value), value }));
-  return { lines: geometries, xTicks, yTicks, xDomain, yDomain, notPositive, pointsInRange };
+  return {
+    lines: geometries,
+    xTicks,
+    yTicks: left.ticks,
+    xDomain,
+    yDomain: left.domain,
+    rightTicks: right?.ticks ?? [],
+    ...(right ? { rightDomain: right.domain } : {}),
+    notPositive,
+    pointsInRange,
+  };
 }
 
 /** The index of the point nearest to `x` in ascending `xs`, or -1 when there is none. */
@@ -235,6 +284,20 @@ function maskedSlice(values: ArrayLike<number>, from: number, to: number, usable
     slice[index - from] = usable(value) ? value : Number.NaN;
   }
   return slice;
+}
+
+/** A band's outline through the points drawn where both bounds can be drawn: along the highs, then back along the lows. */
+function bandOutline(xs: Float64Array, lows: Float64Array, highs: Float64Array, drawn: readonly number[], xOf: (x: number) => number, yOf: (y: number) => number): Float64Array {
+  const kept = drawn.filter((index) => Number.isFinite(lows[index]!) && Number.isFinite(highs[index]!));
+  const out = new Float64Array(kept.length * 4);
+  kept.forEach((index, at) => {
+    out[at * 2] = xOf(xs[index]!);
+    out[at * 2 + 1] = yOf(highs[index]!);
+    const back = (kept.length * 2 - 1 - at) * 2;
+    out[back] = xOf(xs[index]!);
+    out[back + 1] = yOf(lows[index]!);
+  });
+  return out;
 }
 
 function pixels(xs: Float64Array, ys: Float64Array, indices: readonly number[], xOf: (x: number) => number, yOf: (y: number) => number): Float64Array {

@@ -1,7 +1,8 @@
 /**
- * Raw HTTP servers on 127.0.0.1 that play a training API's job endpoints, well or badly, for the
- * polling fault cases and the polling benchmark. They count what the client did: requests per job
- * and when (on the test's clock), how many were open at once, and which ones the client gave up.
+ * Raw HTTP servers on 127.0.0.1 that play a training API's job endpoints (and a model's checkpoint
+ * list), well or badly, for the polling fault cases and the polling benchmark. They count what the
+ * client did: requests per job and when (on the test's clock), how many were open at once, and
+ * which ones the client gave up.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,10 +24,20 @@ export interface WirePage {
 /** What the server answers to GET …/training-jobs/{id}/events?after=…&limit=…. */
 export type EventsBehaviour = (jobId: string, after: string | undefined, limit: number) => WirePage;
 
+export interface WireCheckpoint {
+  id: string;
+  step: number;
+  metrics: Record<string, number>;
+}
+
+/** What the server answers to GET …/models/{id}/checkpoints?after=…&limit=…&order=desc (newest first). */
+export type CheckpointsBehaviour = (modelId: string, after: string | undefined, limit: number) => { data: WireCheckpoint[]; has_more: boolean };
+
 export interface RecordedRequest {
-  /** `events`, `job` or `system-check`. */
-  kind: 'events' | 'job' | 'system-check' | 'other';
+  /** `events`, `job`, `checkpoints` or `system-check`. */
+  kind: 'events' | 'job' | 'checkpoints' | 'system-check' | 'other';
   jobId?: string;
+  modelId?: string;
   after?: string;
   /** The test's clock when the request arrived. */
   at: number;
@@ -34,6 +45,7 @@ export interface RecordedRequest {
 
 export interface PollingServerOptions {
   events?: EventsBehaviour;
+  checkpoints?: CheckpointsBehaviour;
   /** The test's clock, for request times (defaults to Date.now). */
   now?: () => number;
   /** Requests matching this are held open, never answered, until the client gives up or the server closes. */
@@ -119,6 +131,10 @@ export class PollingServer {
       const page = (this.options.events ?? emptyEvents)(recorded.jobId, recorded.after, limit);
       return json(response, 200, { object: 'list', data: page.data, first_id: page.data[0]?.id ?? '', last_id: page.last_id ?? page.data.at(-1)?.id ?? '', has_more: page.has_more });
     }
+    if (recorded.kind === 'checkpoints' && recorded.modelId !== undefined && this.options.checkpoints) {
+      const page = this.options.checkpoints(recorded.modelId, recorded.after, Number(url.searchParams.get('limit') ?? 20));
+      return json(response, 200, { object: 'list', data: page.data, first_id: page.data[0]?.id ?? '', last_id: page.data.at(-1)?.id ?? '', has_more: page.has_more });
+    }
     if (recorded.kind === 'job') return json(response, 200, { id: recorded.jobId, status: 'running' });
     if (recorded.kind === 'system-check') return json(response, 200, { checks: { api: { success: true, duration: 0.01 } } });
     json(response, 404, { detail: 'Not Found' });
@@ -128,12 +144,14 @@ export class PollingServer {
     const now = (this.options.now ?? Date.now)();
     const events = /\/v1\/preview\/training-jobs\/([^/]+)\/events$/.exec(url.pathname);
     const job = /\/v1\/preview\/training-jobs\/([^/]+)$/.exec(url.pathname);
+    const checkpoints = /\/v1\/preview\/models\/([^/]+)\/checkpoints$/.exec(url.pathname);
     let recorded: RecordedRequest;
     if (events) {
       const jobId = decodeURIComponent(events[1]!);
       recorded = { kind: 'events', jobId, after: url.searchParams.get('after') ?? undefined, at: now };
       this.perJob.set(jobId, (this.perJob.get(jobId) ?? 0) + 1);
     } else if (job) recorded = { kind: 'job', jobId: decodeURIComponent(job[1]!), at: now };
+    else if (checkpoints) recorded = { kind: 'checkpoints', modelId: decodeURIComponent(checkpoints[1]!), after: url.searchParams.get('after') ?? undefined, at: now };
     else if (url.pathname.endsWith('/system-check')) recorded = { kind: 'system-check', at: now };
     else recorded = { kind: 'other', at: now };
     if (this.requests.length < (this.options.keepRequests ?? 100_000)) this.requests.push(recorded);

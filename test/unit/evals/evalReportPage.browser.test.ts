@@ -97,18 +97,18 @@ describe('evaluation report page in a real browser', function () {
     await withPage(
       fixtureHandlers(() => run),
       async (view) => {
-        await view.page.waitForSelector('.score-chart .score-point');
+        await view.page.waitForSelector('.score-chart circle.dot[data-series="score"]');
         const chart = () =>
           view.page.evaluate(() => ({
-            points: [...document.querySelectorAll('.score-chart .score-point')].map((dot) => ({
+            points: [...document.querySelectorAll('.score-chart circle.dot[data-series="score"]')].map((dot) => ({
               step: Number(dot.getAttribute('data-step')),
               x: Number(dot.getAttribute('cx')),
               y: Number(dot.getAttribute('cy')),
             })),
-            metric: [...document.querySelectorAll('.score-chart .metric-point')].map((dot) => Number(dot.getAttribute('y')) + 3),
-            metricLine: document.querySelector('.score-chart .metric-line')?.getAttribute('d') ?? '',
-            base: document.querySelectorAll('.score-chart .base-line').length,
-            band: document.querySelector('.score-chart .ci-band')?.getAttribute('d') ?? '',
+            metric: [...document.querySelectorAll('.score-chart circle.dot[data-series="metric"]')].map((dot) => Number(dot.getAttribute('cy'))),
+            rightAxis: document.querySelectorAll('.score-chart .right-axis').length,
+            base: document.querySelectorAll('.score-chart path.line.dashed').length,
+            band: document.querySelector('.score-chart path.band')?.getAttribute('d') ?? '',
             picked: (document.querySelector('.metric-pick select') as HTMLSelectElement).value,
             legend: document.querySelector('.chart-legend')?.textContent ?? '',
           }));
@@ -126,17 +126,73 @@ describe('evaluation report page in a real browser', function () {
         assert.equal(Math.min(...first.points.map((point) => point.y)), first.points[best]!.y, 'the best mean is the highest point');
         assert.equal(first.picked, 'reward');
         assert.equal(first.metric.length, steps.length);
-        assert.match(first.metricLine, /^M/);
+        assert.ok(first.rightAxis > 0, 'the metric has an axis of its own, on the right');
         const rewards = steps.map((step) => run.models.find((model) => model.step === step)!.metrics!.reward!);
-        assert.equal(Math.min(...first.metric), first.metric[rewards.indexOf(Math.max(...rewards))], 'the highest reward is the highest square');
+        assert.equal(Math.min(...first.metric), first.metric[rewards.indexOf(Math.max(...rewards))], 'the highest reward is the highest dot');
         assert.equal(first.base, 1);
         assert.match(first.band, /Z$/);
         assert.match(first.legend, /reward \(training, right axis\)/);
         await view.page.selectOption('.metric-pick select', 'loss');
         const second = await chart();
         const losses = steps.map((step) => run.models.find((model) => model.step === step)!.metrics!.loss!);
-        assert.equal(Math.max(...second.metric), second.metric[losses.indexOf(Math.min(...losses))], 'the lowest loss is the lowest square');
+        assert.equal(Math.max(...second.metric), second.metric[losses.indexOf(Math.min(...losses))], 'the lowest loss is the lowest dot');
         assert.match(second.legend, /loss/);
+        await noProblems(view);
+      },
+    );
+  });
+
+  it('reads the score chart as the training charts: one hover naming every line at a step, a zoom on steps and back, a log scale for the metric, and its data and image saved through the host', async () => {
+    const run = fixtureRun({ samples: 40, steps, base: true });
+    await withPage(
+      fixtureHandlers(() => run),
+      async (view) => {
+        const plot = '.score-chart svg';
+        await view.page.waitForSelector('.score-chart circle.dot[data-series="score"]');
+        const dot = (step: number) => view.page.locator(`.score-chart circle.dot[data-series="score"][data-step="${step}"]`);
+        const at150 = (await dot(150).boundingBox())!;
+        await view.page.mouse.move(at150.x + at150.width / 2, at150.y + at150.height / 2);
+        await view.page.waitForSelector('.score-chart .chart-hover:not([hidden])');
+        const hover = (await view.page.locator('.score-chart .chart-hover').innerText()).split('\n');
+        const row150 = run.snapshot.leaderboard.find((row) => row.step === 150)!;
+        assert.equal(hover[0], 'training step 150 · step 150');
+        assert.equal(hover[1], `mean score ${row150.mean.toFixed(3)} (95 % CI ${row150.low.toFixed(3)} to ${row150.high.toFixed(3)})`);
+        assert.match(hover[2] ?? '', /^reward \S+ \(training, right axis\)$/);
+        assert.match(hover[3] ?? '', /^base \(Qwen\/Qwen3-8B\): [\d.]+ \(95 % CI [\d.]+ to [\d.]+\)$/);
+
+        // Drag from step 100 to step 200: the steps outside go; a double-click brings them back.
+        const at100 = (await dot(100).boundingBox())!;
+        const at200 = (await dot(200).boundingBox())!;
+        await view.page.mouse.move(at100.x + at100.width / 2 - 2, at100.y);
+        await view.page.mouse.down();
+        await view.page.mouse.move(at200.x + at200.width / 2 + 2, at200.y, { steps: 4 });
+        await view.page.mouse.up();
+        await view.page.waitForFunction(() => document.querySelector('.score-chart .x-name')?.textContent?.includes('zoomed'));
+        const shownSteps = () => view.page.evaluate(() => [...document.querySelectorAll('.score-chart circle.dot[data-series="score"]')].map((each) => Number(each.getAttribute('data-step'))));
+        assert.deepEqual(await shownSteps(), [100, 150, 200]);
+        await view.page.locator(plot).dblclick();
+        await view.page.waitForFunction(() => !document.querySelector('.score-chart .x-name')?.textContent?.includes('zoomed'));
+        assert.deepEqual(await shownSteps(), steps);
+
+        const rightTicks = () => view.page.evaluate(() => [...document.querySelectorAll('.score-chart .right-axis')].map((tick) => tick.textContent ?? ''));
+        const scoreTicks = () => view.page.evaluate(() => [...document.querySelectorAll('.score-chart .axis:not(.right-axis):not(.x-axis):not(.x-name)')].map((tick) => tick.textContent ?? ''));
+        const linear = await scoreTicks();
+        const linearRight = (await rightTicks()).join(' ');
+        await view.page.getByLabel('Log scale (right axis)').check();
+        await view.page.waitForFunction((before) => [...document.querySelectorAll('.score-chart .right-axis')].map((tick) => tick.textContent ?? '').join(' ') !== before, linearRight);
+        assert.ok((await rightTicks()).length > 0);
+        assert.deepEqual(await scoreTicks(), linear, 'the scores stay on their linear axis');
+
+        await view.page.locator('.score-chart').getByRole('button', { name: 'CSV' }).click();
+        const csv = await requestMatching<{ fileName: string; content: string; encoding: string }>(view.requests, 'saveChart', (file) => file.fileName.endsWith('.csv'));
+        const rows = csv.content.trim().split('\n');
+        assert.equal(rows[0], 'step,model,kind,mean,ci95_low,ci95_high,reward');
+        assert.equal(rows.length, 1 + steps.length + 1, 'a row per checkpoint, and the base model');
+        assert.equal(csv.encoding, 'utf8');
+        await view.page.locator('.score-chart').getByRole('button', { name: 'PNG' }).click();
+        const png = await requestMatching<{ fileName: string; content: string; encoding: string }>(view.requests, 'saveChart', (file) => file.fileName.endsWith('.png'));
+        assert.equal(png.encoding, 'base64');
+        assert.equal(Buffer.from(png.content, 'base64').subarray(1, 4).toString(), 'PNG');
         await noProblems(view);
       },
     );

@@ -28,6 +28,7 @@ export function fixtureHandlers(run: () => FixtureRun, more: Partial<Handlers<Re
     useModel: () => null,
     deleteOthers: () => null,
     cancel: () => null,
+    saveChart: () => null,
     ...more,
   };
 }

@@ -49,6 +49,65 @@ describe('chart geometry', () => {
     );
   });
 
+  it('draws an interval as a band through the points of its line, and fits the axis to it', () => {
+    const xs = [10, 20, 30];
+    const geometry = chartGeometry([{ key: 'score', xs, ys: [0.5, 0.6, 0.7], band: { low: [0.1, 0.5, 0.65], high: [0.9, 0.7, 0.75] } }], { smoothing: 0, logScale: false }, box);
+    const line = geometry.lines[0]!;
+    assert.deepEqual(line.indices, [0, 1, 2]);
+    assert.ok(geometry.yDomain[0] < 0.1 && geometry.yDomain[1] > 0.9, 'the axis holds the whole interval');
+    const band = line.band!;
+    assert.equal(band.length, 12, 'three highs, then three lows');
+    // Along the highs left to right, then back along the lows: x pixels rise, then fall.
+    const bandXs = Array.from({ length: 6 }, (_, at) => band[at * 2]!);
+    assert.deepEqual(bandXs, [...bandXs.slice(0, 3), ...bandXs.slice(0, 3).reverse()]);
+    for (let at = 0; at < 3; at++) {
+      assert.ok(band[at * 2 + 1]! < line.raw[at * 2 + 1]!, 'the high is above the mean');
+      assert.ok(band[(5 - at) * 2 + 1]! > line.raw[at * 2 + 1]!, 'the low is below the mean');
+    }
+    const zoomed = chartGeometry([{ key: 'score', xs, ys: [0.5, 0.6, 0.7], band: { low: [0.1, 0.5, 0.65], high: [0.9, 0.7, 0.75] } }], { smoothing: 0, logScale: false, xRange: [15, 30] }, box);
+    assert.deepEqual(zoomed.lines[0]!.indices, [1, 2], 'series indices of the points drawn in the zoom');
+    assert.ok(zoomed.yDomain[0] > 0.1, 'the interval outside the zoom does not stretch the axis');
+  });
+
+  it('reads a line against a right axis of its own, and puts the log scale on the axis the chart names', () => {
+    const lines = [
+      { key: 'score', xs: [1, 2, 3], ys: [0.2, 0.4, 0.6] },
+      { key: 'reward', xs: [1, 2, 3], ys: [-5, 10, 1000], axis: 'right' as const },
+    ];
+    const linear = chartGeometry(lines, { smoothing: 0, logScale: false }, box);
+    assert.ok(linear.yDomain[1] < 1, 'the left axis fits the scores only');
+    assert.ok(linear.rightDomain![0] < -5 && linear.rightDomain![1] > 1000);
+    assert.ok(linear.rightTicks.length > 0);
+    const top = box.margin.top;
+    const bottom = box.height - box.margin.bottom;
+    for (const line of linear.lines) for (let at = 1; at < line.raw.length; at += 2) assert.ok(line.raw[at]! >= top && line.raw[at]! <= bottom, `${line.key} within the plot`);
+
+    const logRight = chartGeometry(lines, { smoothing: 0, logScale: true }, box, undefined, { logAxis: 'right' });
+    assert.deepEqual(
+      logRight.rightTicks.map((tick) => tick.value),
+      [10, 100, 1000],
+    );
+    assert.equal(logRight.notPositive, 1, 'the negative reward is left out, counted');
+    assert.deepEqual(logRight.yTicks, linear.yTicks, 'the scores stay linear');
+    assert.equal(logRight.lines[1]!.raw.length, 4);
+    assert.equal(chartGeometry([lines[0]!], { smoothing: 0, logScale: false }, box).rightTicks.length, 0, 'no right axis without a line on it');
+  });
+
+  it('labels steps far enough apart to read, whatever the range', () => {
+    for (const [low, high] of [
+      [0, 100],
+      [0, 7],
+      [97, 100],
+      [0, 123_456],
+    ] as const) {
+      const geometry = chartGeometry([{ key: 'r', xs: [low, high], ys: [1, 2] }], { smoothing: 0, logScale: false }, box);
+      const ticks = geometry.xTicks;
+      assert.ok(ticks.length >= 2, `${low}–${high}: ${ticks.length} ticks`);
+      for (let at = 1; at < ticks.length; at++)
+        assert.ok(ticks[at]!.px - ticks[at - 1]!.px >= 60, `${low}–${high}: ticks ${ticks[at - 1]!.value} and ${ticks[at]!.value} are ${(ticks[at]!.px - ticks[at - 1]!.px).toFixed(0)} px apart`);
+    }
+  });
+
   it('finds the nearest step, and gives round ticks', () => {
     assert.equal(nearestIndex([1, 5, 9], 6), 1);
     assert.equal(nearestIndex([1, 5, 9], 8), 2);

@@ -1,10 +1,12 @@
-import { chartGeometry, nearestIndex, SmoothingCache, type ChartGeometry, type ChartLine } from '../../../charts/chartGeometry';
+import { chartGeometry, nearestIndex, SmoothingCache, type ChartAxes, type ChartGeometry, type ChartLine } from '../../../charts/chartGeometry';
 import { formatMetric } from '../../../kit/format';
 import { button, h, svg } from '../dom';
 import type { ChartGroup, GroupedChart } from './chartGroup';
 
-const height = 160;
+const defaultHeight = 160;
 const margin = { top: 10, right: 14, bottom: 24, left: 56 };
+/** The right margin when a line is read against a right axis: room for its labels. */
+const rightAxisMargin = 52;
 /** Colour classes map to VS Code's chart colours in pageBase.css. */
 export const paletteSize = 6;
 /** A drag shorter than this is a click, not a zoom. */
@@ -16,6 +18,23 @@ export interface ChartSeriesData extends ChartLine {
   colorIndex: number;
   /** How the hover names the step of a point ("model step 58 · job step 34"); the x value otherwise. */
   describeX?: (index: number) => string;
+  /** What the hover says of the point at `index` (foreign text: set as text only); "label: value" otherwise. */
+  describePoint?: (index: number) => string;
+  /** A level to compare with (a base model's score), drawn dashed or dotted, with no dot and no latest value. */
+  reference?: 'dashed' | 'dotted';
+  /** A dot on every point drawn, not only the latest: a series of few points (checkpoints) reads better so. */
+  dotEveryPoint?: boolean;
+}
+
+/** What a chart may do beyond one plain scale: taller, labels of its own, a second axis, its own CSV. */
+export interface MetricChartOptions extends ChartAxes {
+  height?: number;
+  /** The left axis' labels (a score to two places, say); every value is formatted alike otherwise. */
+  formatY?: (value: number) => string;
+  /** The CSV export's text, when the chart's data reads better in columns of its own than as series, step, value. */
+  csv?: () => string;
+  /** What a screen reader hears of the chart; the series and their latest values otherwise. */
+  describe?: () => string;
 }
 
 /** A step marked on a chart: where a job started, say. */
@@ -51,13 +70,16 @@ export class MetricChart implements GroupedChart {
   private geometry: ChartGeometry | undefined;
   private readonly cache = new SmoothingCache();
   private drag: { startPx: number; band: SVGRectElement } | undefined;
+  private readonly height: number;
 
   constructor(
     private readonly group: ChartGroup,
     private readonly title: string,
     private readonly xName: () => string,
     private readonly onExport: (file: ChartFile) => void,
+    private readonly options: MetricChartOptions = {},
   ) {
+    this.height = options.height ?? defaultHeight;
     this.element = h('figure', { class: 'chart' });
     this.element.dataset.metric = title;
     const caption = h('figcaption');
@@ -65,7 +87,7 @@ export class MetricChart implements GroupedChart {
     const csv = button('CSV', () => this.onExport(this.csv()), { title: `Save the data of ${title} as CSV`, class: 'chart-action' });
     const png = button('PNG', () => this.onExport(this.png()), { title: `Save this chart of ${title} as a PNG image`, class: 'chart-action' });
     caption.append(h('span', { class: 'chart-title' }, title), this.latest, h('span', { class: 'chart-actions' }, csv, png));
-    this.plot = svg('svg', { height, role: 'img' });
+    this.plot = svg('svg', { height: this.height, role: 'img' });
     this.hoverBox = h('div', { class: 'chart-hover' });
     this.hoverBox.hidden = true;
     this.note = h('div', { class: 'chart-note muted' });
@@ -101,15 +123,19 @@ export class MetricChart implements GroupedChart {
 
   render(): void {
     const view = this.group.view;
-    const geometry = chartGeometry(this.lines, view, { width: this.width, height, margin }, this.cache);
+    const height = this.height;
+    const margin = this.margin;
+    const geometry = chartGeometry(this.lines, view, { width: this.width, height, margin }, this.cache, { logAxis: this.options.logAxis ?? 'left' });
     this.geometry = geometry;
     this.plot.setAttribute('width', String(this.width));
     this.plot.setAttribute('viewBox', `0 0 ${this.width} ${height}`);
     const children: SVGElement[] = [];
+    const formatY = this.options.formatY ?? formatMetric;
     for (const tick of geometry.yTicks) {
       children.push(svg('line', { class: 'grid', x1: margin.left, x2: this.width - margin.right, y1: tick.px, y2: tick.px }));
-      children.push(text('axis', margin.left - 6, tick.px + 4, 'end', formatMetric(tick.value)));
+      children.push(text('axis', margin.left - 6, tick.px + 4, 'end', formatY(tick.value)));
     }
+    for (const tick of geometry.rightTicks) children.push(text('axis right-axis', this.width - margin.right + 6, tick.px + 4, 'start', formatMetric(tick.value)));
     for (const tick of geometry.xTicks) children.push(text('axis x-axis', tick.px, height - 8, 'middle', formatMetric(tick.value)));
     const [low, high] = geometry.xDomain;
     for (const marker of this.markers) {
@@ -122,17 +148,30 @@ export class MetricChart implements GroupedChart {
       children.push(line);
     }
     children.push(text('axis x-name', this.width - margin.right, height - 8 + 10, 'end', view.xRange ? `${this.xName()} (zoomed: double-click for all)` : this.xName()));
+    // Bands first, under every line.
     geometry.lines.forEach((line, index) => {
-      const color = `series-${(this.lines[index]?.colorIndex ?? index) % paletteSize}`;
-      children.push(svg('path', { class: `line ${color}${line.smoothed ? ' raw' : ''}`, d: pathOf(line.raw) }));
-      if (line.smoothed) children.push(svg('path', { class: `line ${color}`, d: pathOf(line.smoothed) }));
-      if (line.last) children.push(svg('circle', { class: `dot ${color}`, cx: line.last.x, cy: line.last.y, r: 2.5 }));
+      if (line.band && line.band.length > 0) children.push(svg('path', { class: `band series-${(this.lines[index]?.colorIndex ?? index) % paletteSize}`, d: `${pathOf(line.band)}Z` }));
+    });
+    geometry.lines.forEach((line, index) => {
+      const series = this.lines[index];
+      const color = `series-${(series?.colorIndex ?? index) % paletteSize}`;
+      const style = series?.reference ? ` ${series.reference}` : '';
+      children.push(svg('path', { class: `line ${color}${line.smoothed ? ' raw' : ''}${style}`, d: pathOf(line.raw) }));
+      if (line.smoothed) children.push(svg('path', { class: `line ${color}${style}`, d: pathOf(line.smoothed) }));
+      if (series?.dotEveryPoint) {
+        line.indices.forEach((at, drawn) => {
+          children.push(svg('circle', { class: `dot ${color}`, cx: line.raw[drawn * 2]!, cy: line.raw[drawn * 2 + 1]!, r: 3, 'data-series': series.key, 'data-step': series.xs[at]! }));
+        });
+      } else if (line.last && !series?.reference) children.push(svg('circle', { class: `dot ${color}`, cx: line.last.x, cy: line.last.y, r: 2.5 }));
     });
     this.plot.replaceChildren(...children);
     const names = this.lines.map((line) => line.label).join(', ');
-    const lastValues = geometry.lines.map((line) => (line.last ? formatMetric(line.last.value) : '')).filter(Boolean);
+    const lastValues = geometry.lines.map((line, index) => (line.last && !this.lines[index]?.reference ? formatMetric(line.last.value) : '')).filter(Boolean);
     this.latest.textContent = lastValues.join(' · ');
-    this.plot.setAttribute('aria-label', `${this.title} by ${this.xName()}: ${names}; ${geometry.pointsInRange} points${lastValues.length ? `, latest ${lastValues.join(', ')}` : ''}`);
+    this.plot.setAttribute(
+      'aria-label',
+      this.options.describe?.() ?? `${this.title} by ${this.xName()}: ${names}; ${geometry.pointsInRange} points${lastValues.length ? `, latest ${lastValues.join(', ')}` : ''}`,
+    );
     this.note.hidden = geometry.notPositive === 0;
     this.note.textContent = geometry.notPositive ? `${geometry.notPositive} value${geometry.notPositive === 1 ? '' : 's'} at or below zero not drawn on the log scale.` : '';
   }
@@ -149,6 +188,8 @@ export class MetricChart implements GroupedChart {
       this.hoverBox.hidden = true;
       return;
     }
+    const margin = this.margin;
+    const height = this.height;
     const px = margin.left + (high === low ? 0.5 : (x - low) / (high - low)) * (this.width - margin.left - margin.right);
     this.plot.append(svg('line', { class: 'cursor', x1: px, x2: px, y1: margin.top, y2: height - margin.bottom }));
     const rows: string[] = [];
@@ -157,8 +198,13 @@ export class MetricChart implements GroupedChart {
       const index = nearestIndex(line.xs, x);
       if (index < 0) continue;
       stepText ??= line.describeX?.(index) ?? `${this.xName()} ${formatMetric(line.xs[index]!)}`;
+      if (line.describePoint) {
+        rows.push(line.describePoint(index));
+        continue;
+      }
       const smoothed = this.group.view.smoothing > 0 ? this.cache.smoothed(line, Math.min(this.group.view.smoothing, 0.99))[index] : undefined;
-      rows.push(`${line.label}: ${formatMetric(line.ys[index]!)}${smoothed !== undefined && Number.isFinite(smoothed) ? ` (smoothed ${formatMetric(smoothed)})` : ''}`);
+      const interval = line.band ? ` (${formatMetric(line.band.low[index]!)} to ${formatMetric(line.band.high[index]!)})` : '';
+      rows.push(`${line.label}: ${formatMetric(line.ys[index]!)}${interval}${smoothed !== undefined && Number.isFinite(smoothed) ? ` (smoothed ${formatMetric(smoothed)})` : ''}`);
     }
     this.hoverBox.replaceChildren(h('div', { class: 'hover-step' }, stepText ?? ''), ...rows.map((row) => h('div', {}, row)));
     this.hoverBox.hidden = false;
@@ -170,8 +216,9 @@ export class MetricChart implements GroupedChart {
     this.group.remove(this);
   }
 
-  /** Every point of every series (the raw values, and the smoothed ones when smoothing). */
+  /** Every point of every series (the raw values, and the smoothed ones when smoothing), or the chart's own columns. */
   csv(): ChartFile {
+    if (this.options.csv) return { fileName: `${fileSafe(this.title)}.csv`, content: this.options.csv(), encoding: 'utf8' };
     const smoothing = this.group.view.smoothing;
     const rows = ['series,step,value' + (smoothing > 0 ? ',smoothed' : '')];
     for (const line of this.lines) {
@@ -186,6 +233,7 @@ export class MetricChart implements GroupedChart {
   /** The chart drawn on a canvas, twice the size for sharpness, in the theme's colours as they are now. */
   png(): ChartFile {
     const scale = 2;
+    const height = this.height;
     const canvas = document.createElement('canvas');
     canvas.width = this.width * scale;
     canvas.height = height * scale;
@@ -199,8 +247,14 @@ export class MetricChart implements GroupedChart {
     return { fileName: `${fileSafe(this.title)}.png`, content: canvas.toDataURL('image/png').replace(/^data:image\/png;base64,/, ''), encoding: 'base64' };
   }
 
+  /** Room on the right for a second axis' labels when a line is read against one. */
+  private get margin(): typeof margin {
+    return this.lines.some((line) => line.axis === 'right') ? { ...margin, right: rightAxisMargin } : margin;
+  }
+
   private xAt(event: MouseEvent): number | undefined {
     if (!this.geometry) return undefined;
+    const margin = this.margin;
     const box = this.plot.getBoundingClientRect();
     const px = ((event.clientX - box.left) / (box.width || 1)) * this.width;
     const [low, high] = this.geometry.xDomain;
@@ -225,7 +279,7 @@ export class MetricChart implements GroupedChart {
   private startDrag(event: MouseEvent): void {
     if (event.button !== 0) return;
     const startPx = this.pxAt(event);
-    const band = svg('rect', { class: 'zoom-band', x: startPx, y: margin.top, width: 0, height: height - margin.top - margin.bottom });
+    const band = svg('rect', { class: 'zoom-band', x: startPx, y: margin.top, width: 0, height: this.height - margin.top - margin.bottom });
     this.plot.append(band);
     this.drag = { startPx, band };
   }
@@ -238,6 +292,7 @@ export class MetricChart implements GroupedChart {
     const endPx = this.pxAt(event);
     if (Math.abs(endPx - drag.startPx) < minimumDragPx) return;
     const [low, high] = this.geometry.xDomain;
+    const margin = this.margin;
     const inner = this.width - margin.left - margin.right;
     const toX = (px: number) => low + ((Math.min(Math.max(px, margin.left), this.width - margin.right) - margin.left) / inner) * (high - low);
     const from = toX(Math.min(drag.startPx, endPx));
@@ -264,19 +319,38 @@ function drawOnCanvas(context: CanvasRenderingContext2D, element: SVGElement): v
   const number = (name: string) => Number(element.getAttribute(name) ?? 0);
   context.globalAlpha = Number(style.strokeOpacity || style.opacity || 1);
   if (element instanceof SVGPathElement || element instanceof SVGLineElement) {
-    context.strokeStyle = style.stroke;
-    context.lineWidth = Number.parseFloat(style.strokeWidth) || 1;
     context.beginPath();
     if (element instanceof SVGLineElement) {
       context.moveTo(number('x1'), number('y1'));
       context.lineTo(number('x2'), number('y2'));
     } else {
-      for (const command of (element.getAttribute('d') ?? '').matchAll(/([ML])([-\d.]+),([-\d.]+)/g)) {
-        if (command[1] === 'M') context.moveTo(Number(command[2]), Number(command[3]));
+      for (const command of (element.getAttribute('d') ?? '').matchAll(/([ML])([-\d.]+),([-\d.]+)|Z/g)) {
+        if (command[0] === 'Z') context.closePath();
+        else if (command[1] === 'M') context.moveTo(Number(command[2]), Number(command[3]));
         else context.lineTo(Number(command[2]), Number(command[3]));
       }
     }
-    context.stroke();
+    // A band is filled (its outline is not drawn); a line is stroked, dashed as on the page.
+    if (element instanceof SVGPathElement && style.fill && style.fill !== 'none') {
+      context.globalAlpha = Number(style.fillOpacity || 1);
+      context.fillStyle = style.fill;
+      context.fill();
+    }
+    if (style.stroke && style.stroke !== 'none') {
+      context.strokeStyle = style.stroke;
+      context.lineWidth = Number.parseFloat(style.strokeWidth) || 1;
+      const dashes =
+        style.strokeDasharray && style.strokeDasharray !== 'none'
+          ? style.strokeDasharray
+              .split(/[\s,]+/)
+              .map(Number.parseFloat)
+              .filter(Number.isFinite)
+          : [];
+      context.setLineDash(dashes);
+      context.globalAlpha = Number(style.strokeOpacity || style.opacity || 1);
+      context.stroke();
+      context.setLineDash([]);
+    }
   } else if (element instanceof SVGCircleElement) {
     context.fillStyle = style.fill;
     context.beginPath();
