@@ -34,6 +34,8 @@ export const featureBundles = {
   evals: 'src/evals/index.ts',
   /** The Webhooks view, test sends, the local receiver, the payload language and its tools. */
   webhooks: 'src/webhooks/index.ts',
+  /** The Local Runs view: the official client's local project folders, run views, Follow on Platform. */
+  localRuns: 'src/localRuns/index.ts',
   /** The @rlstudio chat participant, and the table of every feature's tools it hands to VS Code. */
   agent: 'src/agent/index.ts',
   /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */
@@ -48,13 +50,15 @@ export const featureBundles = {
  *   network.js       the client and undici (src/platform/client/ less what activation runs), on the
  *                    first request;
  *   platformLate.js  the rest of the platform (the kit, the pages' host side, the tool contract), with
- *                    the first feature that needs it.
+ *                    the first feature that needs it;
+ *   parquet.js       the Parquet reader of trajectory logs (src/platform/parquet/) and its library,
+ *                    when the first Parquet file is read: no other first use pays for it.
  * A feature's import of a platform module is left to Node as `require('./<bundle>.js')`, so the
  * module is not copied into the feature's bundle and its state (a class, a cache) exists once. VS
  * Code loads an extension's main file with Node's require, so `require('./extension.js')` from a
  * feature's bundle is the module VS Code activated, not a second copy.
  */
-export const sharedBundleNames = ['extension', 'network', 'platformLate'];
+export const sharedBundleNames = ['extension', 'network', 'platformLate', 'parquet'];
 
 /** The client's entry: what the services require on the first request. */
 const networkEntry = 'src/platform/client/index.ts';
@@ -103,7 +107,7 @@ export function sharedLayout(root, activationModules) {
   const bundleOf = new Map();
   for (const path of hostSources(root).filter(isPlatformHostModule)) {
     if (Object.values(featureBundles).includes(path)) continue;
-    bundleOf.set(path, activationModules.has(path) ? 'extension' : path.startsWith('src/platform/client/') ? 'network' : 'platformLate');
+    bundleOf.set(path, activationModules.has(path) ? 'extension' : path.startsWith('src/platform/client/') ? 'network' : path.startsWith('src/platform/parquet/') ? 'parquet' : 'platformLate');
   }
   const modules = Object.fromEntries(sharedBundleNames.map((name) => [name, [...bundleOf].filter(([, bundle]) => bundle === name).map(([path]) => path)]));
   for (const [bundle, paths] of Object.entries(modules)) {

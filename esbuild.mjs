@@ -34,6 +34,7 @@ const webviewEntries = {
   runCharts: 'src/training/page/runCharts/main.ts',
   rollouts: 'src/rollouts/page/main.ts',
   evalReport: 'src/evals/page/main.ts',
+  localRun: 'src/localRuns/page/main.ts',
 };
 
 // The extension host's bundles (see esbuild.host.mjs): one per feature, and the platform's three

@@ -8,6 +8,7 @@ import { onFirstUse } from './platform/host/lazy/onFirstUse';
 import { registerPayloadLanguage } from './webhooks/host/payload/payloadLanguageActivation';
 import { registerAgent } from './agent/activation';
 import { registerEvals } from './evals/activation';
+import { registerLocalRuns } from './localRuns/activation';
 import { registerRollouts } from './rollouts/activation';
 import { registerWorkspaceEndpoints } from './platform/trust/activation';
 import { registerViews } from './training/activation';
@@ -41,11 +42,12 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   registerChat(services);
   const rollouts = registerRollouts(services, sidebar);
   const evals = registerEvals(services);
+  const localRuns = registerLocalRuns(services);
   const webhookStore = openWebhookStore(services);
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
   const webhooks = registerWebhooks(services, webhookStore, payloadLanguage);
   const agent = registerAgent(services, { evals, payloadLanguage, webhooks, store: webhookStore });
-  return services.testMode ? createTestApi(services, sidebar, rollouts, agent, evals) : undefined;
+  return services.testMode ? createTestApi(services, sidebar, rollouts, agent, evals, localRuns) : undefined;
 }
 
 export function deactivate(): void {

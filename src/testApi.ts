@@ -7,6 +7,7 @@ import { errorMessage } from './platform/client/errorMessage';
 import type { RolloutEditorProvider } from './rollouts/host/rolloutEditorProvider';
 import type { AgentFeature } from './agent';
 import type { EvalsFeature } from './evals';
+import type { LocalRunsFeature } from './localRuns';
 
 /**
  * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
@@ -26,6 +27,8 @@ export interface RlStudioTestApi {
   readonly agent: AgentFeature;
   /** Checkpoint evaluation: its runs and the report editor, with the reports open now (reading this loads it). */
   readonly evals: EvalsFeature;
+  /** Local Runs: the tree, the run views open now and the followed models' links (reading this loads it). */
+  readonly localRuns: LocalRunsFeature;
   /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
   readonly dialogs: Dialogs;
   /** Recent lines of the RL Studio log channel, newest last (already redacted). */
@@ -44,6 +47,7 @@ export function createTestApi(
   rollouts: () => RolloutEditorProvider,
   agent: () => AgentFeature,
   evals: () => EvalsFeature,
+  localRuns: () => LocalRunsFeature,
 ): RlStudioTestApi | undefined {
   if (!services.testMode) return undefined;
   const { globalState, workspaceState, subscriptions } = services.context;
@@ -56,6 +60,9 @@ export function createTestApi(
     },
     get agent() {
       return agent();
+    },
+    get localRuns() {
+      return localRuns();
     },
     get evals() {
       return evals();

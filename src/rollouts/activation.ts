@@ -27,15 +27,20 @@ export function registerRollouts(services: Services, sidebar: () => RegisteredVi
   services.registerCommand('rlStudio.openRolloutInspector', async (given?: unknown) => {
     const uri = given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri;
     if (!uri) {
-      services.dialogs.info('Open a .jsonl or .json file of trajectory groups first, then run this command again.');
+      services.dialogs.info('Open a .jsonl or .json file of trajectory groups, or a .parquet trajectory log, first, then run this command again.');
       return;
     }
-    const viewType = /\.trajectories\.jsonl?$/i.test(uri.path) ? rolloutsViewType : rolloutsOptionViewType;
+    const viewType = /\.trajectories\.jsonl?$|\.parquet$/i.test(uri.path) ? rolloutsViewType : rolloutsOptionViewType;
     await vscode.commands.executeCommand('vscode.openWith', uri, viewType);
   });
 
   services.registerCommand('rlStudio.openRolloutsAsText', async (given?: unknown) => {
     const uri = given instanceof vscode.Uri ? given : activeCustomEditorUri();
+    // The inspector is a Parquet log's default editor: VS Code has no text view of one to go back to.
+    if (uri && /\.parquet$/i.test(uri.path)) {
+      services.dialogs.info('A Parquet trajectory log has no text view: use Open With… to choose another editor for it.');
+      return;
+    }
     if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
   });
   return inspector;

@@ -10,5 +10,7 @@ export function startRollouts(services: Services, sidebar: () => RegisteredViews
   return new RolloutEditorProvider(services, sidebar);
 }
 export { summariseRolloutsTool } from './host/tools/fileTools';
-export { type GroupSummary } from './model/groupSummaryShape';
+export { groupFlagMeanings, groupFlags, type GroupSummary } from './model/groupSummaryShape';
+export { summarizeGroup } from './model/groupSummary';
+export { rolloutThresholds } from './host/rolloutSettings';
 export { joinedBytes, type LinePosition, type SourceLine } from '../platform/kit/sourceLines';

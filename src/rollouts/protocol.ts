@@ -23,6 +23,8 @@ export type RolloutHostMethods = {
   group: { params: { index: number }; result: GroupDetail | null };
   /** Shows the group's line (or a problem's line) in the text editor beside. */
   revealLine: { params: { line: number }; result: null };
+  /** Offers the other editors of the file (a Parquet file that is not a trajectory log). */
+  reopenWith: { params: Record<string, never>; result: null };
   copyTrajectory: { params: { index: number; position: number }; result: null };
   createJob: { params: { scope: GroupScope }; result: null };
   logToModel: { params: { scope: GroupScope }; result: null };
@@ -58,8 +60,9 @@ export interface RolloutsViewState {
 /**
  * The rollout inspector is one editor registered twice, because a custom editor's priority holds
  * for all of its file patterns: as the default editor of files named by the convention
- * (`*.trajectories.jsonl`, `*.trajectories.json`), and as an "Open With…" choice for any other
- * `.jsonl` or `.json` file.
+ * (`*.trajectories.jsonl`, `*.trajectories.json`, and every `*.parquet`: VS Code has no text view of
+ * one, and the official client logs its trajectories as Parquet), and as an "Open With…" choice for
+ * any other `.jsonl` or `.json` file.
  */
 export const rolloutsViewType = 'rlStudio.rollouts';
 export const rolloutsOptionViewType = 'rlStudio.rollouts.openWith';

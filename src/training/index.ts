@@ -91,6 +91,9 @@ function followCheckpoints(services: Services, jobService: JobService, models: M
 }
 export { type CreatedJobResult, type GroupsToSend } from './host/jobs/createJobs';
 export { useInChat } from './host/models/useInChat';
+export { addModel } from './host/models/addModel';
+export { createModel } from './host/models/createModel';
+export { type Confirmation } from './model/trainingConfirmations';
 export { jobMetricsTool, jobStatusTool } from './host/tools/jobTools';
 export { listJobsTool, listModelsTool, platformStatusTool, readJob } from './host/tools/platformTools';
 export { checkpointId, createModelTool, deleteCheckpointsTool, knownModel, namedModel, startSftTool, startTrainingTool, trainingOrigin } from './host/tools/trainingTools';

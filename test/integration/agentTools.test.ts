@@ -16,6 +16,7 @@ import { DEFAULT_ENTITY } from '../emulator/state';
 import { seededIds, trainedModelListed } from './helpers/models';
 import { connectToEmulator, type ConnectedPlatform } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
+import { artParquetBytes } from '../support/artParquet';
 
 const fixtures = join(__dirname, '../../../test/fixtures');
 const never = new vscode.CancellationTokenSource().token;
@@ -112,6 +113,31 @@ describe('Agent mode: RL Studio tools through vscode.lm.invokeTool', function ()
     const payload = await read('rlstudio_render_payload', { path: 'agent/generic.payload.json' });
     assert.match(payload, /rendered with the \w+ sample event/);
     assert.match(payload, /Rendered body \(secrets masked\):\n\{/);
+  });
+
+  it("summarises, validates and confirms training on the official client's Parquet log", async () => {
+    const groups = readFileSync(join(fixtures, 'jobs/groups.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, 'agent', '0005.parquet'), await artParquetBytes(groups));
+    const summary = await read('rlstudio_summarise_rollouts', { path: 'agent/0005.parquet' });
+    assert.match(summary, /Groups: 4 · trajectories: 8/);
+    assert.match(summary, /Problems: none\./);
+    assert.match(await read('rlstudio_validate_trajectories', { path: 'agent/0005.parquet' }), /can be sent: 4 trajectory groups/);
+    await trainedModelListed(platform);
+    // The confirmation counts the groups read from the log; what it keeps to compare is the digest of the file's bytes.
+    const prepared = await platform.api.agent.tools.get('rlstudio_start_training' as never)!.prepareInvocation!(
+      { input: { modelId: seededIds(platform).trainedModelId, path: 'agent/0005.parquet' } },
+      never,
+    );
+    const message = prepared!.confirmationMessages!;
+    const confirmation = `${message.title} ${typeof message.message === 'string' ? message.message : message.message.value}`;
+    assert.match(confirmation, /Start a training job on "agent-001" with 4 trajectory groups from agent\/0005\.parquet\?/);
+    assert.match(confirmation, /\? 4 trajectory groups, 8 trajectories\.\n/);
+    const cities = vscode.Uri.joinPath(folder, 'agent', 'cities.parquet');
+    await vscode.workspace.fs.writeFile(cities, new TextEncoder().encode('a text file that is not Parquet at all'));
+    assert.match(await refusal('rlstudio_summarise_rollouts', { path: 'agent/cities.parquet' }), /not a trajectory log RL Studio can read: this file is not Parquet/);
   });
 
   it('refuses bad input before anything is read or sent, and before any confirmation', async () => {

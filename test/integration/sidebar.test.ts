@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { artParquetBytes, writeArtParquet } from '../support/artParquet';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -343,6 +344,68 @@ describe('Sidebar: models, checkpoints and training jobs', function () {
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line) as unknown),
+    );
+  });
+
+  it("creates a training job from the official client's Parquet log, confirming its file and counts; a log rewritten after the confirmation sends nothing", async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const groups = readFileSync(join(fixtures, 'groups.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { trajectories: { reward: number }[] });
+    const file = join(mkdtempSync(join(tmpdir(), 'rl-studio-parquet-job-')), '0003.parquet');
+    await writeArtParquet(file, groups);
+    const jobPosts = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/preview/training-jobs'));
+    const before = jobPosts().length;
+    const rewritten = await artParquetBytes(groups.slice(0, 2));
+    let confirmation: { message: string; detail?: string } | undefined;
+    // The client writes the step's file anew while the confirmation is open.
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings', (question) => {
+      confirmation = question;
+      writeFileSync(file, rewritten);
+      return 'Start Training';
+    });
+    assert.equal(await vscode.commands.executeCommand('rlStudio.createTrainingJob', vscode.Uri.file(file)), undefined);
+    assert.match(confirmation?.message ?? '', /with 4 trajectory groups from 0003\.parquet\?$/);
+    const lines = (confirmation?.detail ?? '').split('\n');
+    assert.ok(lines.includes('4 trajectory groups, 8 trajectories.'), lines.join('\n'));
+    assert.ok(lines.includes(`File: ${file}`), lines.join('\n'));
+    assert.equal(jobPosts().length, before, 'nothing was sent');
+    assert.equal(platform.api.dialogs.shown.at(-1), '0003.parquet changed after you confirmed; nothing was sent. Run the command again to send it as it is now.');
+
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'Default settings', 'Start Training');
+    const created = (await vscode.commands.executeCommand('rlStudio.createTrainingJob', vscode.Uri.file(file))) as { id: string } | undefined;
+    assert.ok(created?.id);
+    const body = JSON.parse(jobPosts().at(-1)!.body) as { trajectory_groups: { trajectories: { reward: number }[] }[] };
+    assert.deepEqual(
+      body.trajectory_groups.map((group) => group.trajectories.map((trajectory) => trajectory.reward)),
+      groups.slice(0, 2).map((group) => group.trajectories.map((trajectory) => trajectory.reward)),
+    );
+  });
+
+  it("logs the groups of the official client's Parquet log, as many as the confirmation counted", async () => {
+    const ids = seeded();
+    await trainedModelListed(platform);
+    const groups = readFileSync(join(fixtures, 'groups.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { trajectories: { reward: number }[] });
+    const file = join(mkdtempSync(join(tmpdir(), 'rl-studio-parquet-log-')), '0007.parquet');
+    await writeArtParquet(file, groups);
+    const logs = () => platform.emulator.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`/preview/models/${ids.trainedModelId}/log`));
+    const before = logs().length;
+    platform.api.dialogs.answerNext(ids.trainedModelName, 'train', 'Log Groups');
+    const logged = (await vscode.commands.executeCommand('rlStudio.logTrajectories', vscode.Uri.file(file))) as { count: number } | undefined;
+    assert.equal(logged?.count, 4);
+    const question = platform.api.dialogs.asked.filter((asked) => asked.kind === 'confirm').at(-1)!;
+    assert.match(question.message, /^Log 4 trajectory groups from 0007\.parquet to .+ \(split "train"\)\?$/);
+    assert.equal(logs().length, before + 1);
+    const body = JSON.parse(logs().at(-1)!.body) as { trajectory_groups: { trajectories: { reward: number; messages_and_choices: unknown[] }[] }[] };
+    assert.equal(body.trajectory_groups.length, 4);
+    assert.deepEqual(
+      body.trajectory_groups.map((group) => group.trajectories.map((trajectory) => trajectory.reward)),
+      groups.map((group) => group.trajectories.map((trajectory) => trajectory.reward)),
     );
   });
 

@@ -69,7 +69,7 @@ export async function asksBeforeAToolDeletesAndCancelDeletesNothing(context: UiT
   await ensureSignedIn(page, emulator.apiKey, emulator.seeded!.inferenceModels);
   modelId = await emulator.createModelWithCheckpoints(modelName, 8);
   await addModelByIdAndName(page, modelId, `${DEFAULT_ENTITY}/${GENERATED_PROJECT}/${modelName}`);
-  for (const other of ['Training Jobs', 'Webhooks']) await collapseView(page, other);
+  for (const other of ['Training Jobs', 'Webhooks', 'Local Runs']) await collapseView(page, other);
   await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(modelName)));
   assert.deepEqual(await checkpointSteps(emulator, modelId), [0, 1, 2, 3, 4, 5, 6, 7]);
 

@@ -47,7 +47,7 @@ export async function evaluatesThreeCheckpointsAndReadsTheLeaderboard(context: U
   // A model of 25 checkpoints (steps 0 to 24), all on the view's first page.
   const modelId = await emulator.createModelWithCheckpoints(modelName, 25);
   await addModelByIdAndName(page, modelId, `${DEFAULT_ENTITY}/${GENERATED_PROJECT}/${modelName}`);
-  for (const other of ['Training Jobs', 'Webhooks']) await collapseView(page, other);
+  for (const other of ['Training Jobs', 'Webhooks', 'Local Runs']) await collapseView(page, other);
   await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(modelName)));
   await waitForViewRows(page, 'Models', (rows) => rows.some((row) => row.startsWith(modelName)));
   // The checkpoints, picked in the command's list: the Models view refreshes as checkpoints come, so its rows move.

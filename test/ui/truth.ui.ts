@@ -226,7 +226,7 @@ async function platformDown(page: Page, emulator: Emulator): Promise<void> {
 
 export async function signsInAndFollowsARunningJob({ page, emulator }: UiTestContext): Promise<void> {
   await openViewContainer(page, 'RL Studio');
-  await collapseView(page, 'Webhooks');
+  for (const other of ['Webhooks', 'Local Runs']) await collapseView(page, other);
   await makeRoom(page);
   await signInThroughThePalette(page, emulator.apiKey, seeded(emulator).inferenceModels);
   // No job and no training model yet: the Training Jobs welcome suggests creating a model first.

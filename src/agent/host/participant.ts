@@ -14,6 +14,7 @@ import { readJob } from '../../training';
 import type { ToolFacts } from '../../platform/agent/toolFacts';
 import type { JobListing } from '../../platform/agent/platformText';
 import { errorMessage } from '../../platform/client/errorMessage';
+import { isTrajectoryFileName } from '../../platform/kit/trajectoryFile';
 
 /** Model turns in one free-form request at most: each may call tools, and the loop must end. */
 const maxModelTurns = 8;
@@ -165,7 +166,7 @@ export class AgentParticipant {
   private async rollouts(request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
     const reply = orderedReply(stream);
     const uri = this.referencedFile(request) ?? activeRolloutFile();
-    const given = uri ? vscode.workspace.asRelativePath(uri, false) : pathNamedIn(request.prompt, ['.jsonl', '.json']);
+    const given = uri ? vscode.workspace.asRelativePath(uri, false) : pathNamedIn(request.prompt, ['.jsonl', '.json', '.parquet']);
     if (!given) {
       reply.answer('Name the rollout file, for example `@rlstudio /rollouts rollouts/batch-7.jsonl`, or attach it with `#file`.');
       return { metadata: { command: 'rollouts' } };
@@ -308,8 +309,8 @@ export class AgentParticipant {
   private referencedFile(request: vscode.ChatRequest): vscode.Uri | undefined {
     for (const reference of request.references) {
       const value = reference.value;
-      if (value instanceof vscode.Uri && /\.jsonl?$/i.test(value.path)) return value;
-      if (value instanceof vscode.Location && /\.jsonl?$/i.test(value.uri.path)) return value.uri;
+      if (value instanceof vscode.Uri && isTrajectoryFileName(value.path)) return value;
+      if (value instanceof vscode.Location && isTrajectoryFileName(value.uri.path)) return value.uri;
     }
     return undefined;
   }
@@ -330,7 +331,11 @@ function supportsTools(model: vscode.LanguageModelChat): boolean {
 
 function activeRolloutFile(): vscode.Uri | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
-  return uri && uri.scheme === 'file' && /\.jsonl?$/i.test(uri.path) ? uri : undefined;
+  // A Parquet log has no text editor: the inspector's tab is the active one (its input's URI).
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const inspected = tab instanceof vscode.TabInputCustom ? tab.uri : undefined;
+  const candidate = uri ?? inspected;
+  return candidate && candidate.scheme === 'file' && isTrajectoryFileName(candidate.path) ? candidate : undefined;
 }
 
 /** The conversation so far, as messages: the user's prompts and the text of the answers. */

@@ -77,8 +77,20 @@ export async function chooseEvaluation(services: Services, dialogs: Dialogs, nod
 /** Where a set's results are kept: one file per set in its workspace folder, which is also the answers' cache. */
 export function resultsUriFor(setUri: vscode.Uri): vscode.Uri {
   const folder = vscode.workspace.getWorkspaceFolder(setUri)?.uri ?? vscode.Uri.joinPath(setUri, '..');
-  const base = path.posix.basename(setUri.path).replace(/(\.evalset|\.trajectories)?\.jsonl?$/i, '');
+  const base = resultsBaseName(setUri.path);
   return vscode.Uri.joinPath(folder, '.rlstudio', 'evals', `${base}.rleval.json`);
+}
+
+/**
+ * The results file's name: the set's name without its extensions; a step of the official client's
+ * log (`<model>/trajectories/<split>/0003.parquet`) is named by its model and split too, as every
+ * model's steps are named alike.
+ */
+function resultsBaseName(setPath: string): string {
+  const parts = setPath.split('/');
+  const name = parts.at(-1)!;
+  if (/\.parquet$/i.test(name) && parts.at(-3) === 'trajectories' && parts.length >= 4) return `${parts.at(-4)}-${parts.at(-2)}-${name.replace(/\.parquet$/i, '')}`;
+  return name.replace(/(\.evalset|\.trajectories)?\.(jsonl?|parquet)$/i, '');
 }
 
 async function pickCheckpoints(services: Services, dialogs: Dialogs): Promise<CheckpointPick[] | undefined> {
@@ -120,7 +132,7 @@ async function pickEvalSet(dialogs: Dialogs): Promise<vscode.Uri | undefined> {
   const other = { label: '$(folder-opened) Choose a file…', uri: undefined as vscode.Uri | undefined };
   const picked = await dialogs.pick([...candidates.map((uri) => ({ label: vscode.workspace.asRelativePath(uri), uri })), other], { title: 'Evaluate Checkpoints: eval set' });
   if (!picked) return undefined;
-  return picked.uri ?? dialogs.openFile({ title: 'Eval set', filters: { 'Eval sets and trajectory groups': ['jsonl', 'json'] }, openLabel: 'Evaluate' });
+  return picked.uri ?? dialogs.openFile({ title: 'Eval set', filters: { 'Eval sets and trajectory groups': ['jsonl', 'json', 'parquet'] }, openLabel: 'Evaluate' });
 }
 
 async function pickScorers(services: Services, dialogs: Dialogs, hasReferences: boolean): Promise<NamedScorer[] | undefined> {

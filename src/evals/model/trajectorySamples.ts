@@ -7,7 +7,9 @@
 import type { ChatMessage } from '../../platform/client/types';
 import { JsonArraySplitter } from '../../platform/kit/jsonArrayElements';
 import { isRecord, own } from '../../platform/kit/plainValues';
-import type { TrajectoryFileFormat } from '../../platform/kit/trajectoryFile';
+import type { TrajectoryTextFormat } from '../../platform/kit/trajectoryFile';
+import type { ParquetSource } from '../../platform/parquet/parquetFile';
+import { openTrajectoryLog, readLoggedGroups, TrajectoryLogError } from '../../platform/parquet/trajectoryLog';
 import { readChatMessage } from './chatMessages';
 import { EvalSetBuilder, linesOf, parseLineJson, sampleHashId, tooLongMessage, type ParsedEvalSet } from './evalSet';
 import type { EvalSample } from './evalModel';
@@ -18,7 +20,7 @@ import type { EvalSample } from './evalModel';
  */
 export const maxGroupChars = 64 * 1024 * 1024;
 
-export function samplesFromTrajectoryGroups(text: string, format: TrajectoryFileFormat): ParsedEvalSet {
+export function samplesFromTrajectoryGroups(text: string, format: TrajectoryTextFormat): ParsedEvalSet {
   const builder = new EvalSetBuilder();
   const take = (line: number, groupText: string | undefined, chars: number): void => {
     if (groupText === undefined) return builder.problem(line, tooLongMessage(chars, maxGroupChars));
@@ -45,6 +47,27 @@ export function samplesFromTrajectoryGroups(text: string, format: TrajectoryFile
     if (piece.kind === 'line') take(piece.line, piece.text, piece.text.length);
     else if (piece.kind === 'tooLong') builder.problem(piece.line, tooLongMessage(piece.bytes, maxGroupChars));
     else builder.problem(piece.line, piece.message);
+  }
+  return builder.finish();
+}
+
+/**
+ * The same from the official client's Parquet trajectory log: each group (its rows) gives a
+ * sample, placed at the group's first row (a problem's "line" is that row).
+ */
+export async function samplesFromParquetLog(source: ParquetSource): Promise<ParsedEvalSet> {
+  const builder = new EvalSetBuilder();
+  try {
+    const log = await openTrajectoryLog(source);
+    for await (const logged of readLoggedGroups(log)) {
+      if (!builder.open) break;
+      const sample = sampleOfGroup(logged.group, logged.rowStart);
+      if ('error' in sample) builder.problem(logged.rowStart, `row ${logged.rowStart + 1}: ${sample.error}`);
+      else builder.add(sample.sample);
+    }
+  } catch (error) {
+    if (!(error instanceof TrajectoryLogError)) throw error;
+    builder.problem(0, error.message);
   }
   return builder.finish();
 }

@@ -16,6 +16,7 @@ export const featureSettingNames = [
   'notifications.jobFinished',
   'notifications.jobFailed',
   'notifications.jobStalled',
+  'localRuns.folders',
 ] as const;
 
 export type FeatureSettingName = (typeof featureSettingNames)[number];

@@ -67,8 +67,21 @@ export function featureSetting(name: FeatureSettingName): unknown {
   return vscode.workspace.getConfiguration(section).get<unknown>(name);
 }
 
+/**
+ * A feature's setting by where it was set (user, workspace, folder): for a setting whose workspace
+ * value is held to a rule of its own (a folder must lie inside the workspace).
+ */
+export function featureSettingLayers(name: FeatureSettingName): { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined {
+  return vscode.workspace.getConfiguration(section).inspect<unknown>(name);
+}
+
+/** Sets a feature's setting in the user's own settings: a choice the person just made (a folder they picked). */
+export async function setUserFeatureSetting(name: FeatureSettingName, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(section).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
 /** Whether a change of settings touches a feature's settings under `rlStudio.<group>`. */
-export function affectsFeatureSettings(event: vscode.ConfigurationChangeEvent, group: 'rollouts' | 'payload' | 'languageModels'): boolean {
+export function affectsFeatureSettings(event: vscode.ConfigurationChangeEvent, group: 'rollouts' | 'payload' | 'languageModels' | 'localRuns'): boolean {
   return event.affectsConfiguration(`${section}.${group}`);
 }
 

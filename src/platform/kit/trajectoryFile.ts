@@ -3,7 +3,11 @@ import { arrayItems, extentOf, isArrayNode, nodeAtPath, parseStrictJson, type Js
 import type { TrajectoryGroup } from '../client/types';
 import { validateTrajectoryGroup, type JsonPath, type ShapeIssue } from './trajectoryShape';
 
-export type TrajectoryFileFormat = 'jsonl' | 'json';
+/** A Parquet file is the official client's trajectory log (src/platform/parquet/trajectoryLog.ts), not text. */
+export type TrajectoryFileFormat = 'jsonl' | 'json' | 'parquet';
+
+/** The formats whose groups are text, read and checked by `parseTrajectoryFile`. */
+export type TrajectoryTextFormat = Exclude<TrajectoryFileFormat, 'parquet'>;
 
 /** A problem at a place in the file; lines and columns are zero-based, the end is exclusive. */
 export interface SourceProblem {
@@ -42,8 +46,14 @@ export function tooLargeToRead(size: number): ParsedTrajectoryFile {
   return { groups: [], problems: [{ line: 0, column: 0, endLine: 0, endColumn: 0, message, severity: 'error' }], ok: false };
 }
 
-/** `.jsonl` holds one group per line; anything else is read as a JSON array of groups. */
+/** `.jsonl` holds one group per line, `.parquet` is a trajectory log; anything else is read as a JSON array of groups. */
+/** Whether a file's name is one of a trajectory file: `.jsonl`, `.json` or a `.parquet` log. */
+export function isTrajectoryFileName(fileName: string): boolean {
+  return /\.(jsonl?|parquet)$/i.test(fileName);
+}
+
 export function formatForFileName(fileName: string): TrajectoryFileFormat {
+  if (/\.parquet$/i.test(fileName)) return 'parquet';
   return /\.jsonl$/i.test(fileName) ? 'jsonl' : 'json';
 }
 
@@ -52,7 +62,7 @@ export function formatForFileName(fileName: string): TrajectoryFileFormat {
  * placing every problem on the line (and the value) that causes it, so it can be shown where the
  * user can fix it. Runs to the end in one go; `checkTrajectoryFile` does the same in slices.
  */
-export function parseTrajectoryFile(text: string, format: TrajectoryFileFormat, limits: TrajectoryCheckLimits = trajectoryFileLimits): ParsedTrajectoryFile {
+export function parseTrajectoryFile(text: string, format: TrajectoryTextFormat, limits: TrajectoryCheckLimits = trajectoryFileLimits): ParsedTrajectoryFile {
   const steps = checkSteps(text, format, limits);
   for (;;) {
     const next = steps.next();
@@ -64,7 +74,7 @@ export function parseTrajectoryFile(text: string, format: TrajectoryFileFormat, 
  * The same check, giving the event loop back every `sliceMs` (between lines of a .jsonl file), so
  * a large file never freezes the extension host for longer than one slice and one line.
  */
-export async function checkTrajectoryFile(text: string, format: TrajectoryFileFormat, options: { limits?: TrajectoryCheckLimits; sliceMs?: number } = {}): Promise<ParsedTrajectoryFile> {
+export async function checkTrajectoryFile(text: string, format: TrajectoryTextFormat, options: { limits?: TrajectoryCheckLimits; sliceMs?: number } = {}): Promise<ParsedTrajectoryFile> {
   const steps = checkSteps(text, format, options.limits ?? trajectoryFileLimits);
   const sliceMs = options.sliceMs ?? 15;
   let sliceStarted = Date.now();
@@ -79,7 +89,7 @@ export async function checkTrajectoryFile(text: string, format: TrajectoryFileFo
 }
 
 /** The check as steps: it yields after each group, so a caller may pause between them. */
-function* checkSteps(text: string, format: TrajectoryFileFormat, limits: TrajectoryCheckLimits): Generator<void, ParsedTrajectoryFile> {
+function* checkSteps(text: string, format: TrajectoryTextFormat, limits: TrajectoryCheckLimits): Generator<void, ParsedTrajectoryFile> {
   const problems = new ProblemList(limits.maxProblems);
   const groups = format === 'jsonl' ? yield* checkLines(text, limits, problems) : yield* checkArray(text, limits, problems);
   if (groups.length === 0 && !problems.hasError()) {

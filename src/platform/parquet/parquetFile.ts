@@ -58,7 +58,16 @@ export async function parquetFileSource(path: string): Promise<ParquetSource> {
 export function parquetBytesSource(bytes: Uint8Array): ParquetSource {
   return {
     byteLength: bytes.byteLength,
-    slice: (start, end) => bytes.slice(start, end ?? bytes.byteLength).buffer,
+    slice: (start, end) => exactBuffer(bytes.subarray(start, end ?? bytes.byteLength)),
     close: async () => undefined,
   };
+}
+
+/**
+ * An ArrayBuffer of exactly these bytes (the library reads a slice through a DataView from offset 0).
+ * A Node Buffer's `slice` is a view into a shared pool, so the copy is made from the ArrayBuffer.
+ */
+export function exactBuffer(bytes: Uint8Array): ArrayBuffer {
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }

@@ -19,8 +19,17 @@ import { errorMessage } from '../client/errorMessage';
 /** The columns a trajectory log has; `reward` and `messages` make a file one. */
 export const trajectoryLogColumns = ['group_index', 'group_metadata', 'group_metrics', 'group_logs', 'reward', 'metrics', 'metadata', 'tools', 'logs', 'messages'] as const;
 
-/** Rows read at once from a row group whose pages can be found one by one. */
+/** Fewest rows read at once from a row group whose pages can be found one by one. */
 export const defaultBatchRows = 2048;
+/**
+ * The uncompressed bytes a batch of rows aims at. Each read of a part of a row group pays a cost
+ * of its own (the library decodes a column chunk kept without an offset index whole each time,
+ * as the official client's small `trainable` column is), so a large row group is read in a few
+ * batches of this size rather than many small ones: memory held stays near this, time near one read.
+ */
+export const batchTargetBytes = 64 * 1024 * 1024;
+/** Most rows read at once, however small they are: each row is an object of its own once read. */
+export const maxBatchRows = 32_768;
 /** Trajectories kept of one group; the rest of a larger group are skipped, with a problem. */
 export const maxTrajectoriesPerGroup = 4096;
 /** A column chunk this small is decoded whole for every batch rather than read with its row group at once. */
@@ -33,7 +42,7 @@ export interface TrajectoryLog {
   metadata: FileMetaData;
   rowCount: number;
   /** Each row group: its first row, its rows, and whether it can be read a batch of rows at a time. */
-  rowGroups: { start: number; rows: number; paged: boolean }[];
+  rowGroups: { start: number; rows: number; paged: boolean; uncompressedBytes: number }[];
   /** The trajectory-log columns this file has (a missing optional one reads as null). */
   columns: string[];
 }
@@ -81,7 +90,8 @@ export async function openTrajectoryLog(source: ParquetSource): Promise<Trajecto
     // A chunk with an offset index is read a few pages at a time; a small one is decoded again for
     // each batch, which costs little; a large one without an index is read once, with its row group.
     const paged = rowGroup.columns.every((chunk) => chunk.offset_index_offset !== undefined || Number(chunk.meta_data?.total_uncompressed_size ?? Infinity) <= smallChunkBytes);
-    const group = { start, rows, paged };
+    const uncompressedBytes = rowGroup.columns.reduce((sum, chunk) => sum + Number(chunk.meta_data?.total_uncompressed_size ?? 0), 0);
+    const group = { start, rows, paged, uncompressedBytes };
     start += rows;
     return group;
   });
@@ -115,26 +125,43 @@ export interface ReadLoggedGroupsOptions {
   rowEnd?: number;
   batchRows?: number;
   signal?: AbortSignal;
+  /**
+   * The columns read (of `log.columns`; `group_index` is always read): a search needs the messages
+   * only. A column not read reads as null, so its part of the group is the client's default.
+   */
+  columns?: readonly string[];
 }
 
 /** The groups of rows `rowStart` to `rowEnd`, in file order, each once all its rows are read. */
 export async function* readLoggedGroups(log: TrajectoryLog, options: ReadLoggedGroupsOptions = {}): AsyncGenerator<LoggedGroup> {
   const rowEnd = Math.min(options.rowEnd ?? log.rowCount, log.rowCount);
-  const batchRows = Math.max(1, options.batchRows ?? defaultBatchRows);
+  // Rows of a batch: as asked, else as many as make about `batchTargetBytes` in that row group.
+  const batchRowsOf = (rowGroup: TrajectoryLog['rowGroups'][number]): number =>
+    Math.max(1, options.batchRows ?? Math.min(maxBatchRows, Math.max(defaultBatchRows, Math.floor((rowGroup.rows * batchTargetBytes) / Math.max(1, rowGroup.uncompressedBytes)))));
   const builder = new GroupBuilder();
   const seen = new Set<number>();
+  const wanted = options.columns;
+  const columns = wanted ? log.columns.filter((name) => name === 'group_index' || wanted.includes(name)) : log.columns;
   for (const rowGroup of log.rowGroups) {
     const groupEnd = rowGroup.start + rowGroup.rows;
     let at = Math.max(rowGroup.start, options.rowStart ?? 0);
     while (at < Math.min(groupEnd, rowEnd)) {
       options.signal?.throwIfAborted();
-      const until = rowGroup.paged ? Math.min(groupEnd, rowEnd, at + batchRows) : Math.min(groupEnd, rowEnd);
-      const rows = await readRows(log, at, until);
+      const until = rowGroup.paged ? Math.min(groupEnd, rowEnd, at + batchRowsOf(rowGroup)) : Math.min(groupEnd, rowEnd);
+      // A group that holds all the trajectories it keeps needs only its rows' group index, to find
+      // where it ends; the rows from there on are read again whole.
+      const skipping = builder.full;
+      const rows = await readRows(log, skipping ? ['group_index'] : columns, at, until);
+      let next = until;
       for (let offset = 0; offset < rows.length; offset++) {
+        if (skipping && !builder.continues(rows[offset]!)) {
+          next = at + offset;
+          break;
+        }
         const done = builder.add(rows[offset]!, at + offset, seen);
         if (done) yield done;
       }
-      at = until;
+      at = next;
     }
   }
   const last = builder.finish(seen);
@@ -147,11 +174,11 @@ export async function readLoggedGroupAt(log: TrajectoryLog, rowStart: number, ro
   return undefined;
 }
 
-async function readRows(log: TrajectoryLog, rowStart: number, rowEnd: number): Promise<Record<string, unknown>[]> {
+async function readRows(log: TrajectoryLog, columns: string[], rowStart: number, rowEnd: number): Promise<Record<string, unknown>[]> {
   return (await parquetReadObjects({
     file: log.source,
     metadata: log.metadata,
-    columns: log.columns,
+    columns,
     rowStart,
     rowEnd,
     compressors,
@@ -161,7 +188,26 @@ async function readRows(log: TrajectoryLog, rowStart: number, rowEnd: number): P
 
 /** Gathers consecutive rows with one group index into a group. */
 class GroupBuilder {
+  /**
+   * The tools of the row before, parsed: an agent's rows carry the same tools text one after the
+   * other, so it is parsed once (the groups read are only read, never changed, so sharing is safe).
+   */
+  private lastTools: { text: unknown; value: unknown } = { text: undefined, value: undefined };
+  readonly toolsOf = (text: unknown): unknown => {
+    if (text !== this.lastTools.text) this.lastTools = { text, value: jsonColumn(text, undefined) };
+    return this.lastTools.value;
+  };
   private current: { index: number | undefined; rowStart: number; rows: number; first: Record<string, unknown>; trajectories: Record<string, unknown>[]; problems: string[] } | undefined;
+
+  /** Whether the group being gathered holds as many trajectories as are kept: its other rows are only counted. */
+  get full(): boolean {
+    return this.current !== undefined && this.current.trajectories.length >= maxTrajectoriesPerGroup;
+  }
+
+  /** Whether a row belongs to the group being gathered. */
+  continues(row: Record<string, unknown>): boolean {
+    return this.current !== undefined && this.current.index === groupIndexOf(row.group_index);
+  }
 
   /** Adds a row; gives back the group before it when this row starts another. */
   add(row: Record<string, unknown>, rowNumber: number, seen: Set<number>): LoggedGroup | undefined {
@@ -176,8 +222,8 @@ class GroupBuilder {
     const current = this.current;
     current.rows++;
     // A row the client would skip: neither reward nor messages.
-    if (row.reward === null && row.messages === null) return finished;
-    if (current.trajectories.length < maxTrajectoriesPerGroup) current.trajectories.push(trajectoryOf(row));
+    if ((row.reward ?? null) === null && (row.messages ?? null) === null) return finished;
+    if (current.trajectories.length < maxTrajectoriesPerGroup) current.trajectories.push(trajectoryOf(row, this.toolsOf));
     else if (current.trajectories.length === maxTrajectoriesPerGroup && !current.problems.some((problem) => problem.startsWith('this group has more'))) {
       current.problems.push(`this group has more than ${maxTrajectoriesPerGroup.toLocaleString('en-US')} trajectories: the rest were skipped`);
     }
@@ -207,15 +253,15 @@ function groupIndexOf(value: unknown): number | undefined {
 }
 
 /** A trajectory as the JSON files hold it; absent fields as the client's defaults. */
-function trajectoryOf(row: Record<string, unknown>): Record<string, unknown> {
+function trajectoryOf(row: Record<string, unknown>, toolsOf: (text: unknown) => unknown): Record<string, unknown> {
   const trajectory: Record<string, unknown> = {
     messages_and_choices: Array.isArray(row.messages) ? row.messages.map(messageOrChoice) : [],
-    reward: row.reward,
+    reward: row.reward ?? null,
     metrics: jsonColumn(row.metrics, {}),
     metadata: jsonColumn(row.metadata, {}),
     logs: row.logs ?? [],
   };
-  const tools = jsonColumn(row.tools, undefined);
+  const tools = toolsOf(row.tools);
   if (tools !== undefined) trajectory.tools = tools;
   return trajectory;
 }

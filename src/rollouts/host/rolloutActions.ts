@@ -41,8 +41,17 @@ export class RolloutActions {
     return path.posix.basename(this.document.uri.path);
   }
 
+  /** A Parquet log's groups are placed by rows, and it has no text to show them in. */
+  private get placedByRows(): boolean {
+    return this.document.file.format === 'parquet';
+  }
+
   async revealLine(line: number): Promise<void> {
     const uri = this.document.uri;
+    if (this.placedByRows) {
+      this.dialogs.info(`${this.fileName} is a Parquet trajectory log: VS Code has no text view of it to show row ${line + 1} in.`);
+      return;
+    }
     const at = new vscode.Range(line, 0, line, 0);
     try {
       await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, selection: at, preview: true });
@@ -86,7 +95,7 @@ export class RolloutActions {
       return;
     }
     const source = this.document.uri;
-    const base = this.fileName.replace(/(\.trajectories)?\.jsonl?$/i, '');
+    const base = this.fileName.replace(/(\.trajectories)?\.(jsonl?|parquet)$/i, '');
     const target = await this.dialogs.saveFile({
       title: `Export ${indices.length} group${indices.length === 1 ? '' : 's'}`,
       defaultUri: vscode.Uri.joinPath(source, '..', `${base}.selection.trajectories.jsonl`),
@@ -174,16 +183,21 @@ export class RolloutActions {
       return undefined;
     }
     const groups = this.document.file.groups;
-    const bytes = indices.reduce((sum, index) => sum + groups[index]!.bytes, 0);
-    if (bytes > maxTrajectoryFileSize) {
+    const tooMuch = (size: string): undefined => {
       this.dialogs.warn(
-        `The ${indices.length} groups come to ${describeSize(bytes)}; RL Studio sends at most ${describeSize(maxTrajectoryFileSize)} in one request. Filter or select fewer groups. Nothing was sent.`,
+        `The ${indices.length} groups come to ${size}; RL Studio sends at most ${describeSize(maxTrajectoryFileSize)} in one request. Filter or select fewer groups. Nothing was sent.`,
       );
       return undefined;
-    }
+    };
+    // A text file's groups are sized by their bytes before they are read; a Parquet log's by the JSON they make, as they are read.
+    const bytes = this.placedByRows ? 0 : indices.reduce((sum, index) => sum + groups[index]!.bytes, 0);
+    if (bytes > maxTrajectoryFileSize) return tooMuch(describeSize(bytes));
     const values: TrajectoryGroup[] = [];
     const digests: string[] = [];
+    let chars = 0;
     for await (const { index, text } of this.document.file.groupTexts(indices)) {
+      chars += text.length + 1;
+      if (chars > maxTrajectoryFileSize) return tooMuch(`more than ${describeSize(maxTrajectoryFileSize)} of JSON`);
       digests.push(contentDigest(text));
       let value: unknown;
       try {
@@ -196,10 +210,9 @@ export class RolloutActions {
       const error = validateTrajectoryGroup(value).find((issue) => issue.severity === 'error');
       if (error) {
         const line = groups[index]!.line;
-        this.dialogs.warn(`Group ${index + 1} (line ${line + 1}) is not a trajectory group the platform takes: ${error.message}. Nothing was sent.`, {
-          title: 'Reveal Line',
-          run: () => this.revealLine(line),
-        });
+        const message = `Group ${index + 1} (${this.placedByRows ? 'row' : 'line'} ${line + 1}) is not a trajectory group the platform takes: ${error.message}. Nothing was sent.`;
+        if (this.placedByRows) this.dialogs.warn(message);
+        else this.dialogs.warn(message, { title: 'Reveal Line', run: () => this.revealLine(line) });
         return undefined;
       }
       values.push(value as TrajectoryGroup);

@@ -78,6 +78,10 @@ export class RolloutPanel {
         await this.actions.revealLine(countParam(params.object(raw), 'line'));
         return null;
       },
+      reopenWith: async () => {
+        await vscode.commands.executeCommand('workbench.action.reopenWithEditor', this.document.uri);
+        return null;
+      },
       copyTrajectory: async (raw) => {
         const record = params.object(raw);
         await this.actions.copyTrajectory(countParam(record, 'index'), countParam(record, 'position'));

@@ -82,12 +82,16 @@ export const columnCount = 6;
 export interface GroupSummary {
   /** Zero-based position of the group in the file. */
   index: number;
-  /** Zero-based line where the group starts, and its byte offset. */
+  /**
+   * Zero-based line where the group starts, and its byte offset. In a Parquet trajectory log both
+   * are the group's first row (zero-based): the log has no lines or byte places of groups.
+   */
   line: number;
   offset: number;
   /**
    * The group's length in bytes from `offset`: its .jsonl line without the line ending, or its
-   * element of a .json array, so one positioned read gives its text back.
+   * element of a .json array, so one positioned read gives its text back. In a Parquet log: the
+   * rows the group spans from its first.
    */
   bytes: number;
   /** Trajectories summarised: those that are objects with a numeric reward (all of them in a well-formed group). */

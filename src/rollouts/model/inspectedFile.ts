@@ -11,19 +11,24 @@
 import { validateTrajectoryGroup, type JsonPath } from '../../platform/kit/trajectoryShape';
 import type { ByteSource } from './fileSource';
 import { buildGroupDetail } from './groupDetail';
+import type { GroupFile } from './groupFile';
 import type { GroupSummary, SummaryThresholds } from './groupSummaryShape';
 import { GroupQueryCache, metadataChoices } from './groupQuery';
 import type { GroupDetail, GroupQuery, MetadataChoices, RolloutFileState, RowsPage } from './inspectorModel';
 import { RolloutCollection } from './rolloutCollection';
-import { readRolloutRecords } from './rolloutReader';
+import { ParquetGroupFile, parquetSourceOf } from './parquetGroupFile';
+import { TextGroupFile } from './textGroupFile';
 import type { TrajectoryFileFormat } from '../../platform/kit/trajectoryFile';
-import { searchGroups } from './textSearch';
 import { errorMessage } from '../../platform/client/errorMessage';
+import type { ParquetSource } from '../../platform/parquet/parquetFile';
+import { TrajectoryLogError } from '../../platform/parquet/trajectoryLog';
 
 export interface InspectedFileOptions {
   fileName: string;
   format: TrajectoryFileFormat;
   source: ByteSource;
+  /** How a Parquet log is opened for reading (a file on disk, read slice by slice); else through `source`. */
+  openParquet?: () => Promise<ParquetSource>;
   thresholds?: SummaryThresholds;
   /** Milliseconds between announcements while reading (default 250). */
   announceEveryMs?: number;
@@ -35,20 +40,18 @@ export interface InspectedFileOptions {
 /** The groups an action applies to, checked: positions among the file's groups, in file order. */
 export type ScopeIndices = readonly number[];
 
-/** Bytes compared before the end of what was read, to tell an appended file from a rewritten one. */
-const fingerprintBytes = 256;
-
 export class InspectedFile {
   private collection = new RolloutCollection();
   private version = 0;
   /** Bumps on every full read: searches and places of an older generation are void. */
   private generation = 0;
-  private reading: { bytesRead: number; totalBytes: number } | undefined;
+  private reading: { bytesRead: number; totalBytes: number; unit?: 'rows' } | undefined;
   private error: string | undefined;
   private unreadable = false;
+  private notTrajectoryLog = false;
   private running: Promise<void> | undefined;
   private changedWhileReading = false;
-  private fingerprint: { offset: number; bytes: Uint8Array } | undefined;
+  private readonly file: GroupFile;
   private readonly listeners = new Set<(state: RolloutFileState) => void>();
   private readonly searchListeners = new Set<(text: string, bytesRead: number, totalBytes: number) => void>();
   private readonly queries = new GroupQueryCache();
@@ -61,6 +64,7 @@ export class InspectedFile {
   constructor(private readonly options: InspectedFileOptions) {
     this.now = options.now ?? (() => performance.now());
     this.thresholds = options.thresholds;
+    this.file = options.format === 'parquet' ? new ParquetGroupFile(options.openParquet ?? parquetSourceOf(options.source)) : new TextGroupFile(options.source, options.format);
   }
 
   /** Reads the file from the start; resolves when the whole file is read (or could not be). */
@@ -94,6 +98,10 @@ export class InspectedFile {
     return () => this.searchListeners.delete(listener);
   }
 
+  get format(): TrajectoryFileFormat {
+    return this.options.format;
+  }
+
   get groups(): readonly GroupSummary[] {
     return this.collection.groups;
   }
@@ -117,6 +125,7 @@ export class InspectedFile {
       metadata: this.metadataChoices(),
       ...(this.error ? { error: this.error } : {}),
       ...(this.unreadable ? { unreadable: true } : {}),
+      ...(this.notTrajectoryLog ? { notTrajectoryLog: true } : {}),
     };
   }
 
@@ -141,12 +150,15 @@ export class InspectedFile {
 
   /** The text of each group, in the order given; stops at the first that is no longer where it was read. */
   async *groupTexts(indices: ScopeIndices): AsyncGenerator<{ index: number; text: string }> {
-    const decoder = new TextDecoder();
-    for (const index of indices) {
+    const summaries = indices.map((index) => {
       const summary = this.collection.groups[index];
       if (!summary) throw new Error(`group ${index + 1} is no longer in the file`);
-      const text = decoder.decode(await this.options.source.read(summary.offset, summary.bytes));
-      yield { index, text };
+      return summary;
+    });
+    let at = 0;
+    for await (const text of this.file.groupTexts(summaries)) {
+      yield { index: indices[at]!, text };
+      at++;
     }
   }
 
@@ -154,13 +166,7 @@ export class InspectedFile {
   async groupValue(index: number): Promise<{ summary: GroupSummary; value: Record<string, unknown> } | undefined> {
     const summary = this.collection.groups[index];
     if (!summary) return undefined;
-    const bytes = await this.options.source.read(summary.offset, summary.bytes);
-    let value: unknown;
-    try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      value = undefined;
-    }
+    const value = await this.file.groupValue(summary);
     const trajectories = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).trajectories : undefined;
     // The summary counts the trajectories that have a numeric reward: another count is another group.
     if (!Array.isArray(trajectories) || trajectories.filter(hasNumericReward).length !== summary.trajectoryCount) {
@@ -195,15 +201,14 @@ export class InspectedFile {
   }
 
   private async read(requestedFull: boolean): Promise<void> {
-    const { source, format } = this.options;
     let size: number;
     try {
-      size = await source.size();
+      size = await this.file.extent();
     } catch (error) {
-      this.fail(isMissing(error) ? 'This file is no longer there: it was moved or deleted. Close this tab, or open the file where it is now.' : `The file could not be read: ${errorMessage(error)}`);
+      this.fail(cannotRead(error), error instanceof TrajectoryLogError);
       return;
     }
-    const full = requestedFull || !(await this.appendedOnly(size));
+    const full = requestedFull || !(await this.file.appendedOnly(size, this.collection.next));
     if (full) {
       this.collection = new RolloutCollection();
       this.generation++;
@@ -214,15 +219,16 @@ export class InspectedFile {
     }
     this.error = undefined;
     this.unreadable = false;
+    this.notTrajectoryLog = false;
     const from = this.collection.next;
-    this.reading = { bytesRead: from.offset, totalBytes: size };
+    this.reading = { bytesRead: from.offset, totalBytes: size, ...(this.file.unit === 'rows' ? { unit: 'rows' as const } : {}) };
     const everyMs = this.options.announceEveryMs ?? 250;
     const firstScreen = this.options.firstScreenGroups ?? 60;
     const started = this.now();
     let announced = full ? -1 : this.now();
     this.announce();
     try {
-      for await (const record of readRolloutRecords(source.chunks(from.offset), format, { from, ...(this.thresholds ? { thresholds: this.thresholds } : {}) })) {
+      for await (const record of this.file.records(from, this.thresholds ? { thresholds: this.thresholds } : {})) {
         if (this.disposed) return;
         this.collection.add(record);
         this.reading.bytesRead = record.kind === 'group' ? record.summary.offset + record.summary.bytes : record.kind === 'problem' ? record.problem.offset : record.offset;
@@ -234,35 +240,19 @@ export class InspectedFile {
         }
       }
     } catch (error) {
-      this.error = `Reading stopped at byte ${this.reading.bytesRead.toLocaleString('en-US')}: ${errorMessage(error)}`;
+      // A Parquet log counts rows (a group's first row is its place); a text file counts bytes.
+      const place = this.file.unit === 'rows' ? `row ${(this.reading.bytesRead + 1).toLocaleString('en-US')}` : `byte ${this.reading.bytesRead.toLocaleString('en-US')}`;
+      this.error = `Reading stopped at ${place}: ${errorMessage(error)}`;
     }
     this.reading = undefined;
-    await this.keepFingerprint();
+    await this.file.readEnded(this.collection.next);
     this.announce();
   }
 
-  /** Whether the file only grew since it was read: the bytes before where reading stopped are the same. */
-  private async appendedOnly(size: number): Promise<boolean> {
-    if (this.options.format !== 'jsonl' || !this.fingerprint) return false;
-    const { offset, bytes } = this.fingerprint;
-    if (size < offset + bytes.length) return false;
-    const now = await this.options.source.read(offset, bytes.length);
-    return now.length === bytes.length && now.every((byte, at) => byte === bytes[at]);
-  }
-
-  private async keepFingerprint(): Promise<void> {
-    const end = this.collection.next.offset;
-    const offset = Math.max(0, end - fingerprintBytes);
-    try {
-      this.fingerprint = { offset, bytes: await this.options.source.read(offset, end - offset) };
-    } catch {
-      this.fingerprint = undefined;
-    }
-  }
-
-  private fail(message: string): void {
+  private fail(message: string, notTrajectoryLog = false): void {
     this.error = message;
     this.unreadable = true;
+    this.notTrajectoryLog = notTrajectoryLog;
     this.reading = undefined;
     this.announce();
   }
@@ -293,7 +283,7 @@ export class InspectedFile {
     this.search?.abort.abort();
     const abort = new AbortController();
     const totalBytes = this.collection.next.offset;
-    const result = searchGroups(this.options.source.chunks(0), this.options.format, groups, needle, {
+    const result = this.file.search(groups, needle, {
       signal: abort.signal,
       onProgress: (bytesRead) => {
         for (const listener of this.searchListeners) listener(needle, bytesRead, totalBytes);
@@ -312,6 +302,13 @@ function formatPath(path: JsonPath): string {
 function hasNumericReward(value: unknown): boolean {
   const reward = typeof value === 'object' && value !== null ? (value as { reward?: unknown }).reward : undefined;
   return typeof reward === 'number' && Number.isFinite(reward);
+}
+
+/** Why nothing of the file could be read, in words. */
+function cannotRead(error: unknown): string {
+  if (isMissing(error)) return 'This file is no longer there: it was moved or deleted. Close this tab, or open the file where it is now.';
+  if (error instanceof TrajectoryLogError) return `This Parquet file is not a trajectory log RL Studio can show: ${error.message}.`;
+  return `The file could not be read: ${errorMessage(error)}`;
 }
 
 /** A file that is not there, as VS Code's file system (FileNotFound) or Node's (ENOENT) says it. */

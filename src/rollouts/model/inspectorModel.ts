@@ -9,6 +9,7 @@ import type { GroupFlag } from './groupSummaryShape';
 import { maxDiffWords, type DiffSpan } from '../../platform/kit/wordDiff';
 import type { RolloutProblem } from './rolloutRecords';
 import type { RolloutStatistics } from './rolloutStatistics';
+import type { TrajectoryFileFormat } from '../../platform/kit/trajectoryFile';
 
 /** A per-trajectory value a histogram shows and a range filters on. */
 export type SeriesName = 'reward' | 'completionLength' | `metric:${string}`;
@@ -90,9 +91,12 @@ export const maxMetadataChoiceKeys = 16;
 /** Everything the page shows before a group is opened. */
 export interface RolloutFileState {
   fileName: string;
-  format: 'jsonl' | 'json';
-  /** Bytes read of the file's size while it is read; undefined once done. */
-  reading?: { bytesRead: number; totalBytes: number };
+  format: TrajectoryFileFormat;
+  /**
+   * Bytes read of the file's size while it is read; undefined once done. A Parquet log counts rows
+   * (`unit: 'rows'`): its groups' places are rows, not bytes.
+   */
+  reading?: { bytesRead: number; totalBytes: number; unit?: 'rows' };
   /** Grows whenever the groups change (more read, appended, re-read): the page asks its rows again. */
   version: number;
   statistics: RolloutStatistics;
@@ -105,6 +109,8 @@ export interface RolloutFileState {
   error?: string;
   /** Nothing of the file could be read (gone, or refused): the page shows why and nothing else. */
   unreadable?: boolean;
+  /** A Parquet file that is not a trajectory log (or not Parquet): the page offers another editor for it. */
+  notTrajectoryLog?: boolean;
 }
 
 export interface TokenLogprob {

@@ -24,7 +24,7 @@ import { validateTrajectoryGroup, type JsonPath } from '../../platform/kit/traje
 import { JsonArraySplitter, type ArrayPiece } from '../../platform/kit/jsonArrayElements';
 import { RolloutCollection, type RolloutCollectionOptions, type RolloutSnapshot } from './rolloutCollection';
 import { defaultMaxLineBytes, LineSplitter, type SourceLine } from '../../platform/kit/sourceLines';
-import type { TrajectoryFileFormat } from '../../platform/kit/trajectoryFile';
+import type { TrajectoryTextFormat } from '../../platform/kit/trajectoryFile';
 import { startOfFile, type RolloutPosition, type RolloutProblem, type RolloutRecord } from './rolloutRecords';
 import { errorMessage } from '../../platform/client/errorMessage';
 
@@ -52,10 +52,10 @@ export class RolloutRecordReader {
   private readonly maxProblemsPerGroup: number;
   private readonly thresholds: SummaryThresholds;
   private readonly store = new ColumnStore();
-  private readonly format: TrajectoryFileFormat;
+  private readonly format: TrajectoryTextFormat;
   private index: number;
 
-  constructor(format: TrajectoryFileFormat, options: RolloutReadOptions = {}) {
+  constructor(format: TrajectoryTextFormat, options: RolloutReadOptions = {}) {
     const from = options.from ?? startOfFile;
     this.format = format;
     this.maxBytes = options.maxGroupBytes ?? defaultMaxLineBytes;
@@ -155,13 +155,24 @@ function readGroup(text: string, place: GroupPlace, thresholds: SummaryThreshold
   } catch (error) {
     return { kind: 'invalid', error: cut(errorMessage(error)) };
   }
+  return { kind: 'read', ...readGroupValue(value, place, thresholds, maxProblemsPerGroup, store) };
+}
+
+/** Summarises one group already parsed (a Parquet log's rows), and checks its shape as `readGroup` does. */
+export function readGroupValue(
+  value: unknown,
+  place: GroupPlace,
+  thresholds: SummaryThresholds,
+  maxProblemsPerGroup: number,
+  store?: ColumnStore,
+): { summary: GroupSummary | undefined; issues: { message: string; severity: RolloutProblem['severity'] }[] } {
   const result = summarizeGroup(value, place, thresholds, store);
   const issues: { message: string; severity: RolloutProblem['severity'] }[] = [];
   if (!result.wellFormed) {
     for (const issue of validateTrajectoryGroup(value, maxProblemsPerGroup)) issues.push({ message: cut(describeIssue(issue.path, issue.message)), severity: issue.severity });
     if (!result.summary && issues.length === 0) issues.push({ message: 'not a trajectory group: no trajectory with a numeric "reward"', severity: 'error' });
   }
-  return { kind: 'read', summary: result.summary, issues };
+  return { summary: result.summary, issues };
 }
 
 function cut(message: string): string {
@@ -180,7 +191,7 @@ export interface InspectOptions extends RolloutReadOptions, RolloutCollectionOpt
  */
 export async function inspectRollouts(
   chunks: AsyncIterable<Uint8Array>,
-  format: TrajectoryFileFormat,
+  format: TrajectoryTextFormat,
   options: InspectOptions = {},
   collection = new RolloutCollection(options),
 ): Promise<RolloutCollection> {
@@ -216,7 +227,7 @@ export async function inspectRollouts(
 }
 
 /** Each group's records, in file order. */
-export async function* readRolloutRecords(chunks: AsyncIterable<Uint8Array>, format: TrajectoryFileFormat, options: RolloutReadOptions = {}): AsyncGenerator<RolloutRecord> {
+export async function* readRolloutRecords(chunks: AsyncIterable<Uint8Array>, format: TrajectoryTextFormat, options: RolloutReadOptions = {}): AsyncGenerator<RolloutRecord> {
   const reader = new RolloutRecordReader(format, options);
   for await (const chunk of chunks) yield* reader.push(chunk);
   yield* reader.end();

@@ -16,6 +16,8 @@ export interface RolloutReportOptions {
   maxChars?: number;
   /** Masked wherever they appear in the text, after it is cut to length. */
   secrets?: readonly string[];
+  /** What a problem's place counts: lines of a text file (the default), rows of a Parquet log. */
+  places?: 'line' | 'row';
 }
 
 export const histogramTextBins = 5;
@@ -60,7 +62,7 @@ export function describeRolloutsForAgent(fileName: string, snapshot: RolloutSnap
   if (problems === 0) lines.push('Problems: none.');
   else {
     lines.push(`Problems: ${formatCount(problems)}${problems > problemsListed ? `, the first ${problemsListed}` : ''}:`);
-    for (const problem of snapshot.problems.slice(0, problemsListed)) lines.push(`- line ${problem.line + 1} (${problem.severity}): ${escapedLine(problem.message, 300)}`);
+    for (const problem of snapshot.problems.slice(0, problemsListed)) lines.push(`- ${options.places ?? 'line'} ${problem.line + 1} (${problem.severity}): ${escapedLine(problem.message, 300)}`);
   }
   if (snapshot.groupsNotKept > 0)
     lines.push(

@@ -67,7 +67,7 @@ async function* countBytes(chunks: AsyncIterable<Uint8Array>, onProgress: ((byte
 }
 
 /** The needle in the decoded text, case-insensitively. */
-function plainPattern(needle: string): RegExp {
+export function plainPattern(needle: string): RegExp {
   return new RegExp(escapeRegExp(needle), 'i');
 }
 
@@ -122,6 +122,11 @@ export function groupMessagesContain(groupText: string, pattern: RegExp): boolea
   } catch {
     return false;
   }
+  return groupValueMessagesContain(group, pattern);
+}
+
+/** The same test on a group already parsed (a Parquet log's groups are read as values, not text). */
+export function groupValueMessagesContain(group: unknown, pattern: RegExp): boolean {
   if (!isRecord(group) || !Array.isArray(group.trajectories)) return false;
   for (const trajectory of group.trajectories as unknown[]) {
     if (!isRecord(trajectory)) continue;

@@ -120,6 +120,13 @@ export class GroupList {
     this.schedule();
   }
 
+  /** Names the place column "Row" for a Parquet log (its groups are placed by rows), else "Line". */
+  placedByRows(byRows: boolean): void {
+    const at = columns.findIndex((column) => column.key === 'line');
+    const label = this.headerCells[at]?.querySelector('button.sort')?.firstChild;
+    if (label && label.nodeType === Node.TEXT_NODE) label.textContent = byRows ? 'Row' : 'Line';
+  }
+
   setSort(column: SortColumn, descending: boolean): void {
     columns.forEach((definition, at) => {
       const cell = this.headerCells[at]!;

@@ -28,6 +28,8 @@ export class GroupView {
   readonly element = h('section', { class: 'group-view' });
   private detail: GroupDetail | undefined;
   private mode: TextMode = 'diff';
+  /** A Parquet log's groups are placed by rows, and it has no text editor to reveal one in. */
+  placedByRows = false;
   private readonly modeButtons = new Map<TextMode, HTMLButtonElement>();
   private siblings: HTMLElement | undefined;
   /** The group drawn, as JSON: the same group asked again and unchanged is not drawn again. */
@@ -95,7 +97,7 @@ export class GroupView {
     const mode = available[this.mode] ? this.mode : 'plain';
 
     const facts = [
-      `line ${formatCount(detail.line + 1)}`,
+      `${this.placedByRows ? 'row' : 'line'} ${formatCount(detail.line + 1)}`,
       plural(trajectories.length + detail.omittedTrajectories, 'trajectory', 'trajectories'),
       `mean ${formatNumber(detail.reward.mean)}`,
       `std ${formatNumber(detail.reward.std)}`,
@@ -152,7 +154,7 @@ export class GroupView {
   private head(title: string, facts: string | undefined): HTMLElement {
     const detail = this.detail;
     const actions = h('div', { class: 'group-actions' });
-    if (detail) actions.append(button('Reveal Line', () => this.events.revealLine(detail.line), { title: 'Show the line of this group in the text editor' }));
+    if (detail && !this.placedByRows) actions.append(button('Reveal Line', () => this.events.revealLine(detail.line), { title: 'Show the line of this group in the text editor' }));
     actions.append(button('Close', () => this.events.close(), { title: 'Close the group view (Escape)' }));
     return h('header', { class: 'group-head' }, h('h2', {}, title), facts ? h('span', { class: 'muted' }, facts) : undefined, actions);
   }

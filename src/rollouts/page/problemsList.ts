@@ -18,13 +18,16 @@ export class ProblemsList {
   render(state: RolloutFileState): void {
     const total = state.problems.length + state.problemsNotListed;
     this.element.hidden = total === 0;
-    this.summary.textContent = `Problems (${formatCount(total)}): lines that are not trajectory groups`;
+    // A Parquet log's groups are placed by rows, and it has no text editor to show one in.
+    const byRows = state.format === 'parquet';
+    this.summary.textContent = `Problems (${formatCount(total)}): ${byRows ? 'rows' : 'lines'} that are not trajectory groups`;
     // Redrawn only when they changed: a state arrives with every chunk read.
-    const key = `${state.problems.length}:${state.problemsNotListed}:${state.problems.at(-1)?.line ?? ''}`;
+    const key = `${state.format}:${state.problems.length}:${state.problemsNotListed}:${state.problems.at(-1)?.line ?? ''}`;
     if (key === this.shown) return;
     this.shown = key;
     this.list.replaceChildren(
       ...state.problems.map((problem) => {
+        if (byRows) return h('li', {}, h('span', { class: 'problem-line' }, `row ${formatCount(problem.line + 1)}`), h('span', {}, ` ${problem.message}`));
         const reveal = h('button', { type: 'button', class: 'link-button problem-line', title: 'Show this line in the text editor' }, `line ${formatCount(problem.line + 1)}`);
         reveal.addEventListener('click', () => this.revealLine(problem.line));
         return h('li', {}, reveal, h('span', {}, ` ${problem.message}`));

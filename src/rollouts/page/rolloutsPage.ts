@@ -29,7 +29,7 @@ type Host = RpcEndpoint<RolloutHostMethods, RolloutPageMethods, RolloutPageEvent
 export class RolloutsPage {
   private readonly host: Host;
   private readonly source: RowSource;
-  private readonly header = new Header();
+  private readonly header = new Header(() => this.call('reopenWith', {}));
   private readonly problems: ProblemsList;
   private readonly overview: Overview;
   private readonly filterBar: FilterBar;
@@ -133,6 +133,10 @@ export class RolloutsPage {
     this.state = state;
     // A file that cannot be read at all shows why, and no dashboard of zeros beneath.
     document.body.classList.toggle('unreadable', state.unreadable === true);
+    // A Parquet log has rows, not lines, and no text editor to reveal them in.
+    document.body.classList.toggle('placed-by-rows', state.format === 'parquet');
+    this.groupView.placedByRows = state.format === 'parquet';
+    this.list.placedByRows(state.format === 'parquet');
     this.header.render(state);
     this.problems.render(state);
     this.overview.render(state);

@@ -1,5 +1,6 @@
 import type { TrainingJobEvent } from '../../platform/client/types';
 import { modelStepOf, type StepAxis } from './jobSteps';
+import { largestTriangleThreeBuckets } from '../../platform/charts/downsample';
 
 /**
  * One chart: a metric's values, each with the job step and the model step it was reported at
@@ -19,7 +20,8 @@ export function stepsOn(series: MetricSeries, axis: StepAxis): readonly number[]
 
 /**
  * A chart is at most a few hundred pixels wide; more points than this only cost memory and drawing
- * time. Past it, a series keeps every other point (the whole run's shape stays, at half the detail).
+ * time. Past it, a series keeps half its points, chosen to keep its shape (the newest, the highest
+ * and the lowest among them).
  */
 export const maxPointsPerSeries = 4_000;
 /** A server that invents a new metric name per event must not create a chart per event. */
@@ -87,13 +89,15 @@ export class MetricSeriesSet {
   }
 }
 
+/**
+ * Keeps half the points, chosen to keep the line's shape: the newest (a live chart always ends at
+ * the latest value), the highest and the lowest stay, so no spike is lost.
+ */
 function halve(series: MetricSeries): void {
-  // The newest point stays, so a live chart always ends at the latest value.
-  const last = series.values.length - 1;
-  const keep = (_: number, index: number) => index % 2 === last % 2;
-  series.jobSteps = series.jobSteps.filter(keep);
-  series.modelSteps = series.modelSteps.filter(keep);
-  series.values = series.values.filter(keep);
+  const kept = largestTriangleThreeBuckets(series.jobSteps, series.values, Math.ceil(series.values.length / 2));
+  series.jobSteps = kept.map((index) => series.jobSteps[index]!);
+  series.modelSteps = kept.map((index) => series.modelSteps[index]!);
+  series.values = kept.map((index) => series.values[index]!);
 }
 
 const preferred = ['loss', 'reward', 'learning_rate', 'grad_norm', 'num_tokens', 'num_trainable_tokens', 'tokens_per_second'];

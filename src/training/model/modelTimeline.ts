@@ -32,7 +32,8 @@ export class CheckpointTimeline {
       if (typeof checkpoint.step !== 'number' || !Number.isFinite(checkpoint.step)) continue;
       const metrics: Record<string, number> = {};
       for (const [key, value] of Object.entries(checkpoint.metrics ?? {})) {
-        if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+        // A checkpoint's own step is its x, not a metric to chart.
+        if (key === 'step' || typeof value !== 'number' || !Number.isFinite(value)) continue;
         if (!this.keys.has(key)) {
           if (this.keys.size >= maxMetricKeys) continue;
           this.keys.add(key);

@@ -9,12 +9,11 @@
  * process and writes lazily from one reused buffer, so it adds almost nothing.
  */
 import type { ServerResponse } from 'node:http';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { PlatformClient } from '../../../src/platform/client';
 import { repeated, startServer, writeLazily } from '../../fault/support/clientServers';
 import type { BenchFigure, BenchSuite } from '../report';
 import { median } from '../stats';
+import { collector } from '../heldMemory';
 
 const MiB = 2 ** 20;
 const cap = 32 * MiB;
@@ -40,16 +39,6 @@ async function writeList(response: ServerResponse, total: number): Promise<void>
 function memory(): number {
   const usage = process.memoryUsage();
   return usage.heapUsed + usage.arrayBuffers;
-}
-
-/**
- * A full garbage collection before each measurement, so that garbage left by the previous one
- * (or by earlier suites) is not counted against the next. `npm run bench` starts node without
- * --expose-gc; the flag can still be set at run time and the function taken from a fresh context.
- */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }
 
 async function peakGrowthMiB(work: () => Promise<unknown>, gc: () => void): Promise<number> {

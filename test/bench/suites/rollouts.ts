@@ -15,43 +15,20 @@
 import { createReadStream, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type * as RolloutReader from '../../../src/rollouts/model/rolloutReader';
 import type * as SourceLines from '../../../src/platform/kit/sourceLines';
 import type { BenchFigure, BenchSuite } from '../report';
 import { loadAsShipped } from '../shippedModules';
+import { randomFrom, sentence } from '../generatedText';
+import { collector, held, settled } from '../heldMemory';
 import { median } from '../stats';
 
 const groupCount = 12_500;
 const groupSize = 8;
 /** Bump when the generated content changes, so a kept file of the old shape is not reused. */
-const fileVersion = 3;
+const fileVersion = 4;
 const rounds = 5;
 const MB = 1e6;
-
-/** A small deterministic generator (mulberry32), so every run reads the same file. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const vocabulary =
-  'the a model answer step first then because so we check value result number sum total compute add multiply divide equals therefore final question given known next try again correct wrong half twice three four seven eleven'.split(
-    ' ',
-  );
-
-function sentence(random: () => number, words: number): string {
-  const parts: string[] = [];
-  for (let index = 0; index < words; index++) parts.push(vocabulary[Math.floor(random() * vocabulary.length)]!);
-  return `${parts.join(' ')}.`;
-}
 
 /**
  * A group as the official client's `model_dump(mode="json")` writes it: every optional field
@@ -138,23 +115,6 @@ async function timed(work: () => Promise<void>): Promise<number> {
   const started = performance.now();
   await work();
   return performance.now() - started;
-}
-
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
-/** Lets the turns run that release what is left over (a read stream's last buffers, finalizers), then collects twice. */
-async function settled(collect: () => void): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  collect();
-  collect();
-}
-
-function held(): number {
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
 }
 
 /**

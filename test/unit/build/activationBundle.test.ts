@@ -53,7 +53,17 @@ describe('activation bundle', () => {
         [...text.matchAll(/require\(["']\.\/([\w.-]+\.js)["']\)/g)].map((match) => match[1]!),
       );
     }
-    assert.deepEqual([...new Set(required.get('extension.js'))].sort(), ['agent.js', 'chat.js', 'developmentSeed.js', 'evals.js', 'network.js', 'rollouts.js', 'training.js', 'webhooks.js']);
+    assert.deepEqual([...new Set(required.get('extension.js'))].sort(), [
+      'agent.js',
+      'chat.js',
+      'developmentSeed.js',
+      'evals.js',
+      'localRuns.js',
+      'network.js',
+      'rollouts.js',
+      'training.js',
+      'webhooks.js',
+    ]);
     for (const [name, bundles] of required) {
       for (const bundle of bundles) assert.ok(required.has(bundle), `${name} requires ./${bundle}, which was not built`);
     }

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { samplesFromTrajectoryGroups } from '../../../src/evals/model/trajectorySamples';
+import { samplesFromParquetLog, samplesFromTrajectoryGroups } from '../../../src/evals/model/trajectorySamples';
+import { parquetBytesSource } from '../../../src/platform/parquet/parquetFile';
+import { artParquetBytes } from '../../support/artParquet';
 
 const choice = (content: string | null): unknown => ({ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } });
 const trajectory = (reward: unknown, ...items: unknown[]): unknown => ({ reward, messages_and_choices: items });
@@ -66,5 +68,32 @@ describe('samples from trajectory groups', () => {
     const group = { trajectories: [trajectory(1, prompt[1], { finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [] } })] };
     const { samples } = samplesFromTrajectoryGroups(JSON.stringify(group), 'jsonl');
     assert.equal(samples[0]!.reference, undefined);
+  });
+
+  it("reads the official client's Parquet log: a sample per group, placed at the group's first row, its trainable message the reference", async () => {
+    const groups = [
+      { trajectories: [trajectory(0.1, ...prompt, choice('Lyon')), trajectory(0.8, ...prompt, choice('Paris'))], metadata: { task: 'geo' } },
+      { trajectories: [trajectory(1, { role: 'user', content: 'Spain?' }, choice('Madrid'))] },
+      { trajectories: [trajectory(1, choice('no prompt'))] },
+    ];
+    const { samples, problems } = await samplesFromParquetLog(parquetBytesSource(await artParquetBytes(groups)));
+    assert.deepEqual(
+      samples.map((sample) => [sample.line, sample.reference]),
+      [
+        [0, 'Paris'],
+        [2, 'Madrid'],
+      ],
+    );
+    assert.deepEqual(samples[0]!.messages, prompt);
+    assert.deepEqual(samples[0]!.metadata, { task: 'geo' });
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0]!.line, 3);
+    assert.match(problems[0]!.message, /^row 4: the best trajectory starts with a choice/);
+  });
+
+  it('says why a Parquet file gives no samples when it is not a trajectory log', async () => {
+    const { samples, problems } = await samplesFromParquetLog(parquetBytesSource(new TextEncoder().encode('not parquet at all')));
+    assert.equal(samples.length, 0);
+    assert.match(problems[0]!.message, /not Parquet/);
   });
 });

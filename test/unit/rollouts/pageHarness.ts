@@ -28,6 +28,7 @@ export function fixtureHandlers(file: () => FixtureFile, more: Partial<Handlers<
     },
     group: (params) => file().detail((params as { index: number }).index),
     revealLine: () => null,
+    reopenWith: () => null,
     copyTrajectory: () => null,
     createJob: () => null,
     logToModel: () => null,

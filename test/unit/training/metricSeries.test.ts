@@ -43,6 +43,14 @@ describe('metric series', () => {
     assert.equal(loss.modelSteps.length, loss.values.length);
   });
 
+  it('keeps a lone spike however many times the series is halved', () => {
+    const set = new MetricSeriesSet();
+    const total = maxPointsPerSeries * 4;
+    const events = Array.from({ length: total }, (_, index) => ({ id: `e${index}`, type: 'gradient_step', data: { step: index + 1, loss: index === 1234 ? 99 : 1 } }));
+    set.append(events as never);
+    assert.ok(set.get('loss')!.values.includes(99));
+  });
+
   it('stops adding charts when a server invents a metric name per event', () => {
     const set = new MetricSeriesSet();
     const events = Array.from({ length: 10_000 }, (_, index) => ({ id: `e${index}`, type: 'gradient_step', data: { [`metric_${index}`]: 1 } }));

@@ -21,7 +21,7 @@ describe("a model's training timeline", () => {
 
   it('keeps the newest checkpoints and a bounded number of metric keys, and drops values that are not numbers', () => {
     const timeline = new CheckpointTimeline(3);
-    timeline.add([1, 2, 3, 4, 5].map((step) => checkpoint(step, { reward: step, note: 'text', bad: Number.NaN })));
+    timeline.add([1, 2, 3, 4, 5].map((step) => checkpoint(step, { reward: step, note: 'text', bad: Number.NaN, step })));
     assert.deepEqual(
       timeline.points().map((point) => point.step),
       [3, 4, 5],

@@ -1,5 +1,5 @@
 /** The parts of the extension that own commands and load on first use, each a bundle of its own. */
-export type LateFeature = 'training' | 'chat' | 'payloadLanguage' | 'webhooks' | 'evals';
+export type LateFeature = 'training' | 'chat' | 'payloadLanguage' | 'webhooks' | 'evals' | 'localRuns';
 
 /** Who registers a command's handler: the activation glue itself, or a feature when it loads. */
 export type CommandOwner = 'activation' | LateFeature;
@@ -48,6 +48,15 @@ export const commandOwners = {
   'rlStudio.openJobDetails': 'training',
   'rlStudio.refreshJob': 'training',
   'rlStudio.showOlderEvents': 'training',
+
+  'rlStudio.refreshLocalRuns': 'localRuns',
+  'rlStudio.addLocalRunsFolder': 'localRuns',
+  'rlStudio.openLocalRun': 'localRuns',
+  'rlStudio.openLocalStep': 'localRuns',
+  'rlStudio.revealLocalRun': 'localRuns',
+  'rlStudio.copyLocalModelPath': 'localRuns',
+  'rlStudio.followLocalModel': 'localRuns',
+  'rlStudio.openLoggedRollouts': 'localRuns',
 
   'rlStudio.openChat': 'chat',
   'rlStudio.newChat': 'chat',

@@ -20,6 +20,7 @@ export const webviewPages = {
   runCharts: { script: 'dist/runCharts.js', style: 'runCharts.css', body: '<main id="app" aria-live="polite"><p class="muted">Reading the runs…</p></main>' },
   rollouts: { script: 'dist/rollouts.js', style: 'rollouts.css', body: '<main id="app"><p class="muted">Reading the rollouts…</p></main>' },
   evalReport: { script: 'dist/evalReport.js', style: 'evalReport.css', body: '<main id="app"><p class="muted">Reading the evaluation…</p></main>' },
+  localRun: { script: 'dist/localRun.js', style: 'localRun.css', body: '<main id="app"><p class="muted">Reading the run…</p></main>' },
 } as const;
 
 export type WebviewPageName = keyof typeof webviewPages;

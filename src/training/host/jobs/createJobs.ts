@@ -9,6 +9,7 @@ import type { Dialogs } from '../../../platform/host/dialogs';
 import { changedAfterConfirmation } from '../../../platform/host/fileSnapshot';
 import { pickExperimentalConfig, pickTargetModel, trajectoryFileOf } from './pickers';
 import type { TrajectoryDiagnostics } from './trajectoryDiagnostics';
+import { formatForFileName } from '../../../platform/kit/trajectoryFile';
 
 export interface CreatedJobResult {
   id: string;
@@ -43,6 +44,11 @@ export async function readTrajectoryGroups(dialogs: Dialogs, diagnostics: Trajec
   // The closing entry of a long list stands for every problem it did not list.
   const count = problems.reduce((sum, problem) => sum + (problem.notListed ?? 1), 0);
   const name = path.basename(uri.fsPath);
+  if (formatForFileName(uri.path) === 'parquet') {
+    // A Parquet log has no text to show a problem in: the message names its row.
+    dialogs.error(`${name} has ${count} problem${count === 1 ? '' : 's'}; nothing was sent. ${upperFirst(first.message)}`);
+    return undefined;
+  }
   // Not awaited: the command ends now (nothing was sent); the message stays until dismissed.
   dialogs.error(`${name} has ${count} problem${count === 1 ? '' : 's'}; nothing was sent. Line ${first.line + 1}: ${first.message}`, {
     title: 'Show Problem',
@@ -220,4 +226,8 @@ export async function logGroups(services: Services, dialogs: Dialogs, read: Grou
   const model = services.remembered.models.get(modelId);
   dialogs.info(`Logged ${groups.length} trajectory group${groups.length === 1 ? '' : 's'} to ${model ? modelLabel(model) : modelId} (split ${split}).`);
   return { modelId, split, count: groups.length };
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

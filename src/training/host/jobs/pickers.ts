@@ -55,5 +55,8 @@ export async function trajectoryFileOf(dialogs: Dialogs, given: unknown): Promis
   if (typeof given === 'string' && given !== '') return vscode.Uri.file(given);
   const active = vscode.window.activeTextEditor?.document;
   if (active && /\.jsonl?$/i.test(active.fileName)) return active.uri;
-  return dialogs.openFile({ title: 'Trajectory groups file', filters: { 'Trajectory groups': ['jsonl', 'json'] }, openLabel: 'Use File' });
+  // A Parquet log has no text editor: the tab that shows it is a custom editor (the rollout inspector).
+  const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (tab instanceof vscode.TabInputCustom && /\.parquet$/i.test(tab.uri.path)) return tab.uri;
+  return dialogs.openFile({ title: 'Trajectory groups file', filters: { 'Trajectory groups': ['jsonl', 'json', 'parquet'] }, openLabel: 'Use File' });
 }

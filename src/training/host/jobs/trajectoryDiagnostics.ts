@@ -3,6 +3,8 @@ import { KeyedDebounce } from '../../../platform/kit/debounce';
 import { checkTrajectoryFile, formatForFileName, tooLargeToRead, type ParsedTrajectoryFile, type SourceProblem } from '../../../platform/kit/trajectoryFile';
 import { maxTrajectoryFileSize } from '../../../platform/kit/trajectoryLimits';
 import { FileSnapshot } from '../../../platform/host/fileSnapshot';
+import { parquetBytesSource } from '../../../platform/parquet/parquetFile';
+import { parquetTrajectoryGroups } from '../../../platform/parquet/trajectoryGroups';
 
 /** Edits are checked once typing pauses this long. */
 const checkDelayMs = 300;
@@ -34,8 +36,9 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
   async read(uri: vscode.Uri): Promise<ParsedTrajectoryFile & { snapshot?: FileSnapshot }> {
     const key = uri.toString();
     this.watched.add(key);
+    const format = formatForFileName(uri.path);
     const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
-    if (open?.isDirty) {
+    if (open?.isDirty && format !== 'parquet') {
       const text = open.getText();
       return { ...(await this.check(uri, text)), snapshot: await FileSnapshot.ofEditor(open, text) };
     }
@@ -44,6 +47,8 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     if (size > maxTrajectoryFileSize) return this.refuse(uri, size);
     const bytes = await vscode.workspace.fs.readFile(uri);
     if (bytes.byteLength > maxTrajectoryFileSize) return this.refuse(uri, bytes.byteLength);
+    // A Parquet log has no text to show problems in: its groups are read from the very bytes the snapshot keeps.
+    if (format === 'parquet') return { ...(await parquetTrajectoryGroups(parquetBytesSource(bytes))), snapshot: FileSnapshot.ofBytes(uri, bytes) };
     return { ...(await this.check(uri, new TextDecoder().decode(bytes))), snapshot: FileSnapshot.ofBytes(uri, bytes) };
   }
 
@@ -68,7 +73,10 @@ export class TrajectoryDiagnostics implements vscode.Disposable {
     const key = uri.toString();
     const check = ++this.checks;
     this.latestCheck.set(key, check);
-    const parsed = await checkTrajectoryFile(text, formatForFileName(uri.path));
+    const format = formatForFileName(uri.path);
+    // A Parquet file is never checked as text (a text editor of one shows no problems of its groups).
+    if (format === 'parquet') return { groups: [], problems: [], ok: false };
+    const parsed = await checkTrajectoryFile(text, format);
     if (this.latestCheck.get(key) === check && this.watched.has(key)) this.collection.set(uri, parsed.problems.map(toDiagnostic));
     return parsed;
   }

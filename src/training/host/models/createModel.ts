@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../platform/client/errorMessage';
 import type { CreateModelRequest, TrainingModel } from '../../../platform/client/types';
 import type { Services } from '../../../platform/host/services';
-import { createModelConfirmation } from '../../model/trainingConfirmations';
+import { createModelConfirmation, type Confirmation } from '../../model/trainingConfirmations';
 import { readyForTraining, withNotification } from '../flowGuards';
 import type { Dialogs } from '../../../platform/host/dialogs';
 import { isModelNamePart } from '../../../platform/kit/modelReference';
@@ -18,6 +18,8 @@ export interface CreateModelWording {
   baseModelTitle?: string;
   /** What the progress notification says is happening. */
   progress?: string;
+  /** The words of the confirmation, when the flow says better what it does than "Create the model". */
+  confirmation?: (request: CreateModelRequest, trainingApiUrl: string) => Confirmation;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function createModel(services: Services, dialogs: Dialogs, given: P
   if (!(await readyForTraining(services))) return undefined;
   const request = await completeRequest(services, dialogs, given, wording.baseModelTitle ?? 'Create Model (1/5): base model');
   if (!request) return undefined;
-  const confirmation = createModelConfirmation(request, services.settings.current.trainingApiUrl);
+  const confirmation = (wording.confirmation ?? createModelConfirmation)(request, services.settings.current.trainingApiUrl);
   if (!(await dialogs.confirm(confirmation.message, confirmation.detail, confirmation.action))) return undefined;
   const client = await services.client();
   const model = await withNotification(wording.progress ?? `creating model ${request.name}…`, () => client.training.createModel(request));

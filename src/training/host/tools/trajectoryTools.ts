@@ -10,6 +10,8 @@ import { describeSize, maxTrajectoryFileSize } from '../../../platform/kit/traje
 import { contentDigest, quoted } from '../../../platform/kit/confirmationText';
 import type { AgentTool } from '../../../platform/agent/agentTool';
 import { workspaceFile, type WorkspaceFile } from '../../../platform/agent/workspaceFiles';
+import { parquetBytesSource } from '../../../platform/parquet/parquetFile';
+import { parquetTrajectoryGroups } from '../../../platform/parquet/trajectoryGroups';
 
 export function validateTrajectoriesTool(): AgentTool<{ path: string }> {
   return {
@@ -38,5 +40,8 @@ export async function readTrajectories(file: WorkspaceFile): Promise<{ parsed: P
     throw new ToolRefusal(`${quoted(file.label)} is ${describeSize(file.size)}; RL Studio sends at most ${describeSize(maxTrajectoryFileSize)} of trajectory groups in one job. Split the file.`);
   const bytes = await readFile(file.uri.fsPath);
   if (bytes.length > maxTrajectoryFileSize) throw new ToolRefusal(`${quoted(file.label)} grew past ${describeSize(maxTrajectoryFileSize)} while it was read. Split the file.`);
-  return { parsed: await checkTrajectoryFile(bytes.toString('utf8'), formatForFileName(file.uri.fsPath)), digest: contentDigest(bytes) };
+  const format = formatForFileName(file.uri.fsPath);
+  // A Parquet log's groups are read from the same bytes the digest is of.
+  const parsed = format === 'parquet' ? await parquetTrajectoryGroups(parquetBytesSource(bytes)) : await checkTrajectoryFile(bytes.toString('utf8'), format);
+  return { parsed, digest: contentDigest(bytes) };
 }
