@@ -1,10 +1,9 @@
 import type * as vscode from 'vscode';
-import type { TrainingJobEvent } from '../platform/client/types';
-import { isTerminalEvent } from './model/jobStatus';
 import type { HealthStatusBar } from '../platform/host/healthStatusBar';
 import { registerJobCommands, type TrajectoryActions } from './host/jobs/jobCommands';
 import { JobDetailsPanels } from './host/jobs/jobDetailsPanel';
 import type { JobsNode } from './host/jobs/jobNodes';
+import { modelWithNewCheckpoints } from './host/jobs/checkpointChanges';
 import { JobNotifications } from './host/jobs/jobNotifications';
 import { JobService } from './host/jobs/jobService';
 import { JobsTreeProvider } from './host/jobs/jobsTree';
@@ -70,22 +69,13 @@ export function startSidebar(services: Services, views: SidebarViews): Registere
 }
 
 /**
- * Events after which a model may have a checkpoint it did not have: each gradient step makes one,
- * and the end of a job may save the last.
- */
-function makesCheckpoint(event: TrainingJobEvent): boolean {
-  return event.type === 'gradient_step' || isTerminalEvent(event);
-}
-
-/**
  * Keeps the checkpoints of models being trained current: when a followed job reports a new
  * checkpoint, the Models view reads that model's newest checkpoints again (if they are shown; at
  * most every few seconds per model).
  */
 function followCheckpoints(services: Services, jobService: JobService, models: ModelsTreeProvider): vscode.Disposable {
   return jobService.onDidChangeJob((change) => {
-    if (!change.newEvents.some(makesCheckpoint)) return;
-    const modelId = services.remembered.jobs.get(change.id)?.modelId ?? (typeof change.record.job?.model_id === 'string' ? change.record.job.model_id : undefined);
+    const modelId = modelWithNewCheckpoints(services, change);
     if (modelId) models.checkpointsMayHaveChanged(modelId);
   });
 }

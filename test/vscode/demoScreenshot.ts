@@ -170,11 +170,17 @@ async function lookAtTheDemo(page: Page, screenshotPath: string): Promise<void> 
 
   await check('Chat with Model on a checkpoint opens the chat on its checkpoint id, which answers', async () => {
     await showSidebar(page);
-    const row = viewPane(page, 'Models')
+    const shown = viewPane(page, 'Models')
       .locator('.monaco-list-row')
       .filter({ hasText: /^step \d+/ })
-      .last();
-    const step = /^step (\d+)/.exec((await row.innerText()).trim())?.[1];
+      .nth(3);
+    const step = /^step (\d+)/.exec((await shown.innerText()).trim())?.[1];
+    // The job goes on training: a new checkpoint at the top moves every row down, so the row is held
+    // by its step, not by its place (one near the top, which stays in view as rows are added).
+    const row = viewPane(page, 'Models')
+      .locator('.monaco-list-row')
+      .filter({ hasText: new RegExp(`^step ${step}(?!\\d)`) })
+      .first();
     await row.hover();
     await row.locator('.action-label[aria-label^="Chat with Model"]').click();
     // The chat is a webview: its document sits in an iframe inside the webview's iframe.

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { isTerminalEvent } from '../model/jobStatus';
 import { CheckpointTimeline, checkpointSeries, jobRunMetrics, jobSpanOf } from '../model/modelTimeline';
 import type { JobChange } from '../model/jobTracker';
 import {
@@ -22,6 +21,7 @@ import type { Services } from '../../platform/host/services';
 import type { RememberedModel } from '../../platform/host/rememberedItems';
 import type { JobService } from './jobs/jobService';
 import type { JobDetailsPanels } from './jobs/jobDetailsPanel';
+import { modelWithNewCheckpoints } from './jobs/checkpointChanges';
 import { checkpointPageSize, liveRefreshIntervalMs } from './models/checkpointPages';
 import { modelLabel } from './models/modelNodes';
 import { jobDetailsTitle } from '../protocol';
@@ -176,12 +176,11 @@ export class RunChartsPanels implements vscode.Disposable {
 
   /** A job moved: pages charting it get its new points; pages of its model read the newest checkpoints again (at most every few seconds). */
   private jobChanged(change: JobChange): void {
-    const makesCheckpoint = change.newEvents.some((event) => event.type === 'gradient_step' || isTerminalEvent(event));
-    const modelId = this.services.remembered.jobs.get(change.id)?.modelId ?? (typeof change.record.job?.model_id === 'string' ? change.record.job.model_id : undefined);
+    const modelId = modelWithNewCheckpoints(this.services, change);
     const now = Date.now();
     for (const open of this.open.values()) {
-      const run = open.models.find((candidate) => candidate.model.id === modelId);
-      if (run && makesCheckpoint && now - run.lastNewest >= liveRefreshIntervalMs) {
+      const run = modelId === undefined ? undefined : open.models.find((candidate) => candidate.model.id === modelId);
+      if (run && now - run.lastNewest >= liveRefreshIntervalMs) {
         run.lastNewest = now;
         void this.readNewest(run).then(() => this.push(open));
       } else if (open.jobIds.includes(change.id) && change.newEvents.length > 0) {

@@ -6,7 +6,7 @@ import { describeJobProgress, numberJobSteps } from '../../model/jobSteps';
 import { MetricSeriesSet } from '../../model/metricSeries';
 import { ChartGroup } from '../../../platform/pages/page/chart/chartGroup';
 import { chartToolbar } from '../../../platform/pages/page/chart/chartToolbar';
-import { MetricChart } from '../../../platform/pages/page/chart/metricChart';
+import { chartWidthIn, MetricChart } from '../../../platform/pages/page/chart/metricChart';
 import { describePoint } from '../stepNames';
 import { stepAxisName } from '../../model/jobSteps';
 import { stepsOn, type MetricSeries } from '../../model/metricSeries';
@@ -169,7 +169,7 @@ class JobDetailsPage {
         );
         this.charts.set(series.key, chart);
         this.chartGrid.append(chart.element);
-        chart.setWidth(this.chartWidth());
+        chart.setWidth(chartWidthIn(this.chartGrid));
         chart.setLines([this.lineOf(series, this.charts.size - 1)]);
       } else if (redrawAll || touched.has(series.key)) {
         chart.setLines([this.lineOf(series, [...this.charts.keys()].indexOf(series.key))]);
@@ -222,14 +222,8 @@ class JobDetailsPage {
     return JSON.stringify({ job: this.record ?? { id: this.job?.id }, events: this.events }, null, 2);
   }
 
-  private chartWidth(): number {
-    const width = this.chartGrid.clientWidth || 640;
-    const columns = width >= 760 ? 2 : 1;
-    return (width - (columns - 1) * 12) / columns - 2;
-  }
-
   private resizeCharts(): void {
-    const width = this.chartWidth();
+    const width = chartWidthIn(this.chartGrid);
     for (const chart of this.charts.values()) chart.setWidth(width);
   }
 }

@@ -1,7 +1,7 @@
 import type { RunChartsHostEvent, RunChartsHostMethods, RunChartsSnapshot, RunChartsViewState, RunSeries } from '../../protocol';
 import { ChartGroup } from '../../../platform/pages/page/chart/chartGroup';
 import { chartToolbar } from '../../../platform/pages/page/chart/chartToolbar';
-import { MetricChart, type ChartSeriesData } from '../../../platform/pages/page/chart/metricChart';
+import { chartWidthIn, MetricChart, type ChartSeriesData } from '../../../platform/pages/page/chart/metricChart';
 import { h } from '../../../platform/pages/page/dom';
 import { RpcEndpoint } from '../../../platform/pages/rpc';
 import type { NoMethods } from '../../../platform/pages/wire';
@@ -86,7 +86,7 @@ class RunChartsPage {
         );
         this.charts.set(key, chart);
         this.grid.append(chart.element);
-        chart.setWidth(this.chartWidth());
+        chart.setWidth(chartWidthIn(this.grid));
       }
       chart.setMarkers(snapshot.jobs.map((job) => ({ x: job.firstStep, label: `${job.label}: model steps ${job.firstStep} to ${job.lastStep} (${job.phase})` })));
       chart.setLines(lines);
@@ -118,14 +118,8 @@ class RunChartsPage {
     if (snapshot.jobs.length === 0) this.runs.append(h('li', { class: 'muted' }, 'None followed here: jobs started elsewhere (from Python, say) show through their checkpoints.'));
   }
 
-  private chartWidth(): number {
-    const width = this.grid.clientWidth || 640;
-    const columns = width >= 760 ? 2 : 1;
-    return (width - (columns - 1) * 12) / columns - 2;
-  }
-
   private resize(): void {
-    for (const chart of this.charts.values()) chart.setWidth(this.chartWidth());
+    for (const chart of this.charts.values()) chart.setWidth(chartWidthIn(this.grid));
   }
 }
 

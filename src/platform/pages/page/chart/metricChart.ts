@@ -310,3 +310,10 @@ function fileSafe(name: string): string {
       .slice(0, 80) || 'chart'
   );
 }
+
+/** The width of one chart in a page's grid of charts: two columns when the grid is wide enough. */
+export function chartWidthIn(grid: HTMLElement): number {
+  const width = grid.clientWidth || 640;
+  const columns = width >= 760 ? 2 : 1;
+  return (width - (columns - 1) * 12) / columns - 2;
+}
