@@ -89,3 +89,7 @@ export { listJobsTool, listModelsTool, platformStatusTool, readJob } from './hos
 export { checkpointId, createModelTool, deleteCheckpointsTool, knownModel, namedModel, startSftTool, startTrainingTool, trainingOrigin } from './host/tools/trainingTools';
 export { explainJobFacts } from './model/jobReport';
 export { validateTrajectoriesTool } from './host/tools/trajectoryTools';
+export { JobNoticeRules, type JobNotice } from './model/jobNotices';
+export { numberJobSteps } from './model/jobSteps';
+export { isTerminal, numericEntries } from './model/jobStatus';
+export type { JobChange, JobRecord } from './model/jobTracker';

@@ -8,14 +8,28 @@
  */
 import { parseStrictJson } from '../../platform/kit/strictJson';
 import { isRecord, own } from '../../platform/kit/plainValues';
+import { workspaceRelativePath } from './workspacePath';
 
 export type JobCondition = 'finished' | 'failed' | 'stalled';
 
 export type AlertCondition = { kind: 'job'; job: JobCondition } | { kind: 'metric'; metric: string; above?: number; below?: number; forSteps: number } | { kind: 'canaryDrop' };
 
-export type AlertAction = { kind: 'notify'; level: 'info' | 'warning' | 'error' } | { kind: 'command'; command: string } | { kind: 'webhook'; webhook: string; payload: string };
+export type AlertAction =
+  | { kind: 'notify'; level: 'info' | 'warning' | 'error' }
+  | { kind: 'command'; command: string }
+  | {
+      kind: 'webhook';
+      /** One of the person's webhooks, by name or id. */
+      webhook: string;
+      /** The payload template, relative to the workspace folder that holds the file. */
+      payload: string;
+      /** Where the action is in its file: `rules[2].do[1]`. */
+      path: string;
+    };
 
 export interface AlertRule {
+  /** Where the rule is in its file: `rules[2]`. */
+  path: string;
   name: string;
   when: AlertCondition;
   actions: AlertAction[];
@@ -64,7 +78,7 @@ function readRule(value: unknown, path: string, problems: RuleProblem[]): AlertR
   const when = readCondition(own(value, 'when'), `${path}.when`, problems);
   const actions = readActions(own(value, 'do'), `${path}.do`, problems);
   if (!when || !actions) return undefined;
-  return { name: name.trim(), when, actions };
+  return { path, name: name.trim(), when, actions };
 }
 
 function readCondition(value: unknown, path: string, problems: RuleProblem[]): AlertCondition | undefined {
@@ -121,7 +135,11 @@ function readActions(value: unknown, path: string, problems: RuleProblem[]): Ale
       if (typeof webhook !== 'string' || webhook === '' || webhook.length > 200) problems.push({ path: `${where}.webhook`, message: '"webhook" names one of your webhooks', severity: 'error' });
       else if (typeof payload !== 'string' || payload === '' || payload.length > 500)
         problems.push({ path: `${where}.payload`, message: '"payload" is the workspace path of a payload template', severity: 'error' });
-      else actions.push({ kind: 'webhook', webhook, payload });
+      else {
+        const inside = workspaceRelativePath(payload);
+        if ('problem' in inside) problems.push({ path: `${where}.payload`, message: inside.problem, severity: 'error' });
+        else actions.push({ kind: 'webhook', webhook, payload, path: where });
+      }
     } else {
       problems.push({ path: where, message: 'an action is {"notify": …}, {"command": …} or {"webhook": …, "payload": …}', severity: 'error' });
     }
@@ -132,12 +150,20 @@ function readActions(value: unknown, path: string, problems: RuleProblem[]): Ale
 /** What a firing knows, for its message and a payload's variables. */
 export interface AlertContext {
   jobId?: string;
+  /** The job as the Training Jobs view names it (foreign text: quoted wherever it is shown). */
   jobLabel?: string;
   modelId?: string;
+  /** The job step (job rules), or the checkpoint's model step (canary drops). */
   step?: number;
   metric?: string;
   value?: number;
+  /** The server's own words: a failed job's error message (foreign text). */
   message?: string;
+  /** How long a stalled job has been silent. */
+  silentMs?: number;
+  /** A canary drop: the best score so far, and the interval of the paired difference against it. */
+  best?: number;
+  interval?: readonly [number, number];
 }
 
 export interface AlertFiring {
