@@ -29,7 +29,8 @@ export type CanaryDrop = AlertContext & {
 export interface AlertsFeature {
   /**
    * Runs the `{"canary": "drop"}` rules for one drop (each drop fires them: the canary decides
-   * what is a drop and reports it once). Returns at once; the actions run in the background.
+   * what is a drop and reports it once). Returns at once; the actions run in the background, once
+   * the rules files were read. With no rule for canary drops it does nothing.
    */
   canaryDropped(drop: CanaryDrop): void;
   /** A rules file appeared, changed or went: read it again. */
@@ -74,7 +75,8 @@ export function startAlerts(services: Services, dependencies: AlertsDependencies
       if (drop.checkpointStep !== undefined) context.step = drop.checkpointStep;
       if (drop.score !== undefined) context.value = drop.score;
       context.metric ??= 'canary score';
-      actions.run(engine.canaryDrop(context));
+      // A drop reported as the alerts load is judged by the rules once they are read.
+      void ready.then(() => actions.run(engine.canaryDrop(context)));
     },
   };
 }

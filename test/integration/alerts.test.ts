@@ -55,13 +55,14 @@ describe('Alert rules from .rlstudio/alerts.json on the emulator', function () {
         { name: 'Job failed', when: { job: 'failed' }, do: [{ webhook: webhookName, payload: '.rlstudio/failed.payload.json' }, { notify: 'error' }] },
         { name: 'Learning rate set', when: { metric: 'learning_rate', above: 0, forSteps: 2 }, do: [{ notify: 'warning' }] },
         { name: 'Nowhere', when: { job: 'finished' }, do: [{ webhook: 'no-such-webhook', payload: '.rlstudio/failed.payload.json' }] },
+        { name: 'Canary regressed', when: { canary: 'drop' }, do: [{ notify: 'warning' }] },
       ],
     });
     await platform.api.alerts.ready;
     await waitUntil(
       'the rules read',
       () => platform.api.recentLogLines().join('\n'),
-      (log) => /Alert rules: 3 read from \.rlstudio\/alerts\.json/.test(log),
+      (log) => /Alert rules: 4 read from \.rlstudio\/alerts\.json/.test(log),
     );
   });
 
@@ -91,6 +92,9 @@ describe('Alert rules from .rlstudio/alerts.json on the emulator', function () {
 
   it('posts the rule payload to the local receiver, signed, when a job fails, after asking once', async () => {
     const sentBefore = receiver.requests.length;
+    // A job that was over when it was followed is not news: it fires no rule.
+    const { failedJobId } = seededIds(platform);
+    await vscode.commands.executeCommand('rlStudio.addJob', failedJobId);
     const jobId = await createJobFrom('failing.jsonl', 'Allow and Send');
     const received = await waitUntil(
       'the alert to reach the receiver',
@@ -116,6 +120,8 @@ describe('Alert rules from .rlstudio/alerts.json on the emulator', function () {
       (messages) => messages.length > 0,
     );
     assert.equal(told.length, 1);
+    assert.ok(!receiver.requests.some((request) => request.bodyText.includes(failedJobId)), 'nothing sent for the job already over');
+    assert.ok(!platform.api.dialogs.shown.some((message) => message.startsWith('Alert') && message.includes(failedJobId)));
     const views = platform.api.views as unknown as RegisteredViews;
     assert.ok(views.jobService.record(jobId), 'the job is followed by the sidebar');
   });
@@ -142,5 +148,15 @@ describe('Alert rules from .rlstudio/alerts.json on the emulator', function () {
     );
     const all = platform.api.dialogs.shown.filter((message) => message.startsWith('Alert "Learning rate set"') && message.includes('groups.jsonl'));
     assert.equal(all.length, 1, 'the learning rate stayed above 0 the whole run: one stretch, told once');
+  });
+
+  it('runs the canary drop rules when the canary reports a drop', async () => {
+    platform.api.alerts.canaryDropped({ modelId: 'agent-007', checkpointStep: 58, score: 0.61, best: 0.72, interval: [-0.15, -0.03] });
+    const told = await waitUntil(
+      'the canary alert',
+      () => platform.api.dialogs.shown.filter((message) => message.startsWith('Alert "Canary regressed"')),
+      (messages) => messages.length > 0,
+    );
+    assert.equal(told[0], 'Alert "Canary regressed": the canary score of model "agent-007"\'s checkpoint at model step 58 dropped to 0.61, best so far 0.72; paired difference -0.15 to -0.03.');
   });
 });

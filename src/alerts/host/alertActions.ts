@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { realpath } from 'node:fs/promises';
-import { describeCondition, type AlertAction, type AlertFiring } from '../model/alertRules';
+import { describeCondition, firingKey, type AlertAction, type AlertFiring } from '../model/alertRules';
 import { alertMessage, alertNotice, alertVariableValues } from '../model/alertVariables';
 import { FiringBudget } from '../model/firingBudget';
 import { isInsideFolder, workspaceRelativePath } from '../model/workspacePath';
 import { errorMessage } from '../../platform/client/errorMessage';
+import { claimOnce, sweepClaims } from '../../platform/host/onceAcrossWindows';
 import { describeUrl, quoted } from '../../platform/kit/confirmationText';
 import type { Services } from '../../platform/host/services';
 import { sendTemplate, type WebhookStore } from '../../webhooks';
@@ -17,6 +18,8 @@ const maxTemplateBytes = 1024 * 1024;
 const firingsPerMinute = 3;
 /** Problems told once each per window; past this many, only logged. */
 const maxToldProblems = 200;
+/** A claim older than this is cleared at start: the firing it stood for is long acted on. */
+const claimLifetimeMs = 14 * 24 * 3600_000;
 
 /**
  * Does what a fired rule says: a notification, a VS Code command (asked once per rule and command,
@@ -27,13 +30,17 @@ const maxToldProblems = 200;
 export class AlertActions {
   private readonly budget = new FiringBudget(firingsPerMinute, 60_000);
   private readonly told = new Set<string>();
+  private readonly claims: vscode.Uri;
 
   constructor(
     private readonly services: Services,
     private readonly files: AlertRulesFiles,
     private readonly webhooks: WebhookStore,
     private readonly permissions: AlertPermissions,
-  ) {}
+  ) {
+    this.claims = vscode.Uri.joinPath(services.context.globalStorageUri, 'alert-claims');
+    void sweepClaims(this.claims.fsPath, claimLifetimeMs);
+  }
 
   run(firings: readonly AlertFiring[]): void {
     for (const firing of firings) void this.act(firing);
@@ -44,6 +51,11 @@ export class AlertActions {
     const source = this.files.sourceOf(rule);
     const where = source ? vscode.workspace.asRelativePath(source.file) : '.rlstudio/alerts.json';
     const log = this.services.log;
+    // Every window following the job sees the same firing: the first to claim it acts.
+    if (!(await this.claim(`${this.services.settings.current.trainingApiUrl}\n${source?.file.toString() ?? ''}\n${firingKey(firing)}`))) {
+      log.info(`Alert rule ${quoted(rule.name, 100)} (${where}) fired, and another window acts on it. ${alertMessage(firing)}.`);
+      return;
+    }
     if (!this.budget.take(`${source?.file.toString() ?? ''}\n${rule.name}`, Date.now())) {
       log.info(`Alert rule ${quoted(rule.name, 100)} (${where}) fired again but did nothing: it acted ${firingsPerMinute} times in the last minute. ${alertMessage(firing)}.`);
       return;
@@ -181,6 +193,16 @@ export class AlertActions {
       return { text: new TextDecoder('utf-8', { fatal: false }).decode(await vscode.workspace.fs.readFile(uri)) };
     } catch {
       return { problem: 'could not be read from the workspace folder' };
+    }
+  }
+
+  /** True for the one window that claims this firing first (and here too when claims cannot be made: better twice than never). */
+  private async claim(key: string): Promise<boolean> {
+    try {
+      return await claimOnce(this.claims.fsPath, key);
+    } catch (error) {
+      this.services.log.warn(`An alert could not be claimed (${errorMessage(error)}); it is acted on in this window.`);
+      return true;
     }
   }
 

@@ -240,3 +240,16 @@ export function describeCondition(when: AlertCondition): string {
   const bounds = [when.above !== undefined ? `above ${when.above}` : '', when.below !== undefined ? `below ${when.below}` : ''].filter(Boolean).join(' or ');
   return `${when.metric} ${bounds}${when.forSteps > 1 ? ` for ${when.forSteps} steps` : ''}`;
 }
+
+/**
+ * The same for the same firing in every window (the rule, and the job outcome, job step or
+ * checkpoint it fired for), so that one window acts on it and the others stay quiet.
+ */
+export function firingKey(firing: AlertFiring): string {
+  const { rule, context } = firing;
+  const when = rule.when;
+  const at = context.step ?? '';
+  if (when.kind === 'job') return `${rule.name}\njob:${context.jobId ?? ''}:${when.job}${when.job === 'stalled' ? `:${at}:${context.silentMs ?? ''}` : ''}`;
+  if (when.kind === 'metric') return `${rule.name}\nmetric:${context.jobId ?? ''}:${at}`;
+  return `${rule.name}\ncanary:${context.modelId ?? ''}:${at}:${context.value ?? ''}`;
+}

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseAlertRules, type AlertFiring } from '../../../src/alerts/model/alertRules';
+import { firingKey, parseAlertRules, type AlertFiring } from '../../../src/alerts/model/alertRules';
 import { alertNotice, alertVariableValues } from '../../../src/alerts/model/alertVariables';
 import { FiringBudget } from '../../../src/alerts/model/firingBudget';
 import { AlertEngine } from '../../../src/alerts/model/alertRules';
@@ -62,6 +62,19 @@ describe('what a fired alert says and fills in', () => {
       diagnose(analysePayload('{"a": "${job_id} ${metric_value}"}', 'payload')).map((diagnostic) => diagnostic.code),
       [],
     );
+  });
+});
+
+describe('one window acts on a firing', () => {
+  it('names a firing the same way in every window, and two firings differently', () => {
+    const [metric, failed] = rulesOf([
+      { name: 'low', when: { metric: 'reward', below: 0.2 }, do: [{ notify: 'info' }] },
+      { name: 'failed', when: { job: 'failed' }, do: [{ notify: 'info' }] },
+    ]);
+    const at = (step: number) => firingKey({ rule: metric!, context: { jobId: 'j', step, value: 0.1 } });
+    assert.equal(at(3), at(3));
+    assert.notEqual(at(3), at(4));
+    assert.notEqual(firingKey({ rule: failed!, context: { jobId: 'j' } }), firingKey({ rule: failed!, context: { jobId: 'k' } }));
   });
 });
 
