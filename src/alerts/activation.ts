@@ -25,6 +25,9 @@ export function registerAlerts(services: Services, sidebar: () => RegisteredView
   };
   const watcher = vscode.workspace.createFileSystemWatcher('**/.rlstudio/alerts.json');
   const changed = (uri: vscode.Uri) => {
+    // Only a workspace folder's own file holds rules (the glob also matches deeper folders).
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder || vscode.Uri.joinPath(folder.uri, '.rlstudio', 'alerts.json').toString() !== uri.toString()) return;
     // The first load reads every folder's file: this change among them.
     if (!loaded) load();
     else void alerts().fileChanged(uri);

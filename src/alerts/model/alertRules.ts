@@ -228,6 +228,11 @@ export class AlertEngine {
     return firings;
   }
 
+  /** True while `rule` has fired for `jobId` and its metric has not come back since. */
+  stillBeyond(rule: AlertRule, jobId: string): boolean {
+    return this.streaks.get(`${this.rules.indexOf(rule)}:${jobId}`)?.fired === true;
+  }
+
   canaryDrop(context: AlertContext): AlertFiring[] {
     return this.rules.filter((rule) => rule.when.kind === 'canaryDrop').map((rule) => ({ rule, context }));
   }

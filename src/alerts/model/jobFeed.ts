@@ -1,7 +1,9 @@
 /**
  * Turns what the job service reports about followed jobs into metric readings for the rule engine:
  * each new gradient step's metrics, numbered by job step. A job already over when this feed first
- * saw it is not news, and none of its history fires a rule; nor does a job not loaded yet.
+ * saw it is not news, and none of its history fires a rule; nor does a job not loaded yet. The
+ * history of a job still moving when first seen is read too, but only a stretch still going on at
+ * its newest step is told: one that came back before is not news either.
  */
 import type { AlertContext, AlertEngine, AlertFiring } from './alertRules';
 
@@ -56,6 +58,7 @@ export class AlertJobFeed {
   change(change: FeedChange): AlertFiring[] {
     if (!change.loaded) return [];
     let state = this.seen.get(change.id);
+    const firstSight = state === undefined;
     if (state === undefined) {
       if (this.seen.size >= this.maxJobs) return [];
       state = change.over ? 'over' : 'live';
@@ -76,7 +79,13 @@ export class AlertJobFeed {
       const metrics = Object.entries(this.options.metricsOf(event)).slice(0, this.maxMetricsPerStep);
       for (const [metric, value] of metrics) firings.push(...this.engine.metric(change.id, metric, step, value, { ...change.context, step }));
     }
-    return firings;
+    if (!firstSight) return firings;
+    const ongoing: AlertFiring[] = [];
+    for (const firing of firings.reverse()) {
+      if (ongoing.some((kept) => kept.rule === firing.rule) || !this.engine.stillBeyond(firing.rule, change.id)) continue;
+      ongoing.unshift(firing);
+    }
+    return ongoing;
   }
 
   /** The job is no longer followed: it may be followed again later, as new. */

@@ -138,6 +138,17 @@ describe('feeding job metrics to the rules', () => {
     assert.equal(feed.change(change('j', false, steps(6, [0.9, 0.1, 0.1]))).length, 0, 'nothing after it ended');
   });
 
+  it('tells of the history of a job first seen moving only a stretch still going on', () => {
+    const feed = feedOf();
+    assert.deepEqual(feed.change(change('past', false, steps(1, [0.1, 0.1, 0.1, 0.9, 0.9]))), [], 'the stretch came back before it was seen');
+    const ongoing = feedOf().change(change('now', false, steps(1, [0.1, 0.1, 0.9, 0.1, 0.1, 0.1])));
+    assert.deepEqual(
+      ongoing.map((firing) => firing.context.step),
+      [5],
+      'the stretch going on, once, at the step it fired',
+    );
+  });
+
   it('never fires for a job already over when first seen, nor one not loaded', () => {
     const feed = feedOf();
     assert.deepEqual(feed.change(change('old', true, steps(1, [0.1, 0.1, 0.1]))), []);
