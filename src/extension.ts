@@ -7,6 +7,7 @@ import type * as DevelopmentSeed from './platform/host/developmentSeed';
 import { onFirstUse } from './platform/host/lazy/onFirstUse';
 import { registerPayloadLanguage } from './webhooks/host/payload/payloadLanguageActivation';
 import { registerAgent } from './agent/activation';
+import { registerAlerts } from './alerts/activation';
 import { registerEvals } from './evals/activation';
 import { registerLocalRuns } from './localRuns/activation';
 import { registerRollouts } from './rollouts/activation';
@@ -47,7 +48,8 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
   const webhooks = registerWebhooks(services, webhookStore, payloadLanguage);
   const agent = registerAgent(services, { evals, payloadLanguage, webhooks, store: webhookStore });
-  return services.testMode ? createTestApi(services, sidebar, rollouts, agent, evals, localRuns) : undefined;
+  const alerts = registerAlerts(services, sidebar, webhookStore);
+  return services.testMode ? createTestApi(services, sidebar, rollouts, agent, evals, localRuns, alerts) : undefined;
 }
 
 export function deactivate(): void {

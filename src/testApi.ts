@@ -8,6 +8,7 @@ import type { RolloutEditorProvider } from './rollouts/host/rolloutEditorProvide
 import type { AgentFeature } from './agent';
 import type { EvalsFeature } from './evals';
 import type { LocalRunsFeature } from './localRuns';
+import type { AlertsFeature } from './alerts';
 
 /**
  * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
@@ -29,6 +30,8 @@ export interface RlStudioTestApi {
   readonly evals: EvalsFeature;
   /** Local Runs: the tree, the run views open now and the followed models' links (reading this loads it). */
   readonly localRuns: LocalRunsFeature;
+  /** Alert rules: when the rules files were read, and the canary's entry (reading this loads them). */
+  readonly alerts: AlertsFeature;
   /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
   readonly dialogs: Dialogs;
   /** Recent lines of the RL Studio log channel, newest last (already redacted). */
@@ -48,6 +51,7 @@ export function createTestApi(
   agent: () => AgentFeature,
   evals: () => EvalsFeature,
   localRuns: () => LocalRunsFeature,
+  alerts: () => AlertsFeature,
 ): RlStudioTestApi | undefined {
   if (!services.testMode) return undefined;
   const { globalState, workspaceState, subscriptions } = services.context;
@@ -66,6 +70,9 @@ export function createTestApi(
     },
     get evals() {
       return evals();
+    },
+    get alerts() {
+      return alerts();
     },
     dialogs: services.dialogs,
     recentLogLines: () => services.log.recentLines(),

@@ -92,3 +92,7 @@ export { validateTrajectoriesTool } from './host/tools/trajectoryTools';
 export { modelWithNewCheckpoints } from './host/jobs/checkpointChanges';
 export { type RunSeriesSource } from './host/runChartsPanels';
 export { type RunMetric } from './protocol';
+export { JobNoticeRules, type JobNotice } from './model/jobNotices';
+export { numberJobSteps } from './model/jobSteps';
+export { isTerminal, numericEntries } from './model/jobStatus';
+export type { JobChange, JobRecord } from './model/jobTracker';

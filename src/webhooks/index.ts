@@ -36,3 +36,6 @@ export function startWebhooks(services: Services, store: WebhookStore, payloadDo
 
 export { startPayloadLanguage, type PayloadLanguageFeature } from './host/payload/payloadLanguageFeature';
 export { renderPayloadTool, sendWebhookTestTool, type PayloadParts } from './host/tools/webhookTools';
+export { sendTemplate, type TemplateSend, type TemplateSendOutcome } from './host/templateSend';
+export type { WebhookStore } from './host/webhookStore';
+export type { Webhook } from './model/model';

@@ -55,6 +55,7 @@ describe('activation bundle', () => {
     }
     assert.deepEqual([...new Set(required.get('extension.js'))].sort(), [
       'agent.js',
+      'alerts.js',
       'chat.js',
       'developmentSeed.js',
       'evals.js',

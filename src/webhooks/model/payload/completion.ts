@@ -106,6 +106,8 @@ export function completeFrom(source: CompletionSource, offset: number, context: 
   const items: PayloadCompletionItem[] = [];
   plainVariables().forEach((info, position) => {
     if (info.scope === 'artifact' && !artifactVariablesApply) return;
+    // A platform automation never fills what only RL Studio's alert rules fill.
+    if (info.scope === 'alert' && source.automation) return;
     const description = describeVariable(info, context);
     items.push({
       label: info.name,

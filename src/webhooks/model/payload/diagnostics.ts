@@ -19,6 +19,7 @@ export type DiagnosticCode =
   | 'access-token-missing'
   | 'secret-missing'
   | 'artifact-variable-on-run-event'
+  | 'alert-variable-in-automation'
   | 'regex-missing'
   | 'regex-invalid'
   | 'regex-too-long'
@@ -107,6 +108,15 @@ export function diagnose(analysis: PayloadAnalysis, options: DiagnosticOptions =
     }
     const problem = judge(reference, resolution, options.webhook, suggest);
     if (problem) diagnostics.push(problem);
+    if (analysis.automation && resolution.kind === 'variable' && resolution.info.scope === 'alert') {
+      diagnostics.push({
+        start: reference.nameStart,
+        end: reference.nameEnd,
+        severity: 'warning',
+        code: 'alert-variable-in-automation',
+        message: `\`\${${shown(reference.name)}}\` is filled only when an RL Studio alert rule sends a payload: the platform sends it as written.`,
+      });
+    }
     if (runEvent && isArtifactResolution(resolution)) {
       diagnostics.push({
         start: reference.nameStart,

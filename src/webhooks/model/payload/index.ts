@@ -12,4 +12,4 @@ export { maskedSecret, renderPayload, type RenderedPayload } from './render';
 export { resolveName } from './resolve';
 export { defaultSampleEvent, sampleEventWith, type SampleEvent, type SampleOverrides } from './sample';
 export { payloadTemplates, templateText, type TemplateId } from './templates';
-export { lookupVariable, plainVariables, type VariableInfo } from './variables';
+export { alertVariables, lookupVariable, plainVariables, type VariableInfo, type VariableScope } from './variables';

@@ -7,7 +7,12 @@ export type VariableScope =
   /** Available for every event. */
   | 'any'
   /** Describes the triggering artifact version: meaningless for run events. */
-  | 'artifact';
+  | 'artifact'
+  /**
+   * Filled by RL Studio's own alert rules (`.rlstudio/alerts.json`) when one sends this payload;
+   * the platform's automations leave them as written.
+   */
+  | 'alert';
 
 export interface VariableInfo {
   name: string;
@@ -23,7 +28,7 @@ export interface VariableInfo {
 export const metadataPrefix = 'artifact_metadata';
 export const accessTokenName = 'ACCESS_TOKEN';
 
-const catalogue: VariableInfo[] = [
+const platformCatalogue: VariableInfo[] = [
   {
     name: 'project_name',
     summary: 'project of the change',
@@ -98,6 +103,83 @@ const catalogue: VariableInfo[] = [
   },
 ];
 
+/** What an alert rule fills in: see src/alerts/model/alertVariables.ts, which gives their values. */
+const alertCatalogue: VariableInfo[] = [
+  {
+    name: 'alert_rule',
+    summary: 'alert: name of the rule that fired',
+    meaning: 'Name of the alert rule that fired, as written in `.rlstudio/alerts.json`.',
+    source: 'The alert rule (RL Studio alert rules only).',
+    example: 'Reward collapsed',
+    scope: 'alert',
+  },
+  {
+    name: 'alert_condition',
+    summary: "alert: the rule's condition in words",
+    meaning: "The rule's condition in words, such as `reward below 0.2 for 3 steps` or `a job failed`.",
+    source: 'The alert rule (RL Studio alert rules only).',
+    example: 'reward below 0.2 for 3 steps',
+    scope: 'alert',
+  },
+  {
+    name: 'alert_message',
+    summary: 'alert: what happened, in one line',
+    meaning: 'What happened, in one line: the same text as the notification, without the rule name.',
+    source: 'The firing (RL Studio alert rules only).',
+    example: 'reward was 0.12 at step 340 of training job "run-7"',
+    scope: 'alert',
+  },
+  {
+    name: 'job_id',
+    summary: 'alert: id of the training job',
+    meaning: 'Id of the training job the alert is about; blank for a canary drop.',
+    source: 'The followed training job (RL Studio alert rules only).',
+    example: 'job-2b1f',
+    scope: 'alert',
+  },
+  {
+    name: 'job_name',
+    summary: 'alert: name of the training job',
+    meaning: 'The training job as the Training Jobs view names it (its file, or its id); blank for a canary drop.',
+    source: 'The followed training job (RL Studio alert rules only).',
+    example: 'run-7.jsonl → agent-001',
+    scope: 'alert',
+  },
+  {
+    name: 'model_id',
+    summary: 'alert: id of the model',
+    meaning: 'Id of the model the job trains, or whose checkpoint the canary evaluated; blank when unknown.',
+    source: 'The training job or the canary (RL Studio alert rules only).',
+    example: 'agent-001',
+    scope: 'alert',
+  },
+  {
+    name: 'step',
+    summary: 'alert: the step it happened at',
+    meaning: "The job step of a metric or a job outcome, or the checkpoint's model step for a canary drop; blank when unknown.",
+    source: 'The training job or the canary (RL Studio alert rules only).',
+    example: '340',
+    scope: 'alert',
+  },
+  {
+    name: 'metric_name',
+    summary: 'alert: the metric that crossed',
+    meaning: 'The metric a metric rule watches, or `canary score` for a canary drop; blank for job outcomes.',
+    source: 'The alert rule (RL Studio alert rules only).',
+    example: 'reward',
+    scope: 'alert',
+  },
+  {
+    name: 'metric_value',
+    summary: 'alert: the value of the metric',
+    meaning: 'The value that fired the rule (the canary score for a canary drop), as a decimal number; blank for job outcomes.',
+    source: 'The training job or the canary (RL Studio alert rules only).',
+    example: '0.12',
+    scope: 'alert',
+  },
+];
+const catalogue: VariableInfo[] = [...platformCatalogue, ...alertCatalogue];
+
 const byName = new Map(catalogue.map((info) => [info.name, info]));
 
 export const metadataVariable: VariableInfo = {
@@ -132,6 +214,11 @@ export function secretVariable(name: string): VariableInfo {
 /** Every plain (non-metadata, non-secret) variable, in presentation order. */
 export function plainVariables(): readonly VariableInfo[] {
   return catalogue;
+}
+
+/** The variables RL Studio's alert rules fill in (scope `alert`). */
+export function alertVariables(): readonly VariableInfo[] {
+  return alertCatalogue;
 }
 
 export function lookupVariable(name: string): VariableInfo | undefined {
