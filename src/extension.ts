@@ -42,13 +42,26 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
   const sidebar = registerViews(services);
   registerChat(services);
   const rollouts = registerRollouts(services, sidebar);
-  const evals = registerEvals(services, { sidebar });
-  const localRuns = registerLocalRuns(services);
   const webhookStore = openWebhookStore(services);
+  const alerts = registerAlerts(services, sidebar, webhookStore);
+  // A canary's drop runs the alert rules that watch for one (the alerts load only then, or with a rules file).
+  const evals = registerEvals(services, {
+    sidebar,
+    dropped: (drop) =>
+      alerts().canaryDropped({
+        modelId: drop.modelId,
+        modelLabel: drop.modelName,
+        checkpointStep: drop.step,
+        score: drop.verdict.score.mean,
+        message: drop.message,
+        ...(drop.verdict.best ? { best: drop.verdict.best.mean } : {}),
+        ...(drop.verdict.comparison ? { interval: [drop.verdict.comparison.low, drop.verdict.comparison.high] as const } : {}),
+      }),
+  });
+  const localRuns = registerLocalRuns(services);
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
   const webhooks = registerWebhooks(services, webhookStore, payloadLanguage);
   const agent = registerAgent(services, { evals, payloadLanguage, webhooks, store: webhookStore });
-  const alerts = registerAlerts(services, sidebar, webhookStore);
   return services.testMode ? createTestApi(services, sidebar, rollouts, agent, evals, localRuns, alerts) : undefined;
 }
 

@@ -5,8 +5,6 @@ import type * as Alerts from '.';
 import type { RegisteredViews } from '../training';
 import type { WebhookStore } from '../webhooks';
 
-export type { AlertsFeature, CanaryDrop } from '.';
-
 /** After start-up, when the workspace folders are checked for a rules file: not during activation. */
 const lookForRulesAfterMs = 3_000;
 

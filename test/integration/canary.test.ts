@@ -64,6 +64,11 @@ describe('A canary on a model: each new checkpoint evaluated by itself, a regres
     );
     assert.equal(completions() - before, 40, 'the baseline asked its 40 prompts');
 
+    // A team's rule acts on the drop as well.
+    const rules = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, '.rlstudio', 'alerts.json');
+    await vscode.workspace.fs.writeFile(rules, new TextEncoder().encode(JSON.stringify({ rules: [{ name: 'Canary fell', when: { canary: 'drop' }, do: [{ notify: 'warning' }] }] })));
+    await platform.api.alerts.fileChanged(rules);
+
     platform.api.dialogs.answerNext(String(model.name || model.id), 'Default settings', 'Start Training');
     const job = await vscode.commands.executeCommand<{ id: string } | undefined>('rlStudio.createTrainingJob', vscode.Uri.file(join(fixtures, 'jobs', 'groups.jsonl')));
     assert.ok(job?.id, 'the job started');
@@ -75,6 +80,13 @@ describe('A canary on a model: each new checkpoint evaluated by itself, a regres
       { timeoutMs: 90_000 },
     );
     assert.match(drop!, /\(95 % interval of the change -0\.\d+ to -0\.\d+, 40 prompts\)/);
+    const ruled = await waitUntil(
+      'the alert rule on the drop',
+      () => platform.api.dialogs.shown.find((message) => message.startsWith('Alert "Canary fell"')),
+      (found) => found !== undefined,
+    );
+    assert.match(ruled!, /the canary score of model "canary-watch"'s checkpoint at model step 2[1-4] dropped to 0\.\d+, best so far 0\.\d+; paired difference -0\.\d+ to -0\.\d+\./);
+    await vscode.workspace.fs.delete(rules);
     await waitUntil(
       'step 24 evaluated',
       () => verdicts.find((verdict) => verdict.modelId === modelId && verdict.step === 24),

@@ -153,6 +153,8 @@ export interface AlertContext {
   /** The job as the Training Jobs view names it (foreign text: quoted wherever it is shown). */
   jobLabel?: string;
   modelId?: string;
+  /** The model as the Models view names it (foreign text: quoted wherever it is shown). */
+  modelLabel?: string;
   /** The job step (job rules), or the checkpoint's model step (canary drops). */
   step?: number;
   metric?: string;

@@ -17,7 +17,7 @@ export function formatValue(value: number): string {
 function subjectOf(firing: AlertFiring): string {
   const { context } = firing;
   if (context.jobId !== undefined) return `training job ${quoted(context.jobLabel ?? context.jobId, 80)}`;
-  if (context.modelId !== undefined) return `model ${quoted(context.modelId, 80)}`;
+  if (context.modelId !== undefined) return `model ${quoted(context.modelLabel ?? context.modelId, 80)}`;
   return 'a followed job';
 }
 

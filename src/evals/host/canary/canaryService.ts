@@ -38,6 +38,7 @@ const claimLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 /** What a canary drop hands to the alert rules. */
 export interface CanaryDrop {
   modelId: string;
+  modelName: string;
   step: number;
   message: string;
   verdict: CanaryVerdict;
@@ -275,7 +276,7 @@ export class CanaryService implements vscode.Disposable {
     const model = this.services.remembered.models.get(pin.modelId);
     const openCharts = { title: 'Open Training Charts', run: () => vscode.commands.executeCommand('rlStudio.openModelTraining', model ? { kind: 'trainingModel', model } : undefined) };
     this.services.dialogs.warn(this.services.log.redact(text), openReport, openCharts);
-    if (verdict.drop) this.hooks.dropped?.({ modelId: pin.modelId, step: verdict.step, message: text, verdict });
+    if (verdict.drop) this.hooks.dropped?.({ modelId: pin.modelId, modelName: pin.modelName, step: verdict.step, message: text, verdict });
   }
 
   private async refreshSeries(pin: CanaryPin, run?: EvalRunFile): Promise<void> {

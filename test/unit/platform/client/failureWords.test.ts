@@ -171,6 +171,7 @@ async function modelsViewWith(error: unknown, describe: (error: unknown) => Fail
       training: { listCheckpoints: async () => Promise.reject(error) },
     }),
     remembered: { models: { list: () => [], onDidChange: () => listeners } },
+    context: { workspaceState: { get: () => undefined } },
     onDidChangeConnection: () => listeners,
     health: new PlatformHealth({ context: () => context }),
     describeFailure: describe,
