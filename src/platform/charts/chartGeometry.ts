@@ -38,6 +38,8 @@ export interface ChartView {
   logScale: boolean;
   /** The zoom on x; undefined for the whole range. */
   xRange?: readonly [number, number];
+  /** The steps every chart of a page spans at least, so that charts read side by side line up. */
+  xSpan?: readonly [number, number];
 }
 
 export interface ChartBox {
@@ -103,7 +105,9 @@ export class SmoothingCache {
 export function chartGeometry(lines: readonly ChartLine[], view: ChartView, box: ChartBox, cache = new SmoothingCache(), axes: ChartAxes = {}): ChartGeometry {
   const innerWidth = Math.max(1, box.width - box.margin.left - box.margin.right);
   const innerHeight = Math.max(1, box.height - box.margin.top - box.margin.bottom);
-  const [fullMin, fullMax] = xExtent(lines);
+  const [ownMin, ownMax] = xExtent(lines);
+  const fullMin = view.xSpan && Number.isFinite(view.xSpan[0]) ? Math.min(ownMin, view.xSpan[0]) : ownMin;
+  const fullMax = view.xSpan && Number.isFinite(view.xSpan[1]) ? Math.max(ownMax, view.xSpan[1]) : ownMax;
   const xDomain: [number, number] = view.xRange ? [Math.max(fullMin, view.xRange[0]), Math.min(fullMax, view.xRange[1])] : [fullMin, fullMax];
   if (!(xDomain[0] <= xDomain[1])) xDomain.splice(0, 2, fullMin, fullMax);
   const smoothing = Math.min(Math.max(view.smoothing, 0), 0.99);

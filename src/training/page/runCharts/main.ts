@@ -73,6 +73,10 @@ class RunChartsPage {
         keys.set(key, lines);
       }
     });
+    // Every chart spans the same steps, so a metric that starts late (a canary's score) lines up with the others.
+    const span = stepSpan(snapshot);
+    const shown = this.group.view.xSpan;
+    if (span && (!shown || shown[0] !== span[0] || shown[1] !== span[1])) this.group.setView({ xSpan: span });
     const axes = new Set(snapshot.runs.map((run) => run.axis));
     const xName = axes.size === 1 ? [...axes][0]! : 'step (model step for models, the job’s own for jobs)';
     for (const [key, lines] of keys) {
@@ -143,4 +147,17 @@ if (root) {
   void page.load().catch((error: unknown) => {
     root.textContent = `The charts could not load: ${errorMessage(error)}`;
   });
+}
+
+/** The first and last step of every run's metrics (each metric's steps ascend), or undefined when there is none. */
+function stepSpan(snapshot: RunChartsSnapshot): [number, number] | undefined {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const run of snapshot.runs)
+    for (const metric of Object.values(run.metrics)) {
+      if (metric.xs.length === 0) continue;
+      first = Math.min(first, metric.xs[0]!);
+      last = Math.max(last, metric.xs[metric.xs.length - 1]!);
+    }
+  return first <= last ? [first, last] : undefined;
 }

@@ -19,6 +19,13 @@ describe('chart geometry', () => {
     assert.equal(line.smoothed, undefined);
   });
 
+  it("spans the page's steps, so a metric that starts late lines up with the others, and zooms within them", () => {
+    const line = { key: 'canary', xs: [20, 22, 24], ys: [0.9, 0.8, 0.7] };
+    assert.deepEqual(chartGeometry([line], { smoothing: 0, logScale: false, xSpan: [1, 24] }, box).xDomain, [1, 24]);
+    assert.deepEqual(chartGeometry([line], { smoothing: 0, logScale: false }, box).xDomain, [20, 24]);
+    assert.deepEqual(chartGeometry([line], { smoothing: 0, logScale: false, xSpan: [1, 24], xRange: [5, 30] }, box).xDomain, [5, 24]);
+  });
+
   it('zooms on steps: only the points in range are drawn and fit the height', () => {
     const xs = steps(100);
     const ys = xs.map((x) => (x <= 50 ? x : 1000));
