@@ -21,6 +21,7 @@ const pureRooms = [
   'src/platform/health/**/*.ts',
   'src/platform/parquet/**/*.ts',
   'src/platform/charts/**/*.ts',
+  'src/platform/scoring/**/*.ts',
   'src/platform/pages/*.ts',
 ];
 /** The rooms that run in a webview (a browser): each feature's page/ and the pages' own helpers. */

@@ -4,7 +4,7 @@ import { EvalSetDiagnostics } from './host/evalSetDiagnostics';
 import { EvalRuns } from './host/evalRuns';
 import { chooseEvaluation, existingResults } from './host/evaluateCheckpoints';
 import { runFolder, startEvaluation } from './host/startEvaluation';
-import { programsOf } from './model/programScorers';
+import { programsOf } from '../platform/scoring/programScorers';
 import { chosenPrograms } from './host/programAllowances';
 import { CanaryService, type CanaryHooks } from './host/canary/canaryService';
 import { pinCanary, unpinCanary } from './host/canary/pinCanary';

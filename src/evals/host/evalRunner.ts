@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatCompletionRequest } from '../../platform/client/types';
 import type { EvalModelRef } from '../model/evalModel';
 import { EvalRun, type EvalRunInput, type ModelAnswer } from '../model/evalRun';
-import { RegexMatcher } from '../model/regexMatcher';
+import { RegexMatcher } from '../../platform/scoring/regexMatcher';
 import type { Services } from '../../platform/host/services';
 import { featureSetting } from '../../platform/host/settings';
 import type { AllowedPrograms } from './programAllowances';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { contentDigest, quoted } from '../../platform/kit/confirmationText';
-import { describeProgram, programAllowanceKey, programIdentity, type ProgramUse } from '../model/programScorers';
+import { describeProgram, programAllowanceKey, programIdentity, type ProgramUse } from '../../platform/scoring/programScorers';
 import type { Services } from '../../platform/host/services';
 
 /** Where allowances are kept (this workspace only), and how many: the oldest go first. */

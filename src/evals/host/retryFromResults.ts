@@ -4,7 +4,7 @@ import { checkpointModelId, parseCheckpointModelId } from '../../platform/kit/ch
 import { contentDigestInSlices } from '../../platform/kit/confirmationText';
 import type { EvalRunFile } from '../model/evalModel';
 import type { ParsedEvalSet } from '../model/evalSet';
-import { programsOf } from '../model/programScorers';
+import { programsOf } from '../../platform/scoring/programScorers';
 import { describeRequests, summarizeRequests, unknownModels, type KnownModels, type RequestSummary } from '../model/requestSummary';
 import { checkParameters, planRun, type RunPlan } from '../model/runPlan';
 import type { Services } from '../../platform/host/services';

@@ -5,6 +5,7 @@
  * cache of the next run (an answer is never asked again for the same model, sample, parameters and
  * draw). The report page is drawn from the same file. No `vscode` here.
  */
+import { scoringLimits, type NamedScorer } from '../../platform/scoring/scorerSpec';
 import type { ChatMessage } from '../../platform/client/types';
 
 /** One prompt of an eval set. */
@@ -17,31 +18,6 @@ export interface EvalSample {
   metadata?: Record<string, unknown>;
   /** Zero-based line of the sample in its file (a trajectory group's line for a set made from one). */
   line: number;
-}
-
-/** How a built-in scorer or a judge scores one answer: a number in [0, 1] (1 best). */
-export type ScorerSpec =
-  /** The answer equals the reference (white space at the ends ignored; case too unless `caseSensitive`). */
-  | { kind: 'exactMatch'; caseSensitive?: boolean }
-  /** The answer contains `text`, or the reference when no text is given. */
-  | { kind: 'contains'; text?: string; caseSensitive?: boolean }
-  /** The answer matches a regular expression (run on at most `maxScoredChars` of it). */
-  | { kind: 'regex'; pattern: string; flags?: string }
-  /** The answer (or its first fenced code block) parses as JSON. */
-  | { kind: 'validJson' }
-  /** The answer parses as JSON and satisfies a JSON Schema (the subset the validator supports). */
-  | { kind: 'jsonSchema'; schema: unknown }
-  /** The answer's length lies within bounds. */
-  | { kind: 'length'; unit: 'chars' | 'words'; min?: number; max?: number }
-  /** A catalogue model grades the answer against a rubric, through the same client; its verdict is parsed from its answer. */
-  | { kind: 'judge'; model: string; rubric: string }
-  /** A program of the workspace reads `{sample, answer}` as JSON on stdin and prints a score; trusted workspaces only. */
-  | { kind: 'command'; command: string; args?: string[]; timeoutMs?: number };
-
-export interface NamedScorer {
-  /** Shown in the report; unique within a run. */
-  name: string;
-  spec: ScorerSpec;
 }
 
 /** The sampling of every request of a run: fixed, so answers are comparable and cached. */
@@ -118,14 +94,12 @@ export const evalLimits = {
   samples: 10_000,
   models: 32,
   draws: 16,
-  scorers: 16,
+  scorers: scoringLimits.scorers,
   /** `max_tokens` of each request: a long answer fits; a file asking for a million does not spend it. */
   maxTokens: 32_768,
-  /** A command scorer's arguments, and the characters of its program and of each argument. */
-  commandArgs: 64,
-  commandChars: 1_000,
-  /** Characters of an answer scored (regex, JSON) and kept in the results file. */
-  maxScoredChars: 200_000,
+  commandArgs: scoringLimits.commandArgs,
+  commandChars: scoringLimits.commandChars,
+  maxScoredChars: scoringLimits.maxScoredChars,
   /** Requests in flight at once: the default of the concurrency setting, and its most. */
   defaultConcurrency: 8,
   maxConcurrency: 64,

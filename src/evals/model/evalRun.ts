@@ -6,12 +6,13 @@
  * the editor passes how to ask a model and how to write the file.
  */
 import type { ChatCompletionRequest } from '../../platform/client/types';
-import type { AnswerRecord, EvalModelRef, EvalRunFile, NamedScorer } from './evalModel';
+import type { AnswerRecord, EvalModelRef, EvalRunFile } from './evalModel';
+import type { NamedScorer } from '../../platform/scoring/scorerSpec';
 import { evalSetHash } from './evalSet';
 import { mergeAnswers, serializeRunFile } from './resultsFile';
 import { planRun, type PlanInput, type WorkItem } from './runPlan';
 import { runEvaluations, type SchedulerProgress } from './scheduler';
-import { scoreWithAll, type ScoringContext } from './scoring';
+import { scoreWithAll, type ScoringContext } from '../../platform/scoring/scoring';
 
 export interface ModelAnswer {
   text: string;

@@ -6,7 +6,8 @@
  */
 import { quoted } from '../../platform/kit/confirmationText';
 import { plural } from '../../platform/kit/format';
-import type { EvalModelRef, EvalParameters, NamedScorer } from './evalModel';
+import type { EvalModelRef, EvalParameters } from './evalModel';
+import type { NamedScorer } from '../../platform/scoring/scorerSpec';
 import type { RunPlan } from './runPlan';
 
 /** A model a run would send requests to, and how many. */

@@ -8,7 +8,7 @@
 import { firstTooDeep, tooDeepMessage } from '../../platform/kit/strictJson';
 import { isRecord, own, setOwn } from '../../platform/kit/plainValues';
 import { evalLimits, type AnswerRecord, type EvalModelRef, type EvalParameters, type EvalRunFile } from './evalModel';
-import { readScorers } from './scorerSpecs';
+import { readScorers } from '../../platform/scoring/scorerSpecs';
 import { errorMessage } from '../../platform/client/errorMessage';
 
 /** 256 MiB: a run at every limit with long answers; well below what a JS string can hold. */

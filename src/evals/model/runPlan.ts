@@ -9,7 +9,8 @@
  * answer kept scored again (a judge would send requests of its own), none dropped.
  */
 import { cacheKey, drawSeed } from './cacheKey';
-import type { AnswerRecord, EvalModelRef, EvalParameters, EvalRunFile, EvalSample, NamedScorer } from './evalModel';
+import type { AnswerRecord, EvalModelRef, EvalParameters, EvalRunFile, EvalSample } from './evalModel';
+import type { NamedScorer } from '../../platform/scoring/scorerSpec';
 import { evalLimits } from './evalModel';
 import { maxRunAnswers } from './resultsFile';
 

@@ -11,9 +11,10 @@
 import { PlatformClient } from '../../../src/platform/client';
 import { CheckpointAllowance, checkpointPlan, HourlySpend, type CanaryBudgetLimits } from '../../../src/evals/model/canary/canaryBudget';
 import { canaryParameters } from '../../../src/evals/model/canary/canaryPins';
-import type { EvalModelRef, EvalSample, NamedScorer } from '../../../src/evals/model/evalModel';
+import type { EvalModelRef, EvalSample } from '../../../src/evals/model/evalModel';
+import type { NamedScorer } from '../../../src/platform/scoring/scorerSpec';
 import { EvalRun, type EvalRunDependencies } from '../../../src/evals/model/evalRun';
-import { RegexMatcher } from '../../../src/evals/model/regexMatcher';
+import { RegexMatcher } from '../../../src/platform/scoring/regexMatcher';
 import { startEmulator } from '../../emulator';
 import { arithmeticSamples } from '../../emulator/evalSets';
 import { GENERATED_PROJECT } from '../../emulator/seed';

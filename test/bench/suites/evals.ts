@@ -6,9 +6,10 @@
  * made (0).
  */
 import { PlatformClient } from '../../../src/platform/client';
-import type { EvalModelRef, EvalSample, NamedScorer } from '../../../src/evals/model/evalModel';
+import type { EvalModelRef, EvalSample } from '../../../src/evals/model/evalModel';
+import type { NamedScorer } from '../../../src/platform/scoring/scorerSpec';
 import { EvalRun, type EvalRunDependencies } from '../../../src/evals/model/evalRun';
-import { RegexMatcher } from '../../../src/evals/model/regexMatcher';
+import { RegexMatcher } from '../../../src/platform/scoring/regexMatcher';
 import { startEmulator } from '../../emulator';
 import { arithmeticSamples } from '../../emulator/evalSets';
 import type { BenchFigure, BenchSuite } from '../report';

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { PlatformError } from '../../../src/platform/client/errors';
 import type { ChatCompletionRequest } from '../../../src/platform/client/types';
-import type { EvalModelRef, NamedScorer } from '../../../src/evals/model/evalModel';
+import type { EvalModelRef } from '../../../src/evals/model/evalModel';
+import type { NamedScorer } from '../../../src/platform/scoring/scorerSpec';
 import { EvalRun, type EvalRunDependencies } from '../../../src/evals/model/evalRun';
-import { RegexMatcher } from '../../../src/evals/model/regexMatcher';
+import { RegexMatcher } from '../../../src/platform/scoring/regexMatcher';
 import { parseRunFile } from '../../../src/evals/model/resultsFile';
 import { checkpoint, parameters, sample } from './evalFixtures';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { NamedScorer } from '../../../src/evals/model/evalModel';
+import type { NamedScorer } from '../../../src/platform/scoring/scorerSpec';
 import { describeRequests, summarizeRequests, unknownModels } from '../../../src/evals/model/requestSummary';
 import { planRun } from '../../../src/evals/model/runPlan';
-import { readScorerSpec } from '../../../src/evals/model/scorerSpecs';
+import { readScorerSpec } from '../../../src/platform/scoring/scorerSpecs';
 import { checkpoint, parameters, sample } from './evalFixtures';
 
 const samples = [sample('a'), sample('b')];

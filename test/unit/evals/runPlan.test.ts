@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { cacheKey } from '../../../src/evals/model/cacheKey';
-import type { AnswerRecord, EvalModelRef, NamedScorer } from '../../../src/evals/model/evalModel';
+import type { AnswerRecord, EvalModelRef } from '../../../src/evals/model/evalModel';
+import type { NamedScorer } from '../../../src/platform/scoring/scorerSpec';
 import { evalLimits } from '../../../src/evals/model/evalModel';
 import { checkParameters, checkRunSize, planRun } from '../../../src/evals/model/runPlan';
 import { checkpoint, parameters, run, sample } from './evalFixtures';

@@ -1,7 +1,8 @@
 import type { Checkpoint } from '../../../platform/client/types';
 import { describeLeaderboard } from '../../model/leaderboardText';
 import { optionalBoolean, optionalChoice, optionalText, optionalTextList, requiredId, stepList, ToolInputError, ToolRefusal, workspacePath } from '../../../platform/agent/toolInput';
-import type { EvalModelRef, NamedScorer } from '../../model/evalModel';
+import type { EvalModelRef } from '../../model/evalModel';
+import type { NamedScorer } from '../../../platform/scoring/scorerSpec';
 import { primaryScorer } from '../../model/evalRun';
 import { leaderboard } from '../../model/statistics';
 import type { EvalRuns } from '../evalRuns';

@@ -5,7 +5,7 @@
  * judge's grading; the hour's spend is counted as requests go out, so no retry or judge can run past
  * it: a request the budget cannot pay for is refused before it is sent.
  */
-import type { NamedScorer } from '../evalModel';
+import type { NamedScorer } from '../../../platform/scoring/scorerSpec';
 
 export interface CanaryBudgetLimits {
   perCheckpoint: number;

@@ -4,8 +4,9 @@
  * state, read back through `readPins`, which keeps only well-formed pins (at most `maxPins`).
  */
 import { isRecord, own } from '../../../platform/kit/plainValues';
-import type { EvalParameters, NamedScorer } from '../evalModel';
-import { readScorers } from '../scorerSpecs';
+import type { EvalParameters } from '../evalModel';
+import type { NamedScorer } from '../../../platform/scoring/scorerSpec';
+import { readScorers } from '../../../platform/scoring/scorerSpecs';
 
 export interface CanaryPin {
   /** The training model's id. */

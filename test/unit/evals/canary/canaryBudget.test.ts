@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { BudgetSpent, CheckpointAllowance, HourlySpend, requestsPerAnswer, samplesPerCheckpoint } from '../../../../src/evals/model/canary/canaryBudget';
-import type { NamedScorer } from '../../../../src/evals/model/evalModel';
+import type { NamedScorer } from '../../../../src/platform/scoring/scorerSpec';
 
 const exact: NamedScorer = { name: 'exact match', spec: { kind: 'exactMatch' } };
 const judge: NamedScorer = { name: 'judge', spec: { kind: 'judge', model: 'm', rubric: 'r' } };

@@ -6,10 +6,10 @@
  * output are read (more kills it too). The first number it prints is the score, clamped to [0, 1].
  */
 import { execFile } from 'node:child_process';
-import type { EvalSample } from './evalModel';
+import type { ScoredSample } from './scorerSpec';
 import type { Score } from './builtinScorers';
-import { cutText } from '../../platform/kit/plainValues';
-import { quoted } from '../../platform/kit/confirmationText';
+import { cutText } from '../kit/plainValues';
+import { quoted } from '../kit/confirmationText';
 import { isAllowedProgram, type CommandScorerSpec } from './programScorers';
 
 export const defaultCommandTimeoutMs = 10_000;
@@ -30,7 +30,7 @@ export interface CommandContext {
   signal?: AbortSignal;
 }
 
-export function runCommandScorer(spec: CommandScorerSpec, sample: EvalSample, answer: string, context: CommandContext): Promise<Score> {
+export function runCommandScorer(spec: CommandScorerSpec, sample: ScoredSample, answer: string, context: CommandContext): Promise<Score> {
   if (!context.trusted) return Promise.resolve({ error: 'command scorers run only in trusted workspaces; trust this workspace to use it' });
   if (spec.command.trim() === '') return Promise.resolve({ error: 'the scorer names no command' });
   if (!isAllowedProgram(spec, context.cwd, context.allowed))

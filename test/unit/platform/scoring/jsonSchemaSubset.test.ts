@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkSchema, maxSteps, patternTests, SchemaBudgetError, validate } from '../../../src/evals/model/jsonSchemaSubset';
+import { checkSchema, maxSteps, patternTests, SchemaBudgetError, validate } from '../../../../src/platform/scoring/jsonSchemaSubset';
 
 /** Validates with real regular expressions (the tests' patterns are harmless). */
 function problems(schema: unknown, value: unknown): string[] {

@@ -1,17 +1,17 @@
 /**
  * The JSON an answer holds: the whole answer (white space at the ends ignored), or else its first
  * fenced code block (```json … ```), since models often wrap JSON in one. Bounded: an answer longer
- * than `evalLimits.maxScoredChars` is not parsed (a cut JSON text would only fail), nor is JSON
+ * than `scoringLimits.maxScoredChars` is not parsed (a cut JSON text would only fail), nor is JSON
  * nested deeper than core/strictJson.ts's limit.
  */
-import { firstTooDeep, tooDeepMessage } from '../../platform/kit/strictJson';
-import { evalLimits } from './evalModel';
-import { errorMessage } from '../../platform/client/errorMessage';
+import { scoringLimits } from './scorerSpec';
+import { firstTooDeep, tooDeepMessage } from '../kit/strictJson';
+import { errorMessage } from '../client/errorMessage';
 
 export type AnswerJson = { ok: true; value: unknown } | { ok: false; reason: string } | { error: string };
 
 export function answerJson(answer: string): AnswerJson {
-  if (answer.length > evalLimits.maxScoredChars) return { error: `the answer is longer than the ${evalLimits.maxScoredChars.toLocaleString('en-US')} characters scored` };
+  if (answer.length > scoringLimits.maxScoredChars) return { error: `the answer is longer than the ${scoringLimits.maxScoredChars.toLocaleString('en-US')} characters scored` };
   const whole = parseJson(answer.trim());
   if (whole.ok) return whole;
   const block = firstFencedBlock(answer);

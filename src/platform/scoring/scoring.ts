@@ -4,12 +4,13 @@
  * scorer that cannot score gives its reason instead of a number; one scorer's failure never stops
  * the others.
  */
-import { describeFailure } from '../../platform/client/describeFailure';
-import type { ChatCompletionRequest } from '../../platform/client/types';
-import { cutText } from '../../platform/kit/plainValues';
+import { describeFailure } from '../client/describeFailure';
+import type { ChatCompletionRequest } from '../client/types';
+import { cutText } from '../kit/plainValues';
 import { scoreBuiltin, type Score } from './builtinScorers';
 import { runCommandScorer, type CommandContext } from './commandScorer';
-import type { EvalSample, NamedScorer, ScorerSpec } from './evalModel';
+import type { ScoredSample } from './scorerSpec';
+import type { NamedScorer, ScorerSpec } from './scorerSpec';
 import { buildJudgeRequest, parseJudgeVerdict } from './judge';
 import type { RegexMatcher } from './regexMatcher';
 
@@ -25,7 +26,7 @@ export interface ScoringContext {
 
 const maxErrorChars = 500;
 
-export async function scoreAnswer(spec: ScorerSpec, sample: EvalSample, answer: string, context: ScoringContext): Promise<Score> {
+export async function scoreAnswer(spec: ScorerSpec, sample: ScoredSample, answer: string, context: ScoringContext): Promise<Score> {
   try {
     if (spec.kind === 'judge') {
       const reply = await context.complete(buildJudgeRequest(spec, sample, answer, context.seed), context.signal);
@@ -40,7 +41,7 @@ export async function scoreAnswer(spec: ScorerSpec, sample: EvalSample, answer: 
 }
 
 /** Each scorer's score by name (only those named in `only`, when given), scorers run one after another. */
-export async function scoreWithAll(scorers: readonly NamedScorer[], sample: EvalSample, answer: string, context: ScoringContext, only?: readonly string[]): Promise<Record<string, Score>> {
+export async function scoreWithAll(scorers: readonly NamedScorer[], sample: ScoredSample, answer: string, context: ScoringContext, only?: readonly string[]): Promise<Record<string, Score>> {
   const scores: Record<string, Score> = {};
   for (const scorer of scorers) {
     if (only && !only.includes(scorer.name)) continue;

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { firstFencedBlock } from '../../../src/evals/model/answerJson';
-import { checkRegexSpec, scoreBuiltin, type BuiltinSpec } from '../../../src/evals/model/builtinScorers';
-import { evalLimits } from '../../../src/evals/model/evalModel';
-import { RegexMatcher } from '../../../src/evals/model/regexMatcher';
+import { firstFencedBlock } from '../../../../src/platform/scoring/answerJson';
+import { checkRegexSpec, scoreBuiltin, type BuiltinSpec } from '../../../../src/platform/scoring/builtinScorers';
+import { scoringLimits as evalLimits } from '../../../../src/platform/scoring/scorerSpec';
+import { RegexMatcher } from '../../../../src/platform/scoring/regexMatcher';
 
 describe('built-in scorers', () => {
   const regex = new RegexMatcher(1_000);

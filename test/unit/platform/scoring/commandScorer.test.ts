@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCommandScorer } from '../../../src/evals/model/commandScorer';
-import type { CommandScorerSpec } from '../../../src/evals/model/programScorers';
-import { programIdentity } from '../../../src/evals/model/programScorers';
-import { sample } from './evalFixtures';
+import { runCommandScorer } from '../../../../src/platform/scoring/commandScorer';
+import type { CommandScorerSpec } from '../../../../src/platform/scoring/programScorers';
+import { programIdentity } from '../../../../src/platform/scoring/programScorers';
+import { sample } from '../../evals/evalFixtures';
 
 describe('command scorer', () => {
   let dir: string;

@@ -4,11 +4,10 @@
  * `pattern`, run through a RegexMatcher so a runaway one is stopped rather than freezing the host.
  */
 import { answerJson } from './answerJson';
-import type { EvalSample, ScorerSpec } from './evalModel';
-import { evalLimits } from './evalModel';
+import { scoringLimits, type ScoredSample, type ScorerSpec } from './scorerSpec';
 import { checkSchema, patternTests, SchemaBudgetError, validate } from './jsonSchemaSubset';
 import type { RegexMatcher } from './regexMatcher';
-import { errorMessage } from '../../platform/client/errorMessage';
+import { errorMessage } from '../client/errorMessage';
 
 export type Score = number | { error: string };
 
@@ -19,7 +18,7 @@ export const maxRegexPatternChars = 1_000;
 
 const noReference = { error: 'the sample has no reference to compare with' };
 
-export async function scoreBuiltin(spec: BuiltinSpec, sample: Pick<EvalSample, 'reference'>, answer: string, regex: RegexMatcher): Promise<Score> {
+export async function scoreBuiltin(spec: BuiltinSpec, sample: Pick<ScoredSample, 'reference'>, answer: string, regex: RegexMatcher): Promise<Score> {
   switch (spec.kind) {
     case 'exactMatch': {
       if (sample.reference === undefined) return noReference;
@@ -64,7 +63,7 @@ export function checkRegexSpec(pattern: string, flags = ''): string | undefined 
 async function scoreRegex(spec: { pattern: string; flags?: string }, answer: string, regex: RegexMatcher): Promise<Score> {
   const problem = checkRegexSpec(spec.pattern, spec.flags);
   if (problem) return { error: problem };
-  const outcome = await regex.test([{ pattern: spec.pattern, flags: spec.flags ?? '', text: answer.slice(0, evalLimits.maxScoredChars) }]);
+  const outcome = await regex.test([{ pattern: spec.pattern, flags: spec.flags ?? '', text: answer.slice(0, scoringLimits.maxScoredChars) }]);
   return Array.isArray(outcome) ? (outcome[0] ? 1 : 0) : outcome;
 }
 

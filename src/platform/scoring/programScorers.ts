@@ -5,8 +5,8 @@
  * window's dialog runs; one named by a workspace file runs only once the person allowed exactly
  * that program, those arguments, that directory and that file's content. No `vscode` here.
  */
-import { contentDigest, quoted } from '../../platform/kit/confirmationText';
-import type { NamedScorer } from './evalModel';
+import { contentDigest, quoted } from '../kit/confirmationText';
+import type { NamedScorer } from './scorerSpec';
 
 /** A program that scores an answer: what a `command` scorer names (commandScorer.ts runs it). */
 export interface CommandScorerSpec {

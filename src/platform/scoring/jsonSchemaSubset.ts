@@ -12,8 +12,8 @@
  * regular expression can be stopped (regexMatcher.ts), and `validate` reads the outcomes. Work is
  * bounded by `maxSteps` and the schema's depth by `maxSchemaDepth`.
  */
-import { isRecord, own } from '../../platform/kit/plainValues';
-import { errorMessage } from '../../platform/client/errorMessage';
+import { isRecord, own } from '../kit/plainValues';
+import { errorMessage } from '../client/errorMessage';
 
 export const maxSchemaDepth = 64;
 export const maxSteps = 1_000_000;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { buildJudgeRequest, maxJudgedChars, parseJudgeVerdict } from '../../../src/evals/model/judge';
+import { buildJudgeRequest, maxJudgedChars, parseJudgeVerdict } from '../../../../src/platform/scoring/judge';
 
 describe('judge', () => {
   it('builds a request with the rubric, prompt, reference and answer, at temperature 0', () => {

@@ -4,9 +4,9 @@
  * a last line "Score: <0-10>"); `parseJudgeVerdict` reads that line back as a score in [0, 1]. The
  * request goes through the same client as every other (the glue sends it).
  */
-import type { ChatCompletionRequest, ChatMessage } from '../../platform/client/types';
-import { cutText } from '../../platform/kit/plainValues';
-import type { EvalSample } from './evalModel';
+import type { ChatCompletionRequest, ChatMessage } from '../client/types';
+import { cutText } from '../kit/plainValues';
+import type { ScoredSample } from './scorerSpec';
 import type { Score } from './builtinScorers';
 
 /** Characters of each part shown to the judge: enough for a long answer, bounded for a runaway one. */
@@ -22,7 +22,7 @@ const instructions = [
   '(0 is the worst, 10 the best.)',
 ].join('\n');
 
-export function buildJudgeRequest(spec: { model: string; rubric: string }, sample: Pick<EvalSample, 'messages' | 'reference'>, answer: string, seed = 0): ChatCompletionRequest {
+export function buildJudgeRequest(spec: { model: string; rubric: string }, sample: Pick<ScoredSample, 'messages' | 'reference'>, answer: string, seed = 0): ChatCompletionRequest {
   const parts = [`# Rubric\n${cutText(spec.rubric, maxJudgedChars)}`, `# Prompt\n${cutText(renderPrompt(sample.messages), maxJudgedChars)}`];
   if (sample.reference !== undefined) parts.push(`# Reference answer\n${cutText(sample.reference, maxJudgedChars)}`);
   parts.push(`# Answer to grade\n${cutText(answer, maxJudgedChars)}`);

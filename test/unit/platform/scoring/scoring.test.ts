@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/platform/client/errors';
-import type { ChatCompletionRequest } from '../../../src/platform/client/types';
-import type { NamedScorer } from '../../../src/evals/model/evalModel';
-import { RegexMatcher } from '../../../src/evals/model/regexMatcher';
-import { scoreWithAll, type ScoringContext } from '../../../src/evals/model/scoring';
-import { sample } from './evalFixtures';
+import { PlatformError } from '../../../../src/platform/client/errors';
+import type { ChatCompletionRequest } from '../../../../src/platform/client/types';
+import type { NamedScorer } from '../../../../src/platform/scoring/scorerSpec';
+import { RegexMatcher } from '../../../../src/platform/scoring/regexMatcher';
+import { scoreWithAll, type ScoringContext } from '../../../../src/platform/scoring/scoring';
+import { sample } from '../../evals/evalFixtures';
 
 describe('scoring an answer', () => {
   const regex = new RegexMatcher(1_000);

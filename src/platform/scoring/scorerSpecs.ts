@@ -2,14 +2,14 @@
  * Reads the scorers of a run from a parsed value (a results file, a setting): each a name and a
  * spec of a known kind with fields of the right types. A problem names the scorer at fault.
  */
-import { isRecord, own } from '../../platform/kit/plainValues';
-import { evalLimits, type NamedScorer, type ScorerSpec } from './evalModel';
+import { isRecord, own } from '../kit/plainValues';
+import { scoringLimits, type NamedScorer, type ScorerSpec } from './scorerSpec';
 
 export const maxScorerNameChars = 100;
 
 export function readScorers(value: unknown): { scorers: NamedScorer[] } | { error: string } {
   if (!Array.isArray(value)) return { error: '"scorers" must be a list' };
-  if (value.length > evalLimits.scorers) return { error: `"scorers" lists ${value.length} scorers, more than the ${evalLimits.scorers} a run may have` };
+  if (value.length > scoringLimits.scorers) return { error: `"scorers" lists ${value.length} scorers, more than the ${scoringLimits.scorers} a run may have` };
   const scorers: NamedScorer[] = [];
   const names = new Set<string>();
   for (let at = 0; at < value.length; at++) {
@@ -64,7 +64,7 @@ export function readScorerSpec(value: unknown): { spec: ScorerSpec } | { error: 
       const args = field('args');
       if (typeof field('command') !== 'string' || !optional(field('timeoutMs'), 'number')) return { error: 'a command scorer needs a "command" as text (and "timeoutMs" a number)' };
       if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === 'string'))) return { error: '"args" must be a list of text' };
-      const { commandArgs, commandChars } = evalLimits;
+      const { commandArgs, commandChars } = scoringLimits;
       if ((field('command') as string).length > commandChars) return { error: `its "command" is longer than the ${commandChars} characters a program's name may have` };
       if (args !== undefined && args.length > commandArgs) return { error: `it gives ${args.length} arguments, more than the ${commandArgs} a command scorer may have` };
       if (args?.some((arg) => (arg as string).length > commandChars)) return { error: `an argument is longer than the ${commandChars} characters an argument may have` };
