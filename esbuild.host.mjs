@@ -54,13 +54,15 @@ export const featureBundles = {
  *   platformLate.js  the rest of the platform (the kit, the pages' host side, the tool contract), with
  *                    the first feature that needs it;
  *   parquet.js       the Parquet reader of trajectory logs (src/platform/parquet/) and its library,
- *                    when the first Parquet file is read: no other first use pays for it.
+ *                    when the first Parquet file is read: no other first use pays for it;
+ *   scoring.js       what grades an answer (src/platform/scoring/), when the first evaluation,
+ *                    canary or task run scores one.
  * A feature's import of a platform module is left to Node as `require('./<bundle>.js')`, so the
  * module is not copied into the feature's bundle and its state (a class, a cache) exists once. VS
  * Code loads an extension's main file with Node's require, so `require('./extension.js')` from a
  * feature's bundle is the module VS Code activated, not a second copy.
  */
-export const sharedBundleNames = ['extension', 'network', 'platformLate', 'parquet'];
+export const sharedBundleNames = ['extension', 'network', 'platformLate', 'parquet', 'scoring'];
 
 /** The client's entry: what the services require on the first request. */
 const networkEntry = 'src/platform/client/index.ts';
@@ -109,7 +111,18 @@ export function sharedLayout(root, activationModules) {
   const bundleOf = new Map();
   for (const path of hostSources(root).filter(isPlatformHostModule)) {
     if (Object.values(featureBundles).includes(path)) continue;
-    bundleOf.set(path, activationModules.has(path) ? 'extension' : path.startsWith('src/platform/client/') ? 'network' : path.startsWith('src/platform/parquet/') ? 'parquet' : 'platformLate');
+    bundleOf.set(
+      path,
+      activationModules.has(path)
+        ? 'extension'
+        : path.startsWith('src/platform/client/')
+          ? 'network'
+          : path.startsWith('src/platform/parquet/')
+            ? 'parquet'
+            : path.startsWith('src/platform/scoring/')
+              ? 'scoring'
+              : 'platformLate',
+    );
   }
   const modules = Object.fromEntries(sharedBundleNames.map((name) => [name, [...bundleOf].filter(([, bundle]) => bundle === name).map(([path]) => path)]));
   for (const [bundle, paths] of Object.entries(modules)) {
