@@ -6,6 +6,7 @@
  * draw). The report page is drawn from the same file. No `vscode` here.
  */
 import { scoringLimits, type NamedScorer } from '../../platform/scoring/scorerSpec';
+import { defaultConcurrency, maxConcurrency } from '../../platform/client/requestScheduler';
 import type { ChatMessage } from '../../platform/client/types';
 
 /** One prompt of an eval set. */
@@ -101,6 +102,6 @@ export const evalLimits = {
   commandChars: scoringLimits.commandChars,
   maxScoredChars: scoringLimits.maxScoredChars,
   /** Requests in flight at once: the default of the concurrency setting, and its most. */
-  defaultConcurrency: 8,
-  maxConcurrency: 64,
+  defaultConcurrency,
+  maxConcurrency,
 } as const;

@@ -11,7 +11,7 @@ import type { NamedScorer } from '../../platform/scoring/scorerSpec';
 import { evalSetHash } from './evalSet';
 import { mergeAnswers, serializeRunFile } from './resultsFile';
 import { planRun, type PlanInput, type WorkItem } from './runPlan';
-import { runEvaluations, type SchedulerProgress } from './scheduler';
+import { runEvaluations, type SchedulerProgress } from '../../platform/client/requestScheduler';
 import { scoreWithAll, type ScoringContext } from '../../platform/scoring/scoring';
 
 export interface ModelAnswer {

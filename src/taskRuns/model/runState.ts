@@ -116,7 +116,8 @@ export function parseRunState(text: string): ParsedRunState {
   const status = own(value, 'status');
   const startedAt = text_('startedAt', 40);
   const updatedAt = text_('updatedAt', 40);
-  if (name === undefined || task === undefined || modelId === undefined || modelName === undefined || startedAt === undefined || updatedAt === undefined) return fail('a run file names its run, task, model and times');
+  if (name === undefined || task === undefined || modelId === undefined || modelName === undefined || startedAt === undefined || updatedAt === undefined)
+    return fail('a run file names its run, task, model and times');
   if (status !== 'running' && status !== 'stopping' && status !== 'stopped' && status !== 'finished' && status !== 'failed') return fail('its "status" is not one a run has');
   const plannedSteps = own(value, 'plannedSteps');
   if (!isCount(plannedSteps) || plannedSteps > maxRunSteps) return fail(`"plannedSteps" is a whole number up to ${maxRunSteps}`);
@@ -144,7 +145,10 @@ export function parseRunState(text: string): ParsedRunState {
     heldOut.push(point as HeldOutPoint);
   }
   const failure = own(value, 'failure');
-  const readFailure = isRecord(failure) && isCount(own(failure, 'step')) && typeof own(failure, 'message') === 'string' ? { step: own(failure, 'step') as number, message: (own(failure, 'message') as string).slice(0, 4_000) } : undefined;
+  const readFailure =
+    isRecord(failure) && isCount(own(failure, 'step')) && typeof own(failure, 'message') === 'string'
+      ? { step: own(failure, 'step') as number, message: (own(failure, 'message') as string).slice(0, 4_000) }
+      : undefined;
   return {
     ok: true,
     state: {

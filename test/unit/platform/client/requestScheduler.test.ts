@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { PlatformError } from '../../../src/platform/client/errors';
-import { evalLimits } from '../../../src/evals/model/evalModel';
-import { failureClass, runEvaluations, type SchedulerOptions, type SchedulerProgress, type SchedulerSummary } from '../../../src/evals/model/scheduler';
-import { FakeClock, settle } from '../support/fakeClock';
+import { PlatformError } from '../../../../src/platform/client/errors';
+import { evalLimits } from '../../../../src/evals/model/evalModel';
+import { failureClass, runEvaluations, type SchedulerOptions, type SchedulerProgress, type SchedulerSummary } from '../../../../src/platform/client/requestScheduler';
+import { FakeClock, settle } from '../../support/fakeClock';
 
 interface Call {
   item: number;

@@ -9,9 +9,8 @@
  *
  * Time comes from an injected clock (core/clock.ts), so tests drive it without waiting.
  */
-import { retryDelay, type BackoffPolicy } from '../../platform/client/retry';
-import { monotonicClock, type Clock } from '../../platform/kit/clock';
-import { evalLimits } from './evalModel';
+import { retryDelay, type BackoffPolicy } from './retry';
+import { monotonicClock, type Clock } from '../kit/clock';
 
 export type SchedulerOutcome<R> = { ok: true; value: R; attempts: number } | { ok: false; error: unknown; attempts: number };
 
@@ -35,7 +34,7 @@ export interface SchedulerSummary {
 
 export interface SchedulerOptions<I, R> {
   items: readonly I[];
-  /** Requests in flight at most: default evalLimits.defaultConcurrency, clamped to [1, evalLimits.maxConcurrency]. */
+  /** Requests in flight at most: default `defaultConcurrency`, clamped to [1, `maxConcurrency`]. */
   concurrency?: number;
   ask(item: I, signal: AbortSignal): Promise<R>;
   onResult(item: I, outcome: SchedulerOutcome<R>): void;
@@ -48,6 +47,9 @@ export interface SchedulerOptions<I, R> {
   backoff?: BackoffPolicy;
 }
 
+/** Requests in flight at once unless told, and at most. */
+export const defaultConcurrency = 8;
+export const maxConcurrency = 64;
 export const defaultMaxAttempts = 5;
 export const defaultBackoff: BackoffPolicy = { baseDelayMs: 1_000, maxDelayMs: 60_000 };
 /** The longest pause a Retry-After may impose: a server asking for an hour still lets a run end the same day. */
@@ -103,8 +105,8 @@ class Scheduler<I, R> {
   ) {
     this.clock = options.clock ?? monotonicClock;
     this.random = options.random ?? Math.random;
-    const concurrency = Math.floor(options.concurrency ?? evalLimits.defaultConcurrency);
-    this.concurrency = Math.min(evalLimits.maxConcurrency, Math.max(1, Number.isFinite(concurrency) ? concurrency : evalLimits.defaultConcurrency));
+    const concurrency = Math.floor(options.concurrency ?? defaultConcurrency);
+    this.concurrency = Math.min(maxConcurrency, Math.max(1, Number.isFinite(concurrency) ? concurrency : defaultConcurrency));
     this.maxAttempts = Math.max(1, Math.floor(options.maxAttempts ?? defaultMaxAttempts));
     this.backoff = options.backoff ?? defaultBackoff;
   }
