@@ -38,6 +38,8 @@ export const featureBundles = {
   localRuns: 'src/localRuns/index.ts',
   /** Alert rules: the rules files, their diagnostics, and the actions run when a job or the canary fires one. */
   alerts: 'src/alerts/index.ts',
+  /** Training from task files: their diagnostics, and the runs they start. */
+  taskRuns: 'src/taskRuns/index.ts',
   /** The @rlstudio chat participant, and the table of every feature's tools it hands to VS Code. */
   agent: 'src/agent/index.ts',
   /** What signs the demo workbench in: loaded in development mode only, never in an installed extension. */

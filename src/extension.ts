@@ -10,6 +10,7 @@ import { registerAgent } from './agent/activation';
 import { registerAlerts } from './alerts/activation';
 import { registerEvals } from './evals/activation';
 import { registerLocalRuns } from './localRuns/activation';
+import { registerTaskRuns } from './taskRuns/activation';
 import { registerRollouts } from './rollouts/activation';
 import { registerWorkspaceEndpoints } from './platform/trust/activation';
 import { registerViews } from './training/activation';
@@ -59,10 +60,11 @@ export function activate(context: vscode.ExtensionContext): RlStudioTestApi | un
       }),
   });
   const localRuns = registerLocalRuns(services);
+  const taskRuns = registerTaskRuns(services, sidebar);
   const payloadLanguage = registerPayloadLanguage(services, webhookStore);
   const webhooks = registerWebhooks(services, webhookStore, payloadLanguage);
   const agent = registerAgent(services, { evals, payloadLanguage, webhooks, store: webhookStore });
-  return services.testMode ? createTestApi(services, sidebar, rollouts, agent, evals, localRuns, alerts) : undefined;
+  return services.testMode ? createTestApi(services, sidebar, rollouts, agent, evals, localRuns, alerts, taskRuns) : undefined;
 }
 
 export function deactivate(): void {

@@ -9,6 +9,7 @@ import type { AgentFeature } from './agent';
 import type { EvalsFeature } from './evals';
 import type { LocalRunsFeature } from './localRuns';
 import type { AlertsFeature } from './alerts';
+import type { TaskRunsFeature } from './taskRuns';
 
 /**
  * What activate() returns while VS Code runs the extension's own tests (ExtensionMode.Test), and
@@ -32,6 +33,8 @@ export interface RlStudioTestApi {
   readonly localRuns: LocalRunsFeature;
   /** Alert rules: when the rules files were read, and the canary's entry (reading this loads them). */
   readonly alerts: AlertsFeature;
+  /** Training from task files: the runs going and the task files' diagnostics (reading this loads it). */
+  readonly taskRuns: TaskRunsFeature;
   /** The extension's dialogs: the tests queue answers with dialogs.answerNext(). */
   readonly dialogs: Dialogs;
   /** Recent lines of the RL Studio log channel, newest last (already redacted). */
@@ -52,6 +55,7 @@ export function createTestApi(
   evals: () => EvalsFeature,
   localRuns: () => LocalRunsFeature,
   alerts: () => AlertsFeature,
+  taskRuns: () => TaskRunsFeature,
 ): RlStudioTestApi | undefined {
   if (!services.testMode) return undefined;
   const { globalState, workspaceState, subscriptions } = services.context;
@@ -73,6 +77,9 @@ export function createTestApi(
     },
     get alerts() {
       return alerts();
+    },
+    get taskRuns() {
+      return taskRuns();
     },
     dialogs: services.dialogs,
     recentLogLines: () => services.log.recentLines(),

@@ -39,3 +39,9 @@ export function startEvals(services: Services, hooks: CanaryHooks): EvalsFeature
 }
 export { evaluateCheckpointsTool } from './host/tools/evaluationTool';
 export { type CanaryDrop, type CanaryHooks } from './host/canary/canaryService';
+export { createEvalRun } from './host/evalRunner';
+export { readEvalSet } from './host/evalSetFiles';
+export { existingResults } from './host/evaluateCheckpoints';
+export { resolveWorkspacePath } from './host/workspaceFilePaths';
+export { leaderboard } from './model/statistics';
+export { type EvalModelRef, type EvalSample } from './model/evalModel';

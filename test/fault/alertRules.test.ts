@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { AlertEngine, maxRules, parseAlertRules, type AlertFiring } from '../../src/alerts/model/alertRules';
 import { alertVariableValues } from '../../src/alerts/model/alertVariables';
 import { FiringBudget } from '../../src/alerts/model/firingBudget';
-import { locateProblems } from '../../src/alerts/model/ruleLocations';
+import { locateProblems } from '../../src/platform/kit/jsonProblemLocations';
 import { analysePayload, renderPayload } from '../../src/webhooks/model/payload';
 
 describe('hostile alert rules files and firings', () => {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { parseAlertRules, type AlertRule, type RuleProblem } from '../model/alertRules';
-import { locateProblems, rangesOf } from '../model/ruleLocations';
+import { locateProblems, rangesOf } from '../../platform/kit/jsonProblemLocations';
 import { errorMessage } from '../../platform/client/errorMessage';
 import type { Services } from '../../platform/host/services';
 import type { Webhook, WebhookStore } from '../../webhooks';

@@ -25,7 +25,7 @@ export function createEvalRun(
   file: vscode.Uri,
   workspaceFolder: string,
   programs: AllowedPrograms,
-  options: { beforeRequest?: () => void; concurrency?: number } = {},
+  options: { beforeRequest?: () => void; afterAnswer?: (usage: { promptTokens: number; completionTokens: number }) => void; concurrency?: number } = {},
 ): { run: EvalRun; dispose(): void } {
   const regex = new RegexMatcher();
   const complete = async (model: Pick<EvalModelRef, 'api'>, request: ChatCompletionRequest, signal?: AbortSignal): Promise<ModelAnswer> => {
@@ -36,6 +36,7 @@ export function createEvalRun(
     const reply = await side.chatCompletion({ ...request, stream: false }, signal ? { signal } : {});
     const choice = reply.choices[0];
     const usage = reply.usage ? { promptTokens: reply.usage.prompt_tokens ?? 0, completionTokens: reply.usage.completion_tokens ?? 0 } : undefined;
+    if (usage) options.afterAnswer?.(usage);
     return { text: typeof choice?.message.content === 'string' ? choice.message.content : '', ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}), ...(usage ? { usage } : {}) };
   };
   const run = new EvalRun(

@@ -4,7 +4,7 @@ import { alertNotice, alertVariableValues } from '../../../src/alerts/model/aler
 import { FiringBudget } from '../../../src/alerts/model/firingBudget';
 import { AlertEngine } from '../../../src/alerts/model/alertRules';
 import { AlertJobFeed, type FeedChange } from '../../../src/alerts/model/jobFeed';
-import { locateProblems, parseProblemPath, rangesOf } from '../../../src/alerts/model/ruleLocations';
+import { locateProblems, parseProblemPath, rangesOf } from '../../../src/platform/kit/jsonProblemLocations';
 import { isInsideFolder, workspaceRelativePath } from '../../../src/alerts/model/workspacePath';
 import { alertVariables } from '../../../src/webhooks/model/payload';
 import { analysePayload, complete, defaultSampleEvent, diagnose } from '../../../src/webhooks/model/payload';

@@ -62,6 +62,7 @@ describe('activation bundle', () => {
       'localRuns.js',
       'network.js',
       'rollouts.js',
+      'taskRuns.js',
       'training.js',
       'webhooks.js',
     ]);

@@ -1,5 +1,5 @@
 /** The parts of the extension that own commands and load on first use, each a bundle of its own. */
-export type LateFeature = 'training' | 'chat' | 'payloadLanguage' | 'webhooks' | 'evals' | 'localRuns';
+export type LateFeature = 'training' | 'chat' | 'payloadLanguage' | 'webhooks' | 'evals' | 'localRuns' | 'taskRuns';
 
 /** Who registers a command's handler: the activation glue itself, or a feature when it loads. */
 export type CommandOwner = 'activation' | LateFeature;
@@ -35,6 +35,8 @@ export const commandOwners = {
   'rlStudio.useInChat': 'training',
   'rlStudio.evaluateCheckpoints': 'evals',
   'rlStudio.pinCanary': 'evals',
+  'rlStudio.startTaskRun': 'taskRuns',
+  'rlStudio.stopTaskRun': 'taskRuns',
   'rlStudio.unpinCanary': 'evals',
   'rlStudio.loadMoreCheckpoints': 'training',
   'rlStudio.refreshModel': 'training',

@@ -20,7 +20,7 @@ function ownerOfFile(file: string): CommandOwner {
   if (file === 'src/extension.ts' || file.startsWith('src/platform/') || /^src\/[^/]+\/activation\.ts$|Activation\.ts$/.test(file)) return 'activation';
   if (file.startsWith('src/webhooks/host/payload/')) return 'payloadLanguage';
   const [, feature] = /^src\/([^/]+)\//.exec(file) ?? [];
-  if (feature === 'training' || feature === 'chat' || feature === 'webhooks' || feature === 'evals' || feature === 'localRuns') return feature;
+  if (feature === 'training' || feature === 'chat' || feature === 'webhooks' || feature === 'evals' || feature === 'localRuns' || feature === 'taskRuns') return feature;
   throw new Error(`${file} registers a command, but its folder has no owner in this test`);
 }
 

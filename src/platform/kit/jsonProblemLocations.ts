@@ -1,9 +1,9 @@
 /**
- * Where in a rules file each problem is: the value its path (`rules[2].when.forSteps`) names, or
+ * Where in a JSON file (a rules file, a task file) each problem is: the value its path (`rules[2].when.forSteps`) names, or
  * the nearest value that exists when a key is missing, so the editor underlines what to fix.
  */
-import { extentOf, nodeAtPath, parseStrictJson, type JsonNode } from '../../platform/kit/strictJson';
-import type { JsonPath } from '../../platform/kit/trajectoryShape';
+import { extentOf, nodeAtPath, parseStrictJson, type JsonNode } from './strictJson';
+import type { JsonPath } from './trajectoryShape';
 
 /** `rules[2].do[0].payload` → ['rules', 2, 'do', 0, 'payload']; '' → []. */
 export function parseProblemPath(path: string): JsonPath {

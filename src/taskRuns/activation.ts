@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import { onFirstUse } from '../platform/host/lazy/onFirstUse';
+import type { Services } from '../platform/host/services';
+import type { RegisteredViews } from '../training';
+import type * as TaskRunsModule from '.';
+
+/**
+ * What must exist from activation on for training from task files: the commands, and a task file
+ * opened (or open already) loading the feature for its diagnostics. The rest (dist/taskRuns.js)
+ * loads on first use.
+ */
+export function registerTaskRuns(services: Services, sidebar: () => RegisteredViews): () => TaskRunsModule.TaskRunsFeature {
+  const feature = onFirstUse('task runs', services.log, () => (require('.') as typeof TaskRunsModule).startTaskRuns(services, sidebar));
+  services.registerFeatureCommands('taskRuns', feature);
+  const check = (document: vscode.TextDocument): void => {
+    if (/\.rltask\.json$/i.test(document.uri.path)) feature().diagnostics.check(document);
+  };
+  for (const document of vscode.workspace.textDocuments) check(document);
+  services.context.subscriptions.push(
+    vscode.workspace.onDidOpenTextDocument(check),
+    vscode.workspace.onDidChangeTextDocument((event) => check(event.document)),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      if (/\.rltask\.json$/i.test(document.uri.path)) feature().diagnostics.forget(document.uri);
+    }),
+  );
+  return feature;
+}
