@@ -55,6 +55,8 @@ describe('emulator: eval questions', () => {
     const text = (...path: string[]) => readFileSync(join(repositoryRoot(), ...path), 'utf8');
     assert.equal(text('test', 'fixtures', 'evals', 'arith.evalset.jsonl'), evalSetText(arithmeticSamples(40, 17, 'arith', 36)));
     assert.equal(text('test', 'vscode', 'demo-workspace', 'evals', 'arith.evalset.jsonl'), evalSetText(arithmeticSamples(100, 2026, 'demo')));
+    assert.equal(text('test', 'vscode', 'demo-workspace', 'evals', 'arith-heldout.evalset.jsonl'), evalSetText(arithmeticSamples(30, 4242, 'heldout')));
+    assert.equal(text('test', 'fixtures', 'evals', 'arith-heldout.evalset.jsonl'), evalSetText(arithmeticSamples(20, 99, 'heldout')));
     const large = arithmeticSamples(1000, 1, 'bench');
     assert.equal(new Set(large.map((sample) => sample.id)).size, 1000);
     for (const sample of large) assert.equal(String(arithmeticQuestion(sample.messages[1]!.content)?.result), sample.reference);
