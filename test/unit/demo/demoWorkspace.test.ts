@@ -45,7 +45,7 @@ describe('demo workspace', () => {
   it('has a README that names every folder and trajectory file', () => {
     const readme = text('README.md');
     for (const file of files.filter((name) => name !== 'README.md')) {
-      const named = file.endsWith('.jsonl') ? file : `${file.split('/')[0]}/`;
+      const named = file.endsWith('.jsonl') || !file.includes('/') ? file : `${file.split('/')[0]}/`;
       assert.ok(readme.includes(named), `README.md does not mention ${named}`);
     }
   });
