@@ -5,6 +5,7 @@
  * Eval questions the emulator can grade (arithmetic, see evalQuestions.ts) are answered right as
  * often as the model's accuracy says (evalAccuracy.ts).
  */
+import { judgeReply } from './judges';
 import { answerLuck, skillOf } from './evalAccuracy';
 import { arithmeticQuestion, renderAnswer, wantsNumberOnly, wrongKind, type ArithmeticQuestion } from './evalQuestions';
 import { hashString, Prng } from './prng';
@@ -96,6 +97,8 @@ function answerText(prompt: string, request: CompletionRequest, random: Prng): s
   if (prompt.startsWith('/echo ')) return prompt.slice('/echo '.length);
   const long = /^\/long\s+(\d+)/.exec(prompt);
   if (long) return longText(Math.min(LONG_ANSWER_LIMIT, Number(long[1])), random);
+  const judged = judgeReply(prompt);
+  if (judged !== undefined) return judged;
   if (request.jsonObject === true) return jsonAnswer(prompt, request.model, random);
   const question = arithmeticQuestion(prompt);
   if (question) return evalAnswer(question, prompt, request, random);

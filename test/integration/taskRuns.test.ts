@@ -115,6 +115,19 @@ describe('Training from a task file: the whole loop on the emulator', function (
     assert.deepEqual(written, [6, 6]);
   });
 
+  it('rewards with a judge that ranks each group against itself, one request a group, and judges the held-out set', async () => {
+    const uri = await writeTask('ranked', { steps: 1, reward: { kind: 'relativeJudge', model: 'meta-llama/Llama-3.1-8B-Instruct', rubric: 'The final number is right.' } });
+    const judged = () => posts('/inference/v1/chat/completions').length;
+    const before = judged();
+    platform.api.dialogs.answerNext(true, true);
+    const state = await vscode.commands.executeCommand<RunState | undefined>('rlStudio.startTaskRun', uri);
+    assert.equal(state?.status, 'finished', JSON.stringify(state?.failure));
+    assert.equal(state.steps[0]!.groups, 6);
+    assert.equal(judged() - before, 6 + 2 * 20, 'one ranking a group, and a grade per held-out answer before and after the step');
+    assert.ok(state.steps[0]!.reward!.max === 1 && state.steps[0]!.reward!.min === 0, 'right answers ranked 1, wrong ones 0');
+    assert.equal(state.heldOut.length, 2);
+  });
+
   it('slows down in a storm of 429s and finishes', async () => {
     const uri = await writeTask('storm', { steps: 1, heldOut: undefined });
     platform.emulator.setRateLimit({ fraction: 0.5, retryAfterSeconds: 0, times: 1 });

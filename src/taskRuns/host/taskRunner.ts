@@ -157,7 +157,9 @@ function followJob(sidebar: () => RegisteredViews, jobId: string, signal: AbortS
       finish();
       reject(new Error('stopped'));
     };
+    const waiting = jobs.waitOn(jobId);
     const finish = () => {
+      waiting.dispose();
       changes.dispose();
       signal.removeEventListener('abort', aborted);
     };

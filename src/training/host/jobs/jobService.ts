@@ -101,6 +101,22 @@ export class JobService implements vscode.Disposable {
     this.updateActivity();
   }
 
+  /**
+   * Something waits on the job's end (a training run's step): until disposed, jobs are polled at
+   * the pace of a visible view, as the person is waiting on it as much as on an open panel.
+   */
+  waitOn(jobId: string): vscode.Disposable {
+    const key = `wait:${jobId}:${this.waits++}`;
+    this.visiblePanels.add(key);
+    this.updateActivity();
+    return {
+      dispose: () => {
+        this.visiblePanels.delete(key);
+        this.updateActivity();
+      },
+    };
+  }
+
   /** Requests in flight and jobs still polled, for diagnostics and tests. */
   stats(): { polling: number; inFlight: number; requests: number } {
     return { polling: this.tracker.pollingCount(), inFlight: this.tracker.inFlight(), requests: this.tracker.requestCount() };
@@ -182,6 +198,8 @@ export class JobService implements vscode.Disposable {
       if (record?.connectionError !== undefined && !record.stopped) this.tracker.refresh(job.id);
     }
   }
+
+  private waits = 0;
 
   private activity() {
     return { visible: this.viewVisible || this.visiblePanels.size > 0, focused: this.focused };
