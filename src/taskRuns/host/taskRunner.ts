@@ -14,7 +14,7 @@ import { buildRelativeJudgeRequest, parseRelativeScores } from '../model/relativ
 import { heldOutFileName, serializeRunState, type HeldOutPoint, type RunState } from '../model/runState';
 import type { RunBudget } from '../model/taskPlan';
 import type { Task } from '../model/taskFile';
-import type { LoopDependencies, LoopPrompt } from '../model/taskLoop';
+import type { LoopDependencies } from '../model/taskLoop';
 import type { SampledAnswer } from '../model/trajectoryGroups';
 
 /** A step file read back at most: 1,024 groups of 64 long answers fit. */
@@ -204,4 +204,3 @@ async function evaluateHeldOut(services: Services, task: Task, place: RunPlace, 
   }
 }
 
-export type { LoopPrompt };
