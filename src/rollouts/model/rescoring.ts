@@ -38,8 +38,8 @@ export interface AnswerToScore {
 }
 
 export interface RescoringOptions {
-  /** The new reward of one answer (a built-in scorer, or a judge through the glue). */
-  score(item: AnswerToScore): Promise<Score>;
+  /** The new reward of one answer (a built-in scorer, or a judge through the glue); a score given at once is not awaited. */
+  score(item: AnswerToScore): Score | Promise<Score>;
   /** The metadata key of the reference, when the reward compares with one. */
   referenceKey?: string;
   /** Whether the reward reads the prompt (a judge): the messages are only gathered then. */
@@ -88,7 +88,8 @@ export async function rescoreFile(file: GroupFile, options: RescoringOptions): P
         stoppedEarly = `the comparison covers the first ${trajectories.toLocaleString('en-US')} trajectories, the most this reward scores`;
         break reading;
       }
-      builder.add(groups, record.line, await scoreGroup(items, options));
+      await scoreGroup(items, options);
+      builder.add(groups, record.line, items);
       groups++;
       trajectories += items.length;
     }
@@ -98,12 +99,11 @@ export async function rescoreFile(file: GroupFile, options: RescoringOptions): P
   return { ...builder.result(), unreadable, problems, ...(stoppedEarly ? { stoppedEarly } : {}) };
 }
 
-/** A trajectory read for scoring: its answer and reference, and its old reward. */
-interface ReadTrajectory extends AnswerToScore {
-  before: number | null;
-  /** Characters of the answer beyond those scored. */
-  omittedChars: number;
-}
+/** A trajectory read for scoring (its answer and reference, its old reward), then given its new score in place. */
+interface ReadTrajectory extends AnswerToScore, ComparedTrajectory {}
+
+/** The prompt of a trajectory when the reward does not read it: one list for all. */
+const noPrompt: ChatMessage[] = [];
 
 function trajectoriesOf(record: Extract<GroupValueRecord, { kind: 'group' }>, options: RescoringOptions): ReadTrajectory[] | undefined {
   const group = record.value;
@@ -125,8 +125,9 @@ function trajectoriesOf(record: Extract<GroupValueRecord, { kind: 'group' }>, op
       answer: content.text,
       omittedChars: content.total - content.text.length,
       before: typeof reward === 'number' && Number.isFinite(reward) ? reward : null,
+      after: null,
       reference: options.referenceKey === undefined ? undefined : (referenceIn(own(record, 'metadata'), options.referenceKey) ?? referenceIn(groupMetadata, options.referenceKey)),
-      messages: options.needsPrompt ? promptOf(items, last ?? items.length) : [],
+      messages: options.needsPrompt ? promptOf(items, last ?? items.length) : noPrompt,
     });
   }
   return read;
@@ -169,20 +170,25 @@ function referenceIn(metadata: unknown, key: string): string | undefined {
   return undefined;
 }
 
-async function scoreGroup(items: readonly ReadTrajectory[], options: RescoringOptions): Promise<ComparedTrajectory[]> {
-  const scores = new Array<Score>(items.length);
+/** Gives each trajectory its new score (or why it has none), `concurrency` answers at a time. */
+async function scoreGroup(items: ReadTrajectory[], options: RescoringOptions): Promise<void> {
   const concurrency = Math.max(1, options.concurrency ?? 1);
   for (let start = 0; start < items.length; start += concurrency) {
-    const slice = items.slice(start, start + concurrency);
-    const scored = concurrency === 1 ? [await options.score(slice[0]!)] : await Promise.all(slice.map((item) => options.score(item)));
-    for (let at = 0; at < scored.length; at++) scores[start + at] = scored[at]!;
+    const end = Math.min(items.length, start + concurrency);
+    const pending: Promise<void>[] = [];
+    for (let at = start; at < end; at++) {
+      const item = items[at]!;
+      const score = options.score(item);
+      if (score instanceof Promise) pending.push(score.then((given) => setScore(item, given)));
+      else setScore(item, score);
+    }
+    if (pending.length > 0) await Promise.all(pending);
   }
-  return items.map((item, at) => {
-    const score = scores[at]!;
-    const compared: ComparedTrajectory = { answer: item.answer, omittedChars: item.omittedChars, before: item.before, after: typeof score === 'number' ? score : null };
-    if (typeof score !== 'number') compared.error = score.error;
-    return compared;
-  });
+}
+
+function setScore(item: ReadTrajectory, score: Score): void {
+  if (typeof score === 'number') item.after = score;
+  else item.error = score.error;
 }
 
 /**

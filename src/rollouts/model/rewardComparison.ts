@@ -168,15 +168,26 @@ class CorrelationSums {
   }
 }
 
-/** Compares one group's old and new rewards. */
-export function compareGroup(index: number, line: number, trajectories: readonly ComparedTrajectory[]): GroupComparison {
+/** A group's figures, and the advantages of its compared trajectories (by position in the group). */
+interface GroupFigures extends Omit<GroupComparison, 'index' | 'line' | 'rankCorrelation' | 'kept'> {
+  both: number[];
+  before: number[];
+  after: number[];
+  advantagesBefore: number[];
+  advantagesAfter: number[];
+}
+
+function groupFigures(trajectories: readonly ComparedTrajectory[]): GroupFigures {
   const both: number[] = [];
+  const before: number[] = [];
+  const after: number[] = [];
   for (let at = 0; at < trajectories.length; at++) {
     const trajectory = trajectories[at]!;
-    if (trajectory.before !== null && trajectory.after !== null) both.push(at);
+    if (trajectory.before === null || trajectory.after === null) continue;
+    both.push(at);
+    before.push(trajectory.before);
+    after.push(trajectory.after);
   }
-  const before = both.map((at) => trajectories[at]!.before!);
-  const after = both.map((at) => trajectories[at]!.after!);
   const advantagesBefore = advantagesOf(before).normalized;
   const advantagesAfter = advantagesOf(after).normalized;
   // The disagreement is the mean move of the normalized advantages (rather than a rank correlation):
@@ -185,32 +196,60 @@ export function compareGroup(index: number, line: number, trajectories: readonly
   // normalized, it compares an old reward in [0, 1] with a new one of another scale.
   let moved = 0;
   for (let at = 0; at < both.length; at++) moved += Math.abs(advantagesAfter[at]! - advantagesBefore[at]!);
+  const spreadBefore = spreadOf(before);
+  const spreadAfter = spreadOf(after);
+  return {
+    trajectories: trajectories.length,
+    compared: both.length,
+    meanBefore: meanOf(before),
+    meanAfter: meanOf(after),
+    spreadBefore,
+    spreadAfter,
+    signalBefore: spreadBefore > equalRewards,
+    signalAfter: spreadAfter > equalRewards,
+    disagreement: both.length === 0 ? 0 : moved / both.length,
+    both,
+    before,
+    after,
+    advantagesBefore,
+    advantagesAfter,
+  };
+}
+
+function meanOf(values: readonly number[]): number {
+  let sum = 0;
+  for (const value of values) sum += value;
+  return values.length === 0 ? 0 : sum / values.length;
+}
+
+/** A group's comparison whole, with its first trajectories for the page. */
+function keptGroup(index: number, line: number, trajectories: readonly ComparedTrajectory[], figures: GroupFigures): GroupComparison {
+  const { both, before, after, advantagesBefore, advantagesAfter, ...shown } = figures;
   const position = new Map(both.map((at, place) => [at, place]));
-  const mean = (values: number[]): number => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
   return {
     index,
     line,
-    trajectories: trajectories.length,
-    compared: both.length,
-    meanBefore: mean(before),
-    meanAfter: mean(after),
-    spreadBefore: spreadOf(before),
-    spreadAfter: spreadOf(after),
-    signalBefore: hasSignal(before),
-    signalAfter: hasSignal(after),
-    disagreement: both.length === 0 ? 0 : moved / both.length,
-    rankCorrelation: hasSignal(before) && hasSignal(after) ? pearson(ranks(before), ranks(after)) : null,
+    ...shown,
+    rankCorrelation: figures.signalBefore && figures.signalAfter ? pearson(ranks(before), ranks(after)) : null,
     kept: trajectories.slice(0, comparisonLimits.keptTrajectories).map((trajectory, at) => {
       const place = position.get(at);
+      const answer = trajectory.answer.slice(0, comparisonLimits.answerChars);
       return {
-        ...trajectory,
-        answer: trajectory.answer.slice(0, comparisonLimits.answerChars),
-        omittedChars: trajectory.omittedChars + Math.max(0, trajectory.answer.length - comparisonLimits.answerChars),
+        answer,
+        omittedChars: trajectory.omittedChars + trajectory.answer.length - answer.length,
+        before: trajectory.before,
+        after: trajectory.after,
+        ...(trajectory.error === undefined ? {} : { error: trajectory.error }),
         advantageBefore: place === undefined ? null : advantagesBefore[place]!,
         advantageAfter: place === undefined ? null : advantagesAfter[place]!,
       };
     }),
   };
+}
+
+/** Compares one group's old and new rewards. */
+export function compareGroup(index: number, line: number, trajectories: readonly ComparedTrajectory[]): GroupComparison {
+  return keptGroup(index, line, trajectories, groupFigures(trajectories));
 }
 
 /** Most disagreement first; equal ones in file order. */
@@ -235,6 +274,8 @@ export class ComparisonBuilder {
   };
   private readonly errors = new Map<string, number>();
   private kept: GroupComparison[] = [];
+  /** The least of the kept groups after the last trim, when as many as are kept were: a group that does not beat it is not kept. */
+  private least: GroupComparison | undefined;
 
   constructor(private readonly keep = comparisonLimits.keptGroups) {}
 
@@ -250,7 +291,7 @@ export class ComparisonBuilder {
       }
       if (trajectory.before !== null && trajectory.after !== null) this.sums.add(trajectory.before, trajectory.after);
     }
-    const group = compareGroup(index, line, trajectories);
+    const group = groupFigures(trajectories);
     totals.compared += group.compared;
     if (group.compared >= 2) {
       totals.groupsCompared++;
@@ -259,7 +300,9 @@ export class ComparisonBuilder {
       if (!group.signalBefore && group.signalAfter) totals.gainedSignal++;
       if (group.signalBefore && !group.signalAfter) totals.lostSignal++;
     }
-    this.kept.push(group);
+    // Only a group that would be kept is copied whole (its answers cut): most of a large file's are not.
+    if (this.kept.length >= this.keep && this.beaten(group.disagreement, index)) return;
+    this.kept.push(keptGroup(index, line, trajectories, group));
     // Trimmed in batches: a sort per group would cost more than the scoring.
     if (this.kept.length >= 2 * this.keep) this.trim();
   }
@@ -282,6 +325,12 @@ export class ComparisonBuilder {
   private trim(): void {
     this.kept.sort(byDisagreement);
     if (this.kept.length > this.keep) this.kept.length = this.keep;
+    this.least = this.kept.length >= this.keep ? this.kept[this.kept.length - 1] : undefined;
+  }
+
+  /** Whether a group would fall off the kept ones: it disagrees no more than the least of them (which comes first in the file). */
+  private beaten(disagreement: number, index: number): boolean {
+    return this.least !== undefined && byDisagreement(this.least, { disagreement, index } as GroupComparison) <= 0;
   }
 
   private countError(message: string): void {
