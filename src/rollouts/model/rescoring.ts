@@ -27,6 +27,9 @@ export const rescoringLimits = {
   referenceChars: 10_000,
 } as const;
 
+/** Longest stretch of re-scoring without letting the event loop turn. */
+const breathEveryMs = 50;
+
 /** Keys a reference is usually stored under, offered first. */
 export const usualReferenceKeys = ['reference', 'answer', 'expected', 'expected_answer', 'label', 'target', 'ground_truth', 'solution', 'gold'];
 
@@ -69,6 +72,7 @@ export async function rescoreFile(file: GroupFile, options: RescoringOptions): P
     if (problems.length < rescoringLimits.problems) problems.push({ line, message });
   };
   let read = 0;
+  let lastBreath = performance.now();
   reading: for await (const batch of file.groupValues({ signal: options.signal, onProgress: (at) => (read = at) })) {
     for (const record of batch) {
       if (record.kind === 'unreadable') {
@@ -95,6 +99,12 @@ export async function rescoreFile(file: GroupFile, options: RescoringOptions): P
     }
     options.signal?.throwIfAborted();
     options.onProgress?.({ read, groups, trajectories });
+    // A file read from memory (or scores given at once) never waits on anything: the host's other
+    // work, a click on Cancel among it, gets its turn between batches all the same.
+    if (performance.now() - lastBreath > breathEveryMs) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      lastBreath = performance.now();
+    }
   }
   return { ...builder.result(), unreadable, problems, ...(stoppedEarly ? { stoppedEarly } : {}) };
 }

@@ -277,7 +277,7 @@ export class ComparisonBuilder {
   /** The least of the kept groups after the last trim, when as many as are kept were: a group that does not beat it is not kept. */
   private least: GroupComparison | undefined;
 
-  constructor(private readonly keep = comparisonLimits.keptGroups) {}
+  constructor(private readonly keep: number = comparisonLimits.keptGroups) {}
 
   add(index: number, line: number, trajectories: readonly ComparedTrajectory[]): void {
     const totals = this.totals;
