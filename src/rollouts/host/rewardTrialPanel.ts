@@ -18,6 +18,8 @@ export class RewardTrialPanel {
   /** Pages open now, for the extension's tests. */
   static readonly open = new Set<RewardTrialPanel>();
   private readonly channel: PageChannel;
+  /** Times the page asked for the comparison (it does when it loads), for the extension's tests. */
+  deliveries = 0;
 
   private constructor(
     services: Services,
@@ -49,7 +51,10 @@ export class RewardTrialPanel {
 
   private handlers(): Handlers<RewardTrialHostMethods> {
     return {
-      ready: () => this.view,
+      ready: () => {
+        this.deliveries++;
+        return this.view;
+      },
       openGroup: async (raw) => {
         const index = ownValue(params.object(raw), 'index');
         if (!isCount(index)) throw new ProtocolError('index must be a whole number');

@@ -3,6 +3,7 @@ import type { Services } from '../../platform/host/services';
 import type { RegisteredViews } from '../../training';
 import { RolloutDocument } from './rolloutDocument';
 import { RolloutPanel } from './rolloutPanel';
+import { RewardTrialPanel } from './rewardTrialPanel';
 
 /**
  * The rollout inspector: a read-only custom editor. The file is read once per document, however
@@ -11,6 +12,8 @@ import { RolloutPanel } from './rolloutPanel';
 export class RolloutEditorProvider implements vscode.CustomReadonlyEditorProvider<RolloutDocument> {
   /** Pages open now, for the extension's tests. */
   readonly panels = new Set<RolloutPanel>();
+  /** Reward trials open now (Try a Reward), for the extension's tests. */
+  readonly rewardTrials: ReadonlySet<RewardTrialPanel> = RewardTrialPanel.open;
 
   constructor(
     private readonly services: Services,

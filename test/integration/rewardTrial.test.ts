@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { RewardTrialPanel } from '../../src/rollouts/host/rewardTrialPanel';
+import { activateExtension } from './helpers/extension';
+import { waitUntil } from './helpers/waitUntil';
+
+/** A trajectory answering `answer` with the old reward `reward`, its reference "4" in its metadata. */
+function answered(answer: string, reward: number): unknown {
+  return {
+    messages_and_choices: [
+      { role: 'user', content: 'What is 2 + 2?' },
+      { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer } },
+    ],
+    reward,
+    metadata: { answer: '4' },
+  };
+}
+
+describe('Try a Reward: re-scoring a trajectory file', function () {
+  this.timeout(60_000);
+  let folder: string;
+
+  before(() => {
+    folder = mkdtempSync(join(tmpdir(), 'rl-studio-reward-'));
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('scores the file by exact match against a metadata key and shows the comparison in its page', async () => {
+    const api = await activateExtension();
+    const path = join(folder, 'step-1.trajectories.jsonl');
+    const groups = [
+      // No signal before, signal after.
+      { trajectories: [answered('4', 0.5), answered('5', 0.5)] },
+      // The same order under both rewards.
+      { trajectories: [answered('4', 1), answered('3', 0)] },
+    ];
+    writeFileSync(path, `${groups.map((group) => JSON.stringify(group)).join('\n')}\n`);
+    api.dialogs.answerNext('Exact match', 'answer');
+    await vscode.commands.executeCommand('rlStudio.tryReward', vscode.Uri.file(path));
+    const trial = (await waitUntil(
+      'the reward trial page loaded',
+      () => [...api.rollouts.rewardTrials].find((panel) => panel.view.fileName === 'step-1.trajectories.jsonl'),
+      (panel) => panel !== undefined && panel.deliveries > 0,
+    )) as RewardTrialPanel;
+    const { totals, groups: compared } = trial.view.result;
+    assert.equal(trial.view.reward, 'exact match against metadata.answer');
+    assert.equal(totals.trajectories, 4);
+    assert.equal(totals.signalBefore, 1);
+    assert.equal(totals.signalAfter, 2);
+    assert.equal(totals.gainedSignal, 1);
+    assert.deepEqual(
+      compared.map((group) => group.index),
+      [0, 1],
+      'the group that gains its signal comes first',
+    );
+  });
+});
