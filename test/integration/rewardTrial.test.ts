@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RewardTrialPanel } from '../../src/rollouts/host/rewardTrialPanel';
+import type { Question } from '../../src/platform/host/dialogs';
 import { activateExtension } from './helpers/extension';
 import { waitUntil } from './helpers/waitUntil';
 
@@ -60,5 +61,23 @@ describe('Try a Reward: re-scoring a trajectory file', function () {
       [0, 1],
       'the group that gains its signal comes first',
     );
+  });
+
+  it('asks before a judge grades anything, naming the model, the requests at most and the address; declined, nothing is scored', async () => {
+    const api = await activateExtension();
+    const path = join(folder, 'judged.trajectories.jsonl');
+    writeFileSync(path, `${JSON.stringify({ trajectories: [answered('4', 1), answered('5', 0)] })}\n`);
+    const before = api.rollouts.rewardTrials.size;
+    let asked: Question | undefined;
+    api.dialogs.answerNext('LLM judge…', '(no reference)', 'judge-model\nline two', 'Is it right?', (question) => {
+      asked = question;
+      return false;
+    });
+    await vscode.commands.executeCommand('rlStudio.tryReward', vscode.Uri.file(path));
+    assert.equal(asked?.kind, 'confirm');
+    assert.match(asked?.message ?? '', /Grade up to 2,000 answers with "judge-model\\nline two"\?/);
+    assert.match(asked?.detail ?? '', /at most 2,000/);
+    assert.match(asked?.detail ?? '', /Inference API/);
+    assert.equal(api.rollouts.rewardTrials.size, before, 'no comparison was made');
   });
 });

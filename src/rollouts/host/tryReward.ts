@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { urlLines } from '../../platform/kit/confirmationText';
+import { escapeForOneLine, quoted, urlLines } from '../../platform/kit/confirmationText';
 import { formatForFileName } from '../../platform/kit/trajectoryFile';
 import type { Services } from '../../platform/host/services';
 import { scoreBuiltin, checkRegexSpec, type BuiltinSpec } from '../../platform/scoring/builtinScorers';
@@ -159,13 +159,14 @@ async function chooseJudge(services: Services, referenceKey: string | undefined)
   });
   if (!rubric) return undefined;
   const inferenceUrl = services.settings.current.inferenceApiUrl;
+  const shownModel = quoted(model.trim());
   const confirmed = await services.dialogs.confirm(
-    `Grade up to ${maxJudgedAnswers.toLocaleString('en-US')} answers with ${model.trim()}?`,
+    `Grade up to ${maxJudgedAnswers.toLocaleString('en-US')} answers with ${shownModel}?`,
     [
-      `Model: ${model.trim()}`,
+      `Model: ${shownModel}`,
       `Requests: one chat completion per answer, at most ${maxJudgedAnswers.toLocaleString('en-US')} (the first groups of the file up to that many answers), ${judgeConcurrency} at a time`,
       ...urlLines('Inference API', inferenceUrl),
-      'Each request holds the rubric, the prompt, the answer' + (referenceKey ? ` and metadata.${referenceKey}` : '') + '.',
+      `Each request holds the rubric, the prompt, the answer${referenceKey ? ` and metadata.${escapeForOneLine(referenceKey)}` : ''}.`,
     ].join('\n'),
     'Grade',
   );
