@@ -47,7 +47,7 @@ export interface RescoringOptions {
   referenceKey?: string;
   /** Whether the reward reads the prompt (a judge): the messages are only gathered then. */
   needsPrompt?: boolean;
-  /** Answers scored at once within a group (a judge's requests in flight). */
+  /** Answers scored at once within a group (a judge's requests in flight); the whole group when not given. */
   concurrency?: number;
   /** Trajectories scored in all: reading stops at the group that would go past it (a judge's bound). */
   maxTrajectories?: number;
@@ -182,17 +182,19 @@ function referenceIn(metadata: unknown, key: string): string | undefined {
 
 /** Gives each trajectory its new score (or why it has none), `concurrency` answers at a time. */
 async function scoreGroup(items: ReadTrajectory[], options: RescoringOptions): Promise<void> {
-  const concurrency = Math.max(1, options.concurrency ?? 1);
-  for (let start = 0; start < items.length; start += concurrency) {
-    const end = Math.min(items.length, start + concurrency);
-    const pending: Promise<void>[] = [];
+  const step = Math.max(1, options.concurrency ?? items.length);
+  for (let start = 0; start < items.length; start += step) {
+    const end = Math.min(items.length, start + step);
+    const scores: (Score | Promise<Score>)[] = [];
+    let pending = false;
     for (let at = start; at < end; at++) {
-      const item = items[at]!;
-      const score = options.score(item);
-      if (score instanceof Promise) pending.push(score.then((given) => setScore(item, given)));
-      else setScore(item, score);
+      const score = options.score(items[at]!);
+      if (score instanceof Promise) pending = true;
+      scores.push(score);
     }
-    if (pending.length > 0) await Promise.all(pending);
+    // One wait for the batch (built-in scorers' promises are settled already); Promise.all passes a plain score through.
+    const settled = pending ? await Promise.all(scores as Promise<Score>[]) : (scores as Score[]);
+    for (let at = start; at < end; at++) setScore(items[at]!, settled[at - start]!);
   }
 }
 

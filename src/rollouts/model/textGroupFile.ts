@@ -72,11 +72,24 @@ export class TextGroupFile implements GroupFile {
     const maxBytes = options.maxGroupBytes ?? defaultMaxLineBytes;
     const splitter = this.format === 'jsonl' ? new LineSplitter(maxBytes) : new JsonArraySplitter(maxBytes);
     let read = 0;
-    for await (const chunk of this.source.chunks(0)) {
-      options.signal?.throwIfAborted();
-      read += chunk.length;
-      yield valuesOf(splitter.push(chunk));
-      options.onProgress?.(read);
+    // The next chunk is asked for before this one's groups are parsed and scored, so the file is
+    // read meanwhile rather than after.
+    const iterator = this.source.chunks(0)[Symbol.asyncIterator]();
+    let next = iterator.next();
+    try {
+      for (;;) {
+        const result = await next;
+        if (result.done) break;
+        next = iterator.next();
+        options.signal?.throwIfAborted();
+        read += result.value.length;
+        yield valuesOf(splitter.push(result.value));
+        options.onProgress?.(read);
+      }
+    } finally {
+      // Stopped early (cancelled, or enough read): the chunk asked for ahead is not wanted, nor its failure.
+      next.catch(() => undefined);
+      await iterator.return?.();
     }
     const last = splitter.end();
     if (last) yield valuesOf([last]);
