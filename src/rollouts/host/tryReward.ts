@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { escapeForOneLine, quoted, urlLines } from '../../platform/kit/confirmationText';
 import { formatForFileName } from '../../platform/kit/trajectoryFile';
 import type { Services } from '../../platform/host/services';
-import { scoreBuiltin, checkRegexSpec, type BuiltinSpec } from '../../platform/scoring/builtinScorers';
+import { checkRegexSpec, scoreAtOnce, scoreBuiltin, type BuiltinSpec } from '../../platform/scoring/builtinScorers';
 import { buildJudgeRequest, parseJudgeVerdict } from '../../platform/scoring/judge';
 import { RegexMatcher } from '../../platform/scoring/regexMatcher';
 import type { GroupFile } from '../model/groupFile';
@@ -115,7 +115,12 @@ async function chooseReward(services: Services, keys: string[]): Promise<(Chosen
   const builtin = (spec: BuiltinSpec, label: string): ChosenReward => ({
     label,
     needsReference: needsKey,
-    build: ({ regex }) => ({ score: (item: AnswerToScore) => scoreBuiltin(spec, item, item.answer, regex) }),
+    build: ({ regex }) => {
+      if (spec.kind === 'regex' || spec.kind === 'jsonSchema') return { score: (item: AnswerToScore) => scoreBuiltin(spec, item, item.answer, regex) };
+      // The others score at once: nothing is awaited per answer.
+      const immediate = spec;
+      return { score: (item: AnswerToScore) => scoreAtOnce(immediate, item, item.answer) };
+    },
   });
   switch (picked.reward) {
     case 'exactMatch':

@@ -11,7 +11,6 @@ import type * as TextGroupFileModule from '../../../src/rollouts/model/textGroup
 import type * as FileSource from '../../../src/rollouts/model/fileSource';
 import type * as BuiltinScorers from '../../../src/platform/scoring/builtinScorers';
 import type * as SourceLines from '../../../src/platform/kit/sourceLines';
-import type { RegexMatcher } from '../../../src/platform/scoring/regexMatcher';
 import type { BenchFigure, BenchSuite } from '../report';
 import { loadAsShipped } from '../shippedModules';
 import { median } from '../stats';
@@ -24,17 +23,14 @@ const rounds = 5;
 type Shipped = Pick<typeof Rescoring, 'rescoreFile'> &
   Pick<typeof TextGroupFileModule, 'TextGroupFile'> &
   Pick<typeof FileSource, 'fileSource'> &
-  Pick<typeof BuiltinScorers, 'scoreBuiltin'> &
+  Pick<typeof BuiltinScorers, 'scoreAtOnce'> &
   Pick<typeof SourceLines, 'sourceLines'>;
 let shipped: Shipped;
-
-/** Exact match runs no regular expression: the matcher is never called. */
-const noRegex = {} as RegexMatcher;
 
 async function rescore(path: string): Promise<void> {
   const file = new shipped.TextGroupFile(shipped.fileSource(path), 'jsonl');
   const spec = { kind: 'exactMatch' } as const;
-  const result = await shipped.rescoreFile(file, { referenceKey: 'problem', score: (item) => shipped.scoreBuiltin(spec, item, item.answer, noRegex) });
+  const result = await shipped.rescoreFile(file, { referenceKey: 'problem', score: (item) => shipped.scoreAtOnce(spec, item, item.answer) });
   if (result.totals.compared !== groupCount * groupSize || result.unreadable > 0) throw new Error(`compared ${result.totals.compared} trajectories, ${result.unreadable} groups unreadable`);
 }
 
@@ -60,7 +56,7 @@ export const suite: BenchSuite = {
       'src/rollouts/model/rescoring.ts': ['rescoreFile'],
       'src/rollouts/model/textGroupFile.ts': ['TextGroupFile'],
       'src/rollouts/model/fileSource.ts': ['fileSource'],
-      'src/platform/scoring/builtinScorers.ts': ['scoreBuiltin'],
+      'src/platform/scoring/builtinScorers.ts': ['scoreAtOnce'],
       'src/platform/kit/sourceLines.ts': ['sourceLines'],
     });
     const path = rolloutFile();
