@@ -26,10 +26,9 @@ import { sourceFor } from './workspaceSource';
 export const maxJudgedAnswers = 2_000;
 const judgeConcurrency = 4;
 
-/** The new reward as chosen: how it scores, whether it needs a reference, and its name on the page. */
+/** The new reward as chosen: how it scores, and its name on the page. */
 interface ChosenReward {
   label: string;
-  needsReference: boolean;
   build(context: { regex: RegexMatcher; signal: AbortSignal }): Pick<RescoringOptions, 'score' | 'needsPrompt' | 'concurrency' | 'maxTrajectories'>;
 }
 
@@ -88,17 +87,20 @@ type RewardKind = 'exactMatch' | 'contains' | 'regex' | 'validJson' | 'length' |
 
 async function chooseReward(services: Services, keys: string[]): Promise<(ChosenReward & { referenceKey?: string }) | undefined> {
   const hasKeys = keys.length > 0;
-  const noReference = hasKeys ? '' : ' — this file has no metadata to compare with';
-  const items: (vscode.QuickPickItem & { kind?: never; reward: RewardKind })[] = [
-    { label: 'Exact match', description: hasKeys ? 'the answer equals the reference (case ignored)' : `needs a reference${noReference}`, reward: 'exactMatch' },
-    { label: 'Contains', description: hasKeys ? 'the answer contains the reference (case ignored)' : `needs a reference${noReference}`, reward: 'contains' },
+  const items: (vscode.QuickPickItem & { reward: RewardKind })[] = [
+    { label: 'Exact match', description: 'the answer equals the reference (case ignored)', reward: 'exactMatch' },
+    { label: 'Contains', description: 'the answer contains the reference (case ignored)', reward: 'contains' },
     { label: 'Regular expression', description: 'the answer matches a pattern', reward: 'regex' },
     { label: 'Valid JSON', description: 'the answer (or its first code block) parses as JSON', reward: 'validJson' },
     { label: 'Length', description: 'the answer has at most a number of words', reward: 'length' },
     { label: 'LLM judge…', description: 'a catalogue model grades each answer: one request per answer, confirmed first', reward: 'judge' },
   ];
   const offered = items.filter((item) => hasKeys || (item.reward !== 'exactMatch' && item.reward !== 'contains'));
-  const picked = await services.dialogs.pick(offered, { title: 'Try a Reward: score each final answer with…' });
+  const picked = await services.dialogs.pick(offered, {
+    title: 'Try a Reward: score each final answer with…',
+    // A file with no reference offers only the scorers that need none, and says why.
+    ...(hasKeys ? {} : { placeHolder: "the file's first groups have no metadata to compare with: exact match and contains are not offered" }),
+  });
   if (!picked) return undefined;
   const needsKey = picked.reward === 'exactMatch' || picked.reward === 'contains';
   let referenceKey: string | undefined;
@@ -114,7 +116,6 @@ async function chooseReward(services: Services, keys: string[]): Promise<(Chosen
   const against = referenceKey ? ` against metadata.${referenceKey}` : '';
   const builtin = (spec: BuiltinSpec, label: string): ChosenReward => ({
     label,
-    needsReference: needsKey,
     build: ({ regex }) => {
       if (spec.kind === 'regex' || spec.kind === 'jsonSchema') return { score: (item: AnswerToScore) => scoreBuiltin(spec, item, item.answer, regex) };
       // The others score at once: nothing is awaited per answer.
@@ -179,7 +180,6 @@ async function chooseJudge(services: Services, referenceKey: string | undefined)
   const spec = { model: model.trim(), rubric };
   return {
     label: `LLM judge ${spec.model}${referenceKey ? ` with metadata.${referenceKey}` : ''}`,
-    needsReference: false,
     referenceKey,
     build: ({ signal }) => ({
       needsPrompt: true,
