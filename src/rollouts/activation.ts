@@ -45,7 +45,7 @@ export function registerRollouts(services: Services, sidebar: () => RegisteredVi
     if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
   });
   // Re-scoring loads the rollouts bundle (the inspector's models and reader) on its first use.
-  services.registerCommand('rlStudio.tryReward', async (given?: unknown) => feature().tryReward(services, given));
+  services.registerCommand('rlStudio.tryReward', async (given?: unknown) => feature().tryReward(services, given, inspector));
   return inspector;
 }
 

@@ -43,8 +43,14 @@ export interface SearchProgress {
   totalBytes: number;
 }
 
+/** Opens a group, as asked from outside the page (a reward trial's group). */
+export interface RevealGroup {
+  type: 'reveal';
+  index: number;
+}
+
 /** Events the host sends to the page. */
-export type RolloutHostEvent = { type: 'state'; state: RolloutFileState } | SearchProgress;
+export type RolloutHostEvent = { type: 'state'; state: RolloutFileState } | SearchProgress | RevealGroup;
 
 /** The page sends no events. */
 export type RolloutPageEvent = never;
@@ -81,6 +87,6 @@ export interface RewardTrialView {
 export type RewardTrialHostMethods = {
   /** The page (re)loaded: the reply is the comparison. */
   ready: { params: Record<string, never>; result: RewardTrialView };
-  /** Opens the file in the rollout inspector (the group by its index among those read). */
+  /** Opens the file in the rollout inspector at a group (by its index among the trial's groups). */
   openGroup: { params: { index: number }; result: null };
 };

@@ -61,6 +61,14 @@ describe('Try a Reward: re-scoring a trajectory file', function () {
       [0, 1],
       'the group that gains its signal comes first',
     );
+    // A group of the trial opens in the inspector at that group (found by its line).
+    const uri = vscode.Uri.file(path);
+    await api.rollouts.revealGroup(uri, 'rlStudio.rollouts', compared[1]!.line);
+    await waitUntil(
+      'the inspector opened at the second group',
+      () => [...api.rollouts.panels].find((panel) => panel.document.uri.toString() === uri.toString())?.revealed,
+      (revealed) => revealed === 1,
+    );
   });
 
   it('asks before a judge grades anything, naming the model, the requests at most and the address; declined, nothing is scored', async () => {

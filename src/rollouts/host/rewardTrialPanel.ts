@@ -7,6 +7,9 @@ import { rolloutsOptionViewType, rolloutsViewType, type RewardTrialHostMethods, 
 
 export const rewardTrialViewType = 'rlStudio.rewardTrial';
 
+/** Opens a file in the rollout inspector at the group that starts at `line` (the inspector's editor provider does). */
+export type RevealGroup = (uri: vscode.Uri, viewType: string, line: number) => Promise<void>;
+
 type PageChannel = RpcEndpoint<NoMethods, RewardTrialHostMethods, never, never>;
 
 /**
@@ -26,6 +29,7 @@ export class RewardTrialPanel {
     private readonly uri: vscode.Uri,
     readonly view: RewardTrialView,
     readonly panel: vscode.WebviewPanel,
+    private readonly reveal: RevealGroup,
   ) {
     this.channel = new RpcEndpoint({
       post: (message: WireMessage) => void panel.webview.postMessage(message),
@@ -41,10 +45,10 @@ export class RewardTrialPanel {
     });
   }
 
-  static show(services: Services, uri: vscode.Uri, view: RewardTrialView): RewardTrialPanel {
+  static show(services: Services, uri: vscode.Uri, view: RewardTrialView, reveal: RevealGroup): RewardTrialPanel {
     const title = `Reward trial: ${view.fileName.slice(0, 60)}`;
     const panel = vscode.window.createWebviewPanel(rewardTrialViewType, title, vscode.ViewColumn.Active, panelOptions(services.context.extensionUri));
-    const page = new RewardTrialPanel(services, uri, view, panel);
+    const page = new RewardTrialPanel(services, uri, view, panel, reveal);
     RewardTrialPanel.open.add(page);
     return page;
   }
@@ -58,9 +62,11 @@ export class RewardTrialPanel {
       openGroup: async (raw) => {
         const index = ownValue(params.object(raw), 'index');
         if (!isCount(index)) throw new ProtocolError('index must be a whole number');
-        // The inspector opens at the file's start: it has no way yet to be told a group to show.
+        const group = this.view.result.groups.find((kept) => kept.index === index);
+        if (!group) throw new ProtocolError('no such group in this comparison');
         const viewType = /\.trajectories\.jsonl?$|\.parquet$/i.test(this.uri.path) ? rolloutsViewType : rolloutsOptionViewType;
-        await vscode.commands.executeCommand('vscode.openWith', this.uri, viewType, vscode.ViewColumn.Beside);
+        // The group is found again by where it starts (a line, or a Parquet log's first row).
+        await this.reveal(this.uri, viewType, group.line);
         return null;
       },
     };

@@ -20,6 +20,14 @@ export class RolloutEditorProvider implements vscode.CustomReadonlyEditorProvide
     private readonly sidebar: () => RegisteredViews,
   ) {}
 
+  /** Opens a file in the inspector beside, at the group that starts at `line`. */
+  async revealGroup(uri: vscode.Uri, viewType: string, line: number): Promise<void> {
+    await vscode.commands.executeCommand('vscode.openWith', uri, viewType, vscode.ViewColumn.Beside);
+    const panels = [...this.panels].filter((panel) => panel.document.uri.toString() === uri.toString());
+    // The page just shown (the active one), else any page of the file.
+    (panels.find((candidate) => candidate.panel.active) ?? panels[0])?.revealGroupAt(line);
+  }
+
   openCustomDocument(uri: vscode.Uri): RolloutDocument {
     return new RolloutDocument(uri, this.services);
   }

@@ -20,6 +20,7 @@ import { referenceKeys, rescoreFile, type AnswerToScore, type RescoringOptions }
 import { TextGroupFile } from '../model/textGroupFile';
 import { rolloutsViewTypes } from '../protocol';
 import { RewardTrialPanel } from './rewardTrialPanel';
+import type { RolloutEditorProvider } from './rolloutEditorProvider';
 import { sourceFor } from './workspaceSource';
 
 /** Answers a judge grades in one trial at most, and its requests in flight. */
@@ -38,7 +39,7 @@ export function groupFileFor(uri: vscode.Uri): GroupFile {
 }
 
 /** The command: the file given, else the one of the active editor (the inspector's or a text editor). */
-export async function tryReward(services: Services, given: unknown): Promise<void> {
+export async function tryReward(services: Services, given: unknown, inspector: () => RolloutEditorProvider): Promise<void> {
   const uri = given instanceof vscode.Uri ? given : activeFileUri();
   if (!uri || !/\.(jsonl?|parquet)$/i.test(uri.path)) {
     services.dialogs.info('Open a .jsonl or .json file of trajectory groups, or a .parquet trajectory log, then run Try a Reward again.');
@@ -73,7 +74,7 @@ export async function tryReward(services: Services, given: unknown): Promise<voi
         cancelled.dispose();
       }
     });
-    RewardTrialPanel.show(services, uri, { fileName, reward: reward.label, result });
+    RewardTrialPanel.show(services, uri, { fileName, reward: reward.label, result }, (file, viewType, line) => inspector().revealGroup(file, viewType, line));
   } catch (error) {
     // Cancelled: nothing to show, and nothing was kept.
     if (signal.aborted) return;
