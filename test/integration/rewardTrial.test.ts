@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { RewardTrialPanel } from '../../src/rollouts/host/rewardTrialPanel';
 import type { Question } from '../../src/platform/host/dialogs';
 import { activateExtension } from './helpers/extension';
+import { connectToEmulator } from './helpers/platform';
 import { waitUntil } from './helpers/waitUntil';
 
 /** A trajectory answering `answer` with the old reward `reward`, its reference "4" in its metadata. */
@@ -87,5 +88,32 @@ describe('Try a Reward: re-scoring a trajectory file', function () {
     assert.match(asked?.detail ?? '', /at most 2,000/);
     assert.match(asked?.detail ?? '', /Inference API/);
     assert.equal(api.rollouts.rewardTrials.size, before, 'no comparison was made');
+  });
+
+  it('a confirmed judge sends one request per answer to the inference API, and its verdicts are the new rewards', async () => {
+    const platform = await connectToEmulator();
+    try {
+      const api = platform.api;
+      const path = join(folder, 'judged-for-real.trajectories.jsonl');
+      const groups = [{ trajectories: [answered('4', 1), answered('5', 0)] }, { trajectories: [answered('4', 0.5), answered('four', 0.5)] }];
+      writeFileSync(path, `${groups.map((group) => JSON.stringify(group)).join('\n')}\n`);
+      const judged = () => platform.emulator.requests.filter((request) => request.path === '/inference/v1/chat/completions').length;
+      const before = judged();
+      api.dialogs.answerNext('LLM judge…', 'answer', 'OpenPipe/Qwen3-14B-Instruct', 'Is the answer correct?', true);
+      await vscode.commands.executeCommand('rlStudio.tryReward', vscode.Uri.file(path));
+      const trial = (await waitUntil(
+        'the judged trial',
+        () => [...api.rollouts.rewardTrials].find((panel) => panel.view.fileName === 'judged-for-real.trajectories.jsonl'),
+        (panel) => panel !== undefined,
+      )) as RewardTrialPanel;
+      assert.equal(judged() - before, 4, 'one request per answer');
+      const { totals } = trial.view.result;
+      assert.equal(totals.trajectories, 4);
+      // Each answer has its verdict, or the reason it has none (a reply without a "Score:" line).
+      assert.equal(totals.compared + totals.notScored, 4);
+      assert.match(trial.view.reward, /^LLM judge OpenPipe\/Qwen3-14B-Instruct with metadata\.answer$/);
+    } finally {
+      await platform.disconnect();
+    }
   });
 });
