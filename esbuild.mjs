@@ -33,6 +33,7 @@ const webviewEntries = {
   jobDetails: 'src/training/page/jobDetails/main.ts',
   runCharts: 'src/training/page/runCharts/main.ts',
   rollouts: 'src/rollouts/page/main.ts',
+  rewardTrial: 'src/rollouts/page/rewardTrial/main.ts',
   evalReport: 'src/evals/page/main.ts',
   localRun: 'src/localRuns/page/main.ts',
 };

@@ -14,7 +14,8 @@ import { rolloutsOptionViewType, rolloutsViewType, rolloutsViewTypes } from './p
  * and logs groups for the inspector's actions. Returns the inspector's loader.
  */
 export function registerRollouts(services: Services, sidebar: () => RegisteredViews): () => RolloutEditorProvider {
-  const inspector = onFirstUse('rollout inspector', services.log, () => (require('.') as typeof RolloutsFeature).startRollouts(services, sidebar));
+  const feature = onFirstUse('rollouts', services.log, () => require('.') as typeof RolloutsFeature);
+  const inspector = onFirstUse('rollout inspector', services.log, () => feature().startRollouts(services, sidebar));
   const provider: vscode.CustomReadonlyEditorProvider = {
     openCustomDocument: (uri) => inspector().openCustomDocument(uri),
     resolveCustomEditor: (document, panel) => inspector().resolveCustomEditor(document as RolloutDocument, panel),
@@ -43,6 +44,8 @@ export function registerRollouts(services: Services, sidebar: () => RegisteredVi
     }
     if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default');
   });
+  // Re-scoring loads the rollouts bundle (the inspector's models and reader) on its first use.
+  services.registerCommand('rlStudio.tryReward', async (given?: unknown) => feature().tryReward(services, given, inspector));
   return inspector;
 }
 

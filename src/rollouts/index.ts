@@ -9,6 +9,7 @@ import { RolloutEditorProvider } from './host/rolloutEditorProvider';
 export function startRollouts(services: Services, sidebar: () => RegisteredViews): RolloutEditorProvider {
   return new RolloutEditorProvider(services, sidebar);
 }
+export { tryReward } from './host/tryReward';
 export { summariseRolloutsTool } from './host/tools/fileTools';
 export { groupFlagMeanings, groupFlags, type GroupSummary } from './model/groupSummaryShape';
 export { summarizeGroup } from './model/groupSummary';

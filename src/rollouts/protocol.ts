@@ -6,6 +6,7 @@
  */
 import type { GroupDetail, GroupQuery, RolloutFileState, RowsPage } from './model/inspectorModel';
 import type { NoMethods } from '../platform/pages/wire';
+import type { RescoringResult } from './model/rewardComparison';
 
 /** The groups an action applies to: those picked in the list, or every group that matches the query. */
 export type GroupScope = { kind: 'selected'; indices: number[] } | { kind: 'matching'; query: GroupQuery };
@@ -42,8 +43,14 @@ export interface SearchProgress {
   totalBytes: number;
 }
 
+/** Opens a group, as asked from outside the page (a reward trial's group). */
+export interface RevealGroup {
+  type: 'reveal';
+  index: number;
+}
+
 /** Events the host sends to the page. */
-export type RolloutHostEvent = { type: 'state'; state: RolloutFileState } | SearchProgress;
+export type RolloutHostEvent = { type: 'state'; state: RolloutFileState } | SearchProgress | RevealGroup;
 
 /** The page sends no events. */
 export type RolloutPageEvent = never;
@@ -67,3 +74,19 @@ export interface RolloutsViewState {
 export const rolloutsViewType = 'rlStudio.rollouts';
 export const rolloutsOptionViewType = 'rlStudio.rollouts.openWith';
 export const rolloutsViewTypes = [rolloutsViewType, rolloutsOptionViewType] as const;
+
+/** What the reward trial's page shows: the file, the new reward, and the comparison. */
+export interface RewardTrialView {
+  fileName: string;
+  /** The new reward, as the user chose it (e.g. "exact match against metadata.answer"). */
+  reward: string;
+  result: RescoringResult;
+}
+
+/** Requests the reward trial's page sends to the host. */
+export type RewardTrialHostMethods = {
+  /** The page (re)loaded: the reply is the comparison. */
+  ready: { params: Record<string, never>; result: RewardTrialView };
+  /** Opens the file in the rollout inspector at a group (by its index among the trial's groups). */
+  openGroup: { params: { index: number }; result: null };
+};

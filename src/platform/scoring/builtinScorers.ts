@@ -20,6 +20,21 @@ const noReference = { error: 'the sample has no reference to compare with' };
 
 export async function scoreBuiltin(spec: BuiltinSpec, sample: Pick<ScoredSample, 'reference'>, answer: string, regex: RegexMatcher): Promise<Score> {
   switch (spec.kind) {
+    case 'regex':
+      return scoreRegex(spec, answer, regex);
+    case 'jsonSchema':
+      return scoreSchema(spec.schema, answer, regex);
+    default:
+      return scoreAtOnce(spec, sample, answer);
+  }
+}
+
+/** The built-in scorers that run no regular expression. */
+export type ImmediateSpec = Exclude<BuiltinSpec, { kind: 'regex' } | { kind: 'jsonSchema' }>;
+
+/** A score of a scorer that runs no regular expression, given at once: re-scoring a large file awaits nothing per answer. */
+export function scoreAtOnce(spec: ImmediateSpec, sample: Pick<ScoredSample, 'reference'>, answer: string): Score {
+  switch (spec.kind) {
     case 'exactMatch': {
       if (sample.reference === undefined) return noReference;
       return same(answer.trim(), sample.reference.trim(), spec.caseSensitive === true) ? 1 : 0;
@@ -29,14 +44,10 @@ export async function scoreBuiltin(spec: BuiltinSpec, sample: Pick<ScoredSample,
       if (text === undefined) return noReference;
       return spec.caseSensitive === true ? (answer.includes(text) ? 1 : 0) : answer.toLowerCase().includes(text.toLowerCase()) ? 1 : 0;
     }
-    case 'regex':
-      return scoreRegex(spec, answer, regex);
     case 'validJson': {
       const json = answerJson(answer);
       return 'error' in json ? json : json.ok ? 1 : 0;
     }
-    case 'jsonSchema':
-      return scoreSchema(spec.schema, answer, regex);
     case 'length': {
       const length = spec.unit === 'words' ? wordCount(answer) : answer.length;
       return (spec.min === undefined || length >= spec.min) && (spec.max === undefined || length <= spec.max) ? 1 : 0;
@@ -45,7 +56,12 @@ export async function scoreBuiltin(spec: BuiltinSpec, sample: Pick<ScoredSample,
 }
 
 function same(a: string, b: string, caseSensitive: boolean): boolean {
-  return caseSensitive ? a === b : a.toLowerCase() === b.toLowerCase();
+  if (caseSensitive || a === b) return a === b;
+  // Lower case changes a text's length only at U+0130 (İ, which becomes two code units): texts of
+  // different lengths without it differ, and are not copied in lower case to be told apart (re-scoring
+  // a large file compares as many answers as it holds).
+  if (a.length !== b.length && !a.includes('\u0130') && !b.includes('\u0130')) return false;
+  return a.toLowerCase() === b.toLowerCase();
 }
 
 /** Why a regex scorer's pattern or flags cannot be used, or undefined: checked once per run, before any answer. */

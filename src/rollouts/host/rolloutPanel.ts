@@ -15,6 +15,9 @@ type PageChannel = RpcEndpoint<RolloutPageMethods, RolloutHostMethods, RolloutHo
 /** Search progress is told to the page at most this often. */
 const searchProgressEveryMs = 100;
 
+/** How long a group asked to be shown is waited for while the file is read. */
+const revealWaitMs = 60_000;
+
 /**
  * One editor of a rollout file: its page, and the channel that answers the page's requests from
  * the document and pushes the document's changes to it. Everything the page sends is checked (it
@@ -25,6 +28,10 @@ export class RolloutPanel {
   private ready = false;
   private readonly subscriptions: (() => void)[] = [];
   private lastSearchProgress = 0;
+  /** A group to open once the page is ready and the file has read it: where it starts, and until when it is waited for. */
+  private pendingReveal: { line: number; until: number } | undefined;
+  /** The last group the page was told to open from outside it, for the extension's tests. */
+  revealed: number | undefined;
   readonly actions: RolloutActions;
 
   constructor(
@@ -48,6 +55,7 @@ export class RolloutPanel {
       },
       file.onDidChange((state) => {
         if (this.ready) this.channel.emit({ type: 'state', state });
+        this.revealIfRead();
       }),
       file.onSearchProgress((text, bytesRead, totalBytes) => {
         const now = performance.now();
@@ -64,6 +72,8 @@ export class RolloutPanel {
     return {
       ready: () => {
         this.ready = true;
+        // After the reply: the page draws the file's state first, then opens the group.
+        setTimeout(() => this.revealIfRead(), 0);
         return file.state();
       },
       rows: async (raw) => {
@@ -102,10 +112,44 @@ export class RolloutPanel {
     };
   }
 
+  /** Opens the group that starts at `line` (a text file's line, a Parquet log's first row), once the file has read it. */
+  revealGroupAt(line: number): void {
+    this.pendingReveal = { line, until: performance.now() + revealWaitMs };
+    this.revealIfRead();
+  }
+
+  private revealIfRead(): void {
+    const pending = this.pendingReveal;
+    if (!pending || !this.ready) return;
+    if (performance.now() > pending.until) {
+      this.pendingReveal = undefined;
+      return;
+    }
+    const index = groupIndexAtLine(this.document.file.groups, pending.line);
+    if (index === undefined) return;
+    this.pendingReveal = undefined;
+    this.revealed = index;
+    this.channel.emit({ type: 'reveal', index });
+  }
+
   private dispose(): void {
     for (const unsubscribe of this.subscriptions) unsubscribe();
     this.channel.dispose();
   }
+}
+
+/** The position of the group that starts at `line` among groups in file order, or undefined. */
+function groupIndexAtLine(groups: readonly { line: number }[], line: number): number | undefined {
+  let low = 0;
+  let high = groups.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = groups[middle]!.line;
+    if (at === line) return middle;
+    if (at < line) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
 }
 
 /** A position or a count the page sends: a whole number, never negative. */

@@ -15,6 +15,17 @@ export interface GroupSearchOptions {
   onProgress: (read: number) => void;
 }
 
+/** A group's value as read for re-scoring, with its place; or why the text there is no group. */
+export type GroupValueRecord = { kind: 'group'; value: unknown; line: number } | { kind: 'unreadable'; line: number; message: string };
+
+export interface GroupValuesOptions {
+  signal?: AbortSignal;
+  /** Called after each batch with how far the reading is, in the file's `unit`. */
+  onProgress?: (read: number) => void;
+  /** The longest group read (text files), in bytes; a longer one is unreadable. */
+  maxGroupBytes?: number;
+}
+
 export interface GroupFile {
   /** What places and progress count: bytes of a text file, rows of a Parquet log. */
   readonly unit: 'bytes' | 'rows';
@@ -33,6 +44,11 @@ export interface GroupFile {
   groupValue(summary: GroupSummary): Promise<unknown>;
   /** The text of each group, in the order given (file order); the same text a JSON file would hold. */
   groupTexts(summaries: readonly GroupSummary[]): AsyncGenerator<string>;
+  /**
+   * Every group's value in file order, in batches (a chunk's groups at a time: a promise per group
+   * would cost more than re-scoring it), with none of the summaries and checks of `records`.
+   */
+  groupValues(options: GroupValuesOptions): AsyncIterable<GroupValueRecord[]>;
   /** A mask by position among `groups` (file order): 1 where the group's messages hold `needle`. */
   search(groups: readonly GroupSummary[], needle: string, options: GroupSearchOptions): Promise<Uint8Array>;
 }

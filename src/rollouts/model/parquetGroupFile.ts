@@ -7,7 +7,7 @@
  */
 import { ColumnStore } from './columnStore';
 import type { ByteSource } from './fileSource';
-import type { GroupFile, GroupSearchOptions } from './groupFile';
+import type { GroupFile, GroupSearchOptions, GroupValueRecord, GroupValuesOptions } from './groupFile';
 import { defaultThresholds, type GroupSummary } from './groupSummaryShape';
 import { defaultMaxProblemsPerGroup, readGroupValue, type RolloutReadOptions } from './rolloutReader';
 import type { RolloutPosition, RolloutProblem, RolloutRecord } from './rolloutRecords';
@@ -99,6 +99,21 @@ export class ParquetGroupFile implements GroupFile {
         at++;
       }
       if (at < summaries.length) throw new Error(`group ${summaries[at]!.index + 1} is no longer in the file`);
+    } finally {
+      await source.close();
+    }
+  }
+
+  async *groupValues(options: GroupValuesOptions): AsyncGenerator<GroupValueRecord[]> {
+    const source = await this.open();
+    try {
+      const log = await this.logOn(source);
+      // What re-scoring reads: rewards, metadata (where a reference is) and messages.
+      const columns = ['reward', 'metadata', 'group_metadata', 'messages'].filter((column) => log.columns.includes(column));
+      for await (const logged of readLoggedGroups(log, { columns, signal: options.signal })) {
+        yield [{ kind: 'group', value: logged.group, line: logged.rowStart }];
+        options.onProgress?.(logged.rowStart + logged.rowCount);
+      }
     } finally {
       await source.close();
     }

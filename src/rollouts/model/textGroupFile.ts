@@ -4,12 +4,16 @@
  * just before where reading stopped.
  */
 import type { ByteSource } from './fileSource';
-import type { GroupFile, GroupSearchOptions } from './groupFile';
+import type { GroupFile, GroupSearchOptions, GroupValueRecord, GroupValuesOptions } from './groupFile';
 import type { GroupSummary } from './groupSummaryShape';
 import { readRolloutRecords, type RolloutReadOptions } from './rolloutReader';
 import type { RolloutPosition, RolloutRecord } from './rolloutRecords';
 import { searchGroups } from './textSearch';
 import type { TrajectoryTextFormat } from '../../platform/kit/trajectoryFile';
+import { defaultMaxLineBytes, LineSplitter } from '../../platform/kit/sourceLines';
+import { JsonArraySplitter, type ArrayPiece } from '../../platform/kit/jsonArrayElements';
+import { errorMessage } from '../../platform/client/errorMessage';
+import { cutText } from '../../platform/kit/plainValues';
 
 /** Bytes compared before the end of what was read, to tell an appended file from a rewritten one. */
 const fingerprintBytes = 256;
@@ -64,7 +68,54 @@ export class TextGroupFile implements GroupFile {
     for (const summary of summaries) yield decoder.decode(await this.source.read(summary.offset, summary.bytes));
   }
 
+  async *groupValues(options: GroupValuesOptions): AsyncGenerator<GroupValueRecord[]> {
+    const maxBytes = options.maxGroupBytes ?? defaultMaxLineBytes;
+    const splitter = this.format === 'jsonl' ? new LineSplitter(maxBytes) : new JsonArraySplitter(maxBytes);
+    let read = 0;
+    // The next chunk is asked for before this one's groups are parsed and scored, so the file is
+    // read meanwhile rather than after.
+    const iterator = this.source.chunks(0)[Symbol.asyncIterator]();
+    let next = iterator.next();
+    try {
+      for (;;) {
+        const result = await next;
+        if (result.done) break;
+        next = iterator.next();
+        options.signal?.throwIfAborted();
+        read += result.value.length;
+        yield valuesOf(splitter.push(result.value));
+        options.onProgress?.(read);
+      }
+    } finally {
+      // Stopped early (cancelled, or enough read): the chunk asked for ahead is not wanted, nor its failure.
+      next.catch(() => undefined);
+      await iterator.return?.();
+    }
+    const last = splitter.end();
+    if (last) yield valuesOf([last]);
+  }
+
   search(groups: readonly GroupSummary[], needle: string, options: GroupSearchOptions): Promise<Uint8Array> {
     return searchGroups(this.source.chunks(0), this.format, groups, needle, options);
   }
+}
+
+/** Characters of a parse error kept. */
+const maxErrorChars = 200;
+
+/** The groups of a chunk's pieces, parsed; blank lines skipped. */
+function valuesOf(pieces: readonly ArrayPiece[]): GroupValueRecord[] {
+  const records: GroupValueRecord[] = [];
+  for (const piece of pieces) {
+    if (piece.kind === 'problem') records.push({ kind: 'unreadable', line: piece.line, message: cutText(piece.message, maxErrorChars) });
+    else if (piece.kind === 'tooLong') records.push({ kind: 'unreadable', line: piece.line, message: `this group is ${piece.bytes} bytes, more than are read` });
+    else if (piece.text.trim() !== '') {
+      try {
+        records.push({ kind: 'group', value: JSON.parse(piece.text) as unknown, line: piece.line });
+      } catch (error) {
+        records.push({ kind: 'unreadable', line: piece.line, message: `not valid JSON (${cutText(errorMessage(error), maxErrorChars)})` });
+      }
+    }
+  }
+  return records;
 }

@@ -123,6 +123,8 @@ export class RolloutsPage {
         });
     } else if (event.type === 'search') {
       if (this.source.busy) this.filterBar.showSearch(event);
+    } else if (event.type === 'reveal') {
+      if (Number.isSafeInteger(event.index) && event.index >= 0) void this.open(event.index);
     }
   }
 

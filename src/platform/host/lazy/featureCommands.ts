@@ -46,6 +46,7 @@ export const commandOwners = {
   'rlStudio.logTrajectories': 'training',
   'rlStudio.openRolloutInspector': 'activation',
   'rlStudio.openRolloutsAsText': 'activation',
+  'rlStudio.tryReward': 'activation',
   'rlStudio.addJob': 'training',
   'rlStudio.removeJob': 'training',
   'rlStudio.copyJobId': 'training',

@@ -19,6 +19,7 @@ export const webviewPages = {
   jobDetails: { script: 'dist/jobDetails.js', style: 'jobDetails.css', body: '<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>' },
   runCharts: { script: 'dist/runCharts.js', style: 'runCharts.css', body: '<main id="app" aria-live="polite"><p class="muted">Reading the runs…</p></main>' },
   rollouts: { script: 'dist/rollouts.js', style: 'rollouts.css', body: '<main id="app"><p class="muted">Reading the rollouts…</p></main>' },
+  rewardTrial: { script: 'dist/rewardTrial.js', style: 'rewardTrial.css', body: '<main id="app"><p class="muted">Reading the comparison…</p></main>' },
   evalReport: { script: 'dist/evalReport.js', style: 'evalReport.css', body: '<main id="app"><p class="muted">Reading the evaluation…</p></main>' },
   localRun: { script: 'dist/localRun.js', style: 'localRun.css', body: '<main id="app"><p class="muted">Reading the run…</p></main>' },
 } as const;

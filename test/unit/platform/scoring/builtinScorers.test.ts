@@ -13,6 +13,9 @@ describe('built-in scorers', () => {
     assert.equal(await score({ kind: 'exactMatch' }, '  Paris\n', 'paris'), 1);
     assert.equal(await score({ kind: 'exactMatch', caseSensitive: true }, 'Paris', 'paris'), 0);
     assert.equal(await score({ kind: 'exactMatch' }, 'Paris, France', 'Paris'), 0);
+    // U+0130 is the one letter whose lower case is longer: texts of different lengths can still match.
+    assert.equal(await score({ kind: 'exactMatch' }, '\u0130STANBUL', 'i\u0307stanbul'), 1);
+    assert.equal(await score({ kind: 'exactMatch' }, 'i\u0307stanbul', '\u0130stanbul'), 1);
     assert.deepEqual(await score({ kind: 'exactMatch' }, 'Paris'), { error: 'the sample has no reference to compare with' });
   });
 
