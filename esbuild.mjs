@@ -32,6 +32,7 @@ const webviewEntries = {
   chat: 'src/chat/page/main.ts',
   jobDetails: 'src/training/page/jobDetails/main.ts',
   runCharts: 'src/training/page/runCharts/main.ts',
+  taskRun: 'src/taskRuns/page/main.ts',
   rollouts: 'src/rollouts/page/main.ts',
   rewardTrial: 'src/rollouts/page/rewardTrial/main.ts',
   evalReport: 'src/evals/page/main.ts',

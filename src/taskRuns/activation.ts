@@ -3,6 +3,7 @@ import { onFirstUse } from '../platform/host/lazy/onFirstUse';
 import type { Services } from '../platform/host/services';
 import type { RegisteredViews } from '../training';
 import type * as TaskRunsModule from '.';
+import { taskRunViewType } from './protocol';
 
 /**
  * What must exist from activation on for training from task files: the commands, and a task file
@@ -17,6 +18,9 @@ export function registerTaskRuns(services: Services, sidebar: () => RegisteredVi
   };
   for (const document of vscode.workspace.textDocuments) check(document);
   services.context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(taskRunViewType, {
+      deserializeWebviewPanel: async (panel, state: unknown) => feature().dashboards.restore(panel, state),
+    }),
     vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument((event) => check(event.document)),
     vscode.workspace.onDidCloseTextDocument((document) => {

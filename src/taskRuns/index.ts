@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { Services } from '../platform/host/services';
 import type { RegisteredViews } from '../training';
+import { RunDashboardPanels } from './host/runDashboardPanels';
 import { TaskRuns } from './host/startTaskRun';
 import { isTaskFile, TaskFileDiagnostics } from './host/taskFileDiagnostics';
 
 export interface TaskRunsFeature {
   runs: TaskRuns;
+  dashboards: RunDashboardPanels;
   diagnostics: TaskFileDiagnostics;
 }
 
@@ -14,9 +16,10 @@ export interface TaskRunsFeature {
  * the task files' diagnostics, and starting, resuming and stopping runs.
  */
 export function startTaskRuns(services: Services, sidebar: () => RegisteredViews): TaskRunsFeature {
-  const runs = new TaskRuns(services, sidebar);
+  const runs: TaskRuns = new TaskRuns(services, sidebar, (folder) => dashboards.show(folder));
+  const dashboards = new RunDashboardPanels(services, runs);
   const diagnostics = new TaskFileDiagnostics();
-  services.context.subscriptions.push(runs, diagnostics);
+  services.context.subscriptions.push(runs, dashboards, diagnostics);
   const taskUriOf = (given: unknown): vscode.Uri | undefined => {
     if (given instanceof vscode.Uri && isTaskFile(given)) return given;
     const active = vscode.window.activeTextEditor?.document.uri;
@@ -29,7 +32,24 @@ export function startTaskRuns(services: Services, sidebar: () => RegisteredViews
   services.registerCommand('rlStudio.stopTaskRun', (given?: unknown) => {
     if (!runs.stop(taskUriOf(given))) services.dialogs.info('No training run of a task file is going in this window.');
   });
-  return { runs, diagnostics };
+  services.registerCommand('rlStudio.openRunDashboard', async (given?: unknown) => {
+    const folder = await runFolderOf(services, given);
+    if (folder) dashboards.show(folder);
+    else services.dialogs.info('No training run yet: start one from a task file (*.rltask.json).');
+  });
+  return { runs, dashboards, diagnostics };
+}
+
+/** The run folder of a run.json, a run folder, or the one picked among the workspace's runs. */
+async function runFolderOf(services: Services, given: unknown): Promise<vscode.Uri | undefined> {
+  if (given instanceof vscode.Uri) return /\/run\.json$/.test(given.path) ? vscode.Uri.joinPath(given, '..') : given;
+  const files = await vscode.workspace.findFiles('**/.rlstudio/runs/*/run.json', '**/node_modules/**', 100);
+  if (files.length <= 1) return files[0] && vscode.Uri.joinPath(files[0], '..');
+  const picked = await services.dialogs.pick(
+    files.map((uri) => ({ label: vscode.workspace.asRelativePath(vscode.Uri.joinPath(uri, '..')), uri })),
+    { title: 'Open Run Dashboard' },
+  );
+  return picked && vscode.Uri.joinPath(picked.uri, '..');
 }
 
 async function pickTaskFile(services: Services): Promise<vscode.Uri | undefined> {

@@ -83,6 +83,14 @@ describe('Training from a task file: the whole loop on the emulator', function (
       'the trained answers carry their logprobs',
     );
     assert.ok(state.spent.requests <= 98, `${state.spent.requests} requests spent`);
+    // The dashboard opened with the run and shows it as its file says.
+    const dashboard = await waitUntil(
+      'the run dashboard',
+      () => platform.api.taskRuns.dashboards.shown(vscode.Uri.joinPath(folder, '.rlstudio', 'runs', 'loop')),
+      (shown) => shown?.state?.status === 'finished',
+    );
+    assert.equal(dashboard!.state!.steps.length, 3);
+    assert.equal(dashboard!.running, false);
   });
 
   it('stops and resumes from its files: no prompt answered twice, no step sent twice', async () => {

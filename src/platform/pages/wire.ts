@@ -100,6 +100,12 @@ export const params = {
     if (value.length > maxLength) throw new ProtocolError(tooLong(label, value.length, maxLength), 'too-long');
     return value;
   },
+  /** A whole number from `min` to `max`. */
+  integer(raw: unknown, name: string, min: number, max: number): number {
+    const value = ownValue(params.object(raw), name);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) throw new ProtocolError(`${name} must be a whole number from ${min} to ${max}`);
+    return value;
+  },
   optionalString(raw: unknown, name: string, maxLength: number): string | undefined {
     const value = ownValue(params.object(raw), name);
     if (value === undefined || value === null) return undefined;

@@ -37,6 +37,7 @@ export class TaskRuns implements vscode.Disposable {
   constructor(
     private readonly services: Services,
     private readonly sidebar: () => RegisteredViews,
+    private readonly showDashboard: (folder: vscode.Uri) => void,
   ) {}
 
   /** The run going for a run folder, if one is. */
@@ -97,6 +98,7 @@ export class TaskRuns implements vscode.Disposable {
     const run: ActiveRun = { stop, loop, folder, done };
     this.active.set(key, run);
     this.changed.fire(folder);
+    this.showDashboard(folder);
     try {
       const state = await done;
       this.tell(state, folder);
@@ -106,6 +108,13 @@ export class TaskRuns implements vscode.Disposable {
       this.active.delete(key);
       this.changed.fire(folder);
     }
+  }
+
+  /** Stops the run whose files are in `folder`; false when none is going there. */
+  stopFolder(folder: vscode.Uri): boolean {
+    const run = this.running(folder);
+    run?.stop.abort();
+    return run !== undefined;
   }
 
   /** Stops the run of a task file (or the only one going): the step in flight keeps what it wrote. */

@@ -203,4 +203,3 @@ async function evaluateHeldOut(services: Services, task: Task, place: RunPlace, 
     evaluation.dispose();
   }
 }
-

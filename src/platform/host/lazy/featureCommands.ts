@@ -37,6 +37,7 @@ export const commandOwners = {
   'rlStudio.pinCanary': 'evals',
   'rlStudio.startTaskRun': 'taskRuns',
   'rlStudio.stopTaskRun': 'taskRuns',
+  'rlStudio.openRunDashboard': 'taskRuns',
   'rlStudio.unpinCanary': 'evals',
   'rlStudio.loadMoreCheckpoints': 'training',
   'rlStudio.refreshModel': 'training',

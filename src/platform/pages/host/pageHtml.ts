@@ -18,6 +18,7 @@ export const webviewPages = {
   chat: { script: 'dist/chat.js', style: 'chat.css', body: '<div id="app" class="loading">Loading the chat…</div>' },
   jobDetails: { script: 'dist/jobDetails.js', style: 'jobDetails.css', body: '<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>' },
   runCharts: { script: 'dist/runCharts.js', style: 'runCharts.css', body: '<main id="app" aria-live="polite"><p class="muted">Reading the runs…</p></main>' },
+  taskRun: { script: 'dist/taskRun.js', style: 'taskRun.css', body: '<main id="app" aria-live="polite"><p class="muted">Reading the run…</p></main>' },
   rollouts: { script: 'dist/rollouts.js', style: 'rollouts.css', body: '<main id="app"><p class="muted">Reading the rollouts…</p></main>' },
   rewardTrial: { script: 'dist/rewardTrial.js', style: 'rewardTrial.css', body: '<main id="app"><p class="muted">Reading the comparison…</p></main>' },
   evalReport: { script: 'dist/evalReport.js', style: 'evalReport.css', body: '<main id="app"><p class="muted">Reading the evaluation…</p></main>' },
