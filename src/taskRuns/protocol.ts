@@ -3,7 +3,6 @@
  * (or why the file cannot be read), and what the page may ask (each request checked by the host).
  */
 import type { ChartFile } from '../platform/pages/chartFile';
-import type { NoMethods } from '../platform/pages/wire';
 import type { RunState } from './model/runState';
 
 export interface TaskRunSnapshot {
@@ -28,7 +27,6 @@ export type TaskRunHostMethods = {
   stop: { params: Record<string, never>; result: null };
 };
 
-export type TaskRunPageMethods = NoMethods;
 export type TaskRunHostEvent = { type: 'update'; snapshot: TaskRunSnapshot };
 
 /** What brings a dashboard back after a reload: its run folder (a URI string). */
