@@ -12,7 +12,8 @@ import type { ChatMessage, TrajectoryGroup } from '../../platform/client/types';
 import { runEvaluations } from '../../platform/client/requestScheduler';
 import type { ScoredSample } from '../../platform/scoring/scorerSpec';
 import { errorMessage } from '../../platform/client/errorMessage';
-import type { HeldOutPoint, RewardSummary, RunState, Spend, StepState } from './runState';
+import type { HeldOutPoint, RunState, Spend, StepState } from './runState';
+import { summariseValues } from '../../platform/kit/valueSummary';
 import { stepFileName } from './runState';
 import { evaluatesAfter, promptsOfStep, type RunBudget } from './taskPlan';
 import type { Task } from './taskFile';
@@ -226,7 +227,7 @@ export class TaskLoop {
     step.noSignalGroups = written.filter((entry) => entry.noSignal).length;
     step.leftOut = this.task.keepNoSignalGroups ? 0 : step.noSignalGroups;
     const rewards = written.flatMap((entry) => entry.group.trajectories.map((trajectory) => trajectory.reward)).filter((reward) => Number.isFinite(reward));
-    const summary = summariseRewards(rewards);
+    const summary = summariseValues(rewards);
     if (summary) step.reward = summary;
   }
 
@@ -271,19 +272,4 @@ export class TaskLoop {
 
 class RewardFailed extends Error {
   override readonly name = 'RewardFailed';
-}
-
-export function summariseRewards(rewards: readonly number[]): RewardSummary | undefined {
-  if (rewards.length === 0) return undefined;
-  let sum = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (const reward of rewards) {
-    sum += reward;
-    min = Math.min(min, reward);
-    max = Math.max(max, reward);
-  }
-  const mean = sum / rewards.length;
-  const variance = rewards.reduce((total, reward) => total + (reward - mean) ** 2, 0) / rewards.length;
-  return { mean, std: Math.sqrt(variance), min, max };
 }

@@ -2,6 +2,7 @@
  * A trajectory file's check as text for a language model: whether it can be sent, what it holds,
  * and its problems with their lines (one-based, as editors show them). No `vscode` import.
  */
+import { summariseValues } from '../../platform/kit/valueSummary';
 import type { ParsedTrajectoryFile } from '../../platform/kit/trajectoryFile';
 import { formatMetric } from '../../platform/kit/format';
 import { escapedLine, foreignName } from '../../platform/agent/foreignText';
@@ -21,17 +22,8 @@ export function describeTrajectoryCheck(fileLabel: string, parsed: ParsedTraject
   const lines = [
     parsed.ok ? `${label} can be sent: ${parsed.groups.length} trajectory groups, ${trajectories} trajectories.` : `${label} cannot be sent as it is: ${count('error')} errors must be fixed first.`,
   ];
-  if (rewards.length > 0) {
-    let sum = 0;
-    let min = Infinity;
-    let max = -Infinity;
-    for (const reward of rewards) {
-      sum += reward;
-      min = Math.min(min, reward);
-      max = Math.max(max, reward);
-    }
-    lines.push(`Rewards: mean ${formatMetric(sum / rewards.length)}, min ${formatMetric(min)}, max ${formatMetric(max)} over ${rewards.length} trajectories.`);
-  }
+  const summary = summariseValues(rewards);
+  if (summary) lines.push(`Rewards: mean ${formatMetric(summary.mean)}, min ${formatMetric(summary.min)}, max ${formatMetric(summary.max)} over ${rewards.length} trajectories.`);
   const warnings = count('warning');
   if (errors.length > 0 || warnings > 0) lines.push(`Problems (${count('error')} errors, ${warnings} warnings):`);
   for (const problem of parsed.problems.slice(0, listedProblems)) {

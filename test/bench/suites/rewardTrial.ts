@@ -6,6 +6,7 @@
  * Both sides run as the extension ships them, bundled (shippedModules.ts), timed alternately.
  */
 import { createReadStream } from 'node:fs';
+import { alternateRounds } from '../alternating';
 import type * as Rescoring from '../../../src/rollouts/model/rescoring';
 import type * as TextGroupFileModule from '../../../src/rollouts/model/textGroupFile';
 import type * as FileSource from '../../../src/rollouts/model/fileSource';
@@ -43,12 +44,6 @@ async function parseOnly(path: string): Promise<void> {
   if (parsed !== groupCount) throw new Error(`parsed ${parsed} lines`);
 }
 
-async function timed(work: () => Promise<void>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
 export const suite: BenchSuite = {
   name: 'Rollouts: trying a reward',
   async run(): Promise<BenchFigure[]> {
@@ -63,17 +58,11 @@ export const suite: BenchSuite = {
     // One untimed call of each (which also checks the counts), then rounds alternating in order.
     await rescore(path);
     await parseOnly(path);
-    const ours: number[] = [];
-    const floor: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      if (round % 2 === 0) {
-        ours.push(await timed(() => rescore(path)));
-        floor.push(await timed(() => parseOnly(path)));
-      } else {
-        floor.push(await timed(() => parseOnly(path)));
-        ours.push(await timed(() => rescore(path)));
-      }
-    }
+    const { ours, peer: floor } = await alternateRounds(
+      rounds,
+      () => rescore(path),
+      () => parseOnly(path),
+    );
     return [
       {
         name: 'Reward trial: 100,000 trajectories re-scored by exact match and compared',

@@ -15,6 +15,7 @@
 import { createReadStream, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { alternateRounds } from '../alternating';
 import type * as RolloutReader from '../../../src/rollouts/model/rolloutReader';
 import type * as SourceLines from '../../../src/platform/kit/sourceLines';
 import type { BenchFigure, BenchSuite } from '../report';
@@ -111,12 +112,6 @@ async function parseOnly(path: string): Promise<void> {
   if (parsed !== groupCount) throw new Error(`parsed ${parsed} lines`);
 }
 
-async function timed(work: () => Promise<void>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return performance.now() - started;
-}
-
 /**
  * The highest growth of heap plus array buffers while the file is inspected, sampled per chunk, and
  * what is left of it once the inspection is dropped and collected (what closing the editor gives back).
@@ -155,17 +150,11 @@ export const suite: BenchSuite = {
     // One untimed call of each (which also checks the counts), then rounds of ours/theirs alternating in order.
     await inspect(path);
     await parseOnly(path);
-    const ours: number[] = [];
-    const floor: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      if (round % 2 === 0) {
-        ours.push(await timed(() => inspect(path)));
-        floor.push(await timed(() => parseOnly(path)));
-      } else {
-        floor.push(await timed(() => parseOnly(path)));
-        ours.push(await timed(() => inspect(path)));
-      }
-    }
+    const { ours, peer: floor } = await alternateRounds(
+      rounds,
+      () => inspect(path),
+      () => parseOnly(path),
+    );
     const growth = await memoryGrowth(path);
     const file = `${(size / MB).toFixed(0)} MB, ${groupCount} groups of ${groupSize}, 64 KiB reads`;
     return [
