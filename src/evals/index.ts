@@ -45,3 +45,4 @@ export { existingResults } from './host/evaluateCheckpoints';
 export { resolveWorkspacePath } from './host/workspaceFilePaths';
 export { leaderboard } from './model/statistics';
 export { type EvalModelRef, type EvalSample } from './model/evalModel';
+export { allowNamedPrograms } from './host/programAllowances';

@@ -136,6 +136,26 @@ describe('Training from a task file: the whole loop on the emulator', function (
     assert.equal(state.heldOut.length, 2);
   });
 
+  it('rewards with a program the task file names only once it is allowed, naming the program, and runs it beside the task file', async function () {
+    if (process.platform === 'win32') this.skip();
+    // The program: reads {"sample", "answer"} and prints 1 when the answer is the reference, else 0.
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(folder, 'tasks', 'reward.js'),
+      new TextEncoder().encode("let t='';process.stdin.on('data',(d)=>t+=d).on('end',()=>{const {sample,answer}=JSON.parse(t);console.log(answer.trim()===sample.reference?1:0)})"),
+    );
+    const uri = await writeTask('program', { steps: 1, heldOut: undefined, reward: { kind: 'command', command: process.execPath, args: ['reward.js'] } });
+    platform.api.dialogs.answerNext(false);
+    assert.equal(await vscode.commands.executeCommand('rlStudio.startTaskRun', uri), undefined, 'declined: nothing runs');
+    const asked = platform.api.dialogs.asked.filter((question) => question.kind === 'confirm').at(-1);
+    assert.match(asked?.message ?? '', /^Run a program named by program\.rltask\.json\?/);
+    assert.match(asked?.detail ?? '', /The task file program\.rltask\.json names a program as the scorer "reward"/);
+    platform.api.dialogs.answerNext(true, true, true); // allow the program, create the model, start the run
+    const state = await vscode.commands.executeCommand<RunState | undefined>('rlStudio.startTaskRun', uri);
+    assert.equal(state?.status, 'finished', JSON.stringify(state?.failure));
+    assert.equal(state.steps[0]!.groups, 6);
+    assert.ok(state.steps[0]!.reward!.max === 1, 'the program rewarded the right answers');
+  });
+
   it('slows down in a storm of 429s and finishes', async () => {
     const uri = await writeTask('storm', { steps: 1, heldOut: undefined });
     platform.emulator.setRateLimit({ fraction: 0.5, retryAfterSeconds: 0, times: 1 });

@@ -11,6 +11,8 @@ const keptAllowances = 200;
 export interface NamingFile {
   label: string;
   digest: string;
+  /** What the file is, in words: "results file", "task file". */
+  kind: string;
 }
 
 /** The programs a run was allowed to start, and how an allowance follows the file when the run rewrites it. */
@@ -82,7 +84,7 @@ export async function allowNamedPrograms(services: Services, uses: readonly Prog
       `Run a program named by ${file.label}?`,
       services.log.redact(
         [
-          `The results file ${file.label} names a program as the scorer ${quoted(use.scorer)}. It would run once per answer scored, with the answer on its input, with your permissions:`,
+          `The ${file.kind} ${file.label} names a program as the scorer ${quoted(use.scorer)}. It would run once per answer scored, with the answer on its input, with your permissions:`,
           ...describeProgram(use),
           'Allow it only if you know this program and trust this file.',
         ].join('\n'),

@@ -83,14 +83,14 @@ export async function retryFromResults(services: Services, runs: EvalRuns, resul
   }
 
   const uses = programsOf(run.scorers, runFolder(setUri));
-  const restrictedPrograms = refusedInRestrictedMode(uses, { label: name, digest });
+  const restrictedPrograms = refusedInRestrictedMode(uses, { label: name, digest, kind: 'results file' });
   if (restrictedPrograms) return refuse(restrictedPrograms);
   const unknown = unknownModels(summary, await knownModels(services, summary));
   const restricted = !vscode.workspace.isTrusted;
   if (!('failed' in request) || restricted || unknown.length > 0) {
     if (!(await confirmRequests(services, name, request, summary, run, unknown, restricted))) return undefined;
   }
-  const programs = await allowNamedPrograms(services, uses, { label: name, digest });
+  const programs = await allowNamedPrograms(services, uses, { label: name, digest, kind: 'results file' });
   if ('refused' in programs) return refuse(programs.refused);
 
   const retried = plan.items.map((item) => item.key);

@@ -2,8 +2,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Services } from '../../platform/host/services';
 import type { RememberedModel } from '../../platform/host/rememberedItems';
-import { quoted, urlLines } from '../../platform/kit/confirmationText';
-import { readEvalSet, resolveWorkspacePath, type EvalSample } from '../../evals';
+import { contentDigest, quoted, urlLines } from '../../platform/kit/confirmationText';
+import { allowNamedPrograms, readEvalSet, resolveWorkspacePath, type EvalSample } from '../../evals';
+import { programsOf } from '../../platform/scoring/programScorers';
 import type { RegisteredViews } from '../../training';
 import { parseRunState, runStateFileName, type RunState } from '../model/runState';
 import { parseTaskFile, type Task } from '../model/taskFile';
@@ -55,7 +56,7 @@ export class TaskRuns implements vscode.Disposable {
     }
     const prepared = await this.prepare(taskUri);
     if (!prepared) return undefined;
-    const { task, prompts, heldOut, model, folder, existing } = prepared;
+    const { task, prompts, heldOut, model, folder, existing, programs, programFolder } = prepared;
     const plan = planTask(task, heldOut.length);
     const remaining = existing ? existing.steps.filter((step) => step.phase === 'trained').length : 0;
     const settings = this.services.settings.current;
@@ -76,7 +77,7 @@ export class TaskRuns implements vscode.Disposable {
       return undefined;
 
     const budget = new RunBudget(task.budget);
-    const wired = loopDependencies(this.services, task, { folder, model, heldOut }, budget, this.sidebar);
+    const wired = loopDependencies(this.services, task, { folder, model, heldOut, programs, programFolder }, budget, this.sidebar);
     const loop = new TaskLoop(task, prompts, budget, wired.deps, {
       taskPath: vscode.workspace.asRelativePath(taskUri, false),
       modelId: model.id,
@@ -148,7 +149,11 @@ export class TaskRuns implements vscode.Disposable {
   }
 
   /** The task, its prompts, the model and the run folder; undefined (having said why) when the task cannot run. */
-  private async prepare(taskUri: vscode.Uri): Promise<{ task: Task; prompts: EvalSample[]; heldOut: EvalSample[]; model: RememberedModel; folder: vscode.Uri; existing?: RunState } | undefined> {
+  private async prepare(
+    taskUri: vscode.Uri,
+  ): Promise<
+    { task: Task; prompts: EvalSample[]; heldOut: EvalSample[]; model: RememberedModel; folder: vscode.Uri; programs: ReadonlySet<string>; programFolder: string; existing?: RunState } | undefined
+  > {
     const dialogs = this.services.dialogs;
     const name = path.posix.basename(taskUri.path);
     try {
@@ -161,12 +166,6 @@ export class TaskRuns implements vscode.Disposable {
         dialogs.error(`${name} cannot run: ${first?.path ? `${first.path}: ` : ''}${first?.message ?? 'it is not a task'}. The Problems view lists what to fix; nothing was sent.`);
         return undefined;
       }
-      if (task.reward.kind === 'scorer' && task.reward.spec.kind === 'command') {
-        dialogs.error(
-          `${name} cannot run: a command reward is not run from a task file (a program would run for every answer with no one watching). Use a built-in scorer or a judge; nothing was sent.`,
-        );
-        return undefined;
-      }
       const folder = vscode.workspace.getWorkspaceFolder(taskUri)?.uri;
       if (!folder) throw new Error(`${name} is not in a workspace folder`);
       const base = vscode.Uri.joinPath(taskUri, '..');
@@ -174,6 +173,17 @@ export class TaskRuns implements vscode.Disposable {
       const prompts = (await readEvalSet(promptsUri)).samples;
       if (prompts.length === 0) throw new Error(`${task.prompts} has no prompt`);
       const heldOut = task.heldOut ? (await readEvalSet(await resolveWorkspacePath(base, task.heldOut, 'held-out file'))).samples : [];
+      // A command reward is a program the task file names: it runs only once allowed, never in Restricted Mode.
+      let programs: ReadonlySet<string> = new Set();
+      if (task.reward.kind === 'scorer' && task.reward.spec.kind === 'command') {
+        const uses = programsOf([{ name: 'reward', spec: task.reward.spec }], base.fsPath);
+        const allowed = await allowNamedPrograms(this.services, uses, { label: name, digest: contentDigest(text), kind: 'task file' });
+        if ('refused' in allowed) {
+          dialogs.error(allowed.refused);
+          return undefined;
+        }
+        programs = allowed.allowed.identities;
+      }
       const model = await this.findModel(task);
       if (!model) return undefined;
       const runFolder = vscode.Uri.joinPath(folder, '.rlstudio', 'runs', task.name);
@@ -184,7 +194,7 @@ export class TaskRuns implements vscode.Disposable {
         dialogs.info(`The run "${task.name}" finished already (${existing.steps.length} steps): give the task another "name" to run again, or raise its "steps" to go on.`);
         if (existing.steps.length >= task.steps) return undefined;
       }
-      return { task, prompts, heldOut, model, folder: runFolder, ...(existing ? { existing } : {}) };
+      return { task, prompts, heldOut, model, folder: runFolder, programs, programFolder: base.fsPath, ...(existing ? { existing } : {}) };
     } catch (error) {
       dialogs.error(`${name} cannot run: ${this.services.describeFailure(error).message} Nothing was sent.`);
       return undefined;
@@ -232,6 +242,7 @@ async function readExisting(folder: vscode.Uri): Promise<RunState | undefined> {
 function describeReward(task: Task): string {
   if (task.reward.kind === 'relativeJudge') return `a judge (${task.reward.model}) ranking each group's answers against each other`;
   const spec = task.reward.spec;
+  if (spec.kind === 'command') return `the program ${quoted(spec.command, 200)} (allowed just before)`;
   return spec.kind === 'judge' ? `a judge (${spec.model})` : spec.kind === 'exactMatch' ? 'exact match with the reference' : spec.kind;
 }
 

@@ -24,6 +24,9 @@ export interface RunPlace {
   folder: vscode.Uri;
   model: RememberedModel;
   heldOut: EvalSample[];
+  /** The programs the person allowed the task's command reward to start, and the folder it runs in. */
+  programs: ReadonlySet<string>;
+  programFolder: string;
 }
 
 /**
@@ -86,7 +89,12 @@ export function loopDependencies(services: Services, task: Task, place: RunPlace
       const spec = task.reward.spec;
       const rewards: number[] = [];
       for (const answer of answers) {
-        const score = await scoreAnswer(spec, prompt, answer, { regex, complete: judgeText, command: { cwd: place.folder.fsPath, trusted: false, allowed: new Set() }, signal });
+        const score = await scoreAnswer(spec, prompt, answer, {
+          regex,
+          complete: judgeText,
+          command: { cwd: place.programFolder, trusted: vscode.workspace.isTrusted, allowed: place.programs },
+          signal,
+        });
         if (typeof score !== 'number') return { error: score.error };
         rewards.push(score);
       }
@@ -190,8 +198,8 @@ async function evaluateHeldOut(services: Services, task: Task, place: RunPlace, 
       ...(existing ? { existing } : {}),
     },
     results,
-    place.folder.fsPath,
-    { identities: new Set(), rewritten: async () => undefined },
+    place.programFolder,
+    { identities: place.programs, rewritten: async () => undefined },
     { beforeRequest: () => budget.take(), afterAnswer: (usage) => budget.used(usage), concurrency: task.concurrency },
   );
   try {
