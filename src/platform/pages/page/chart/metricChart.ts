@@ -388,6 +388,7 @@ function fileSafe(name: string): string {
 /** The width of one chart in a page's grid of charts: two columns when the grid is wide enough. */
 export function chartWidthIn(grid: HTMLElement): number {
   const width = grid.clientWidth || 640;
-  const columns = width >= 760 ? 2 : 1;
+  // As many columns as the grid's CSS fits (pageBase.css: auto-fill, at least 340 px, 12 px gaps), so a chart never overflows its cell.
+  const columns = Math.max(1, Math.floor((width + 12) / (340 + 12)));
   return (width - (columns - 1) * 12) / columns - 2;
 }
