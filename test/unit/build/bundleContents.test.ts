@@ -22,6 +22,7 @@ const featureFilesOfActivation: Record<string, string> = {
   'src/rollouts/protocol.ts': 'the inspector editor and panel types',
   'src/evals/protocol.ts': 'the report editor type',
   'src/localRuns/protocol.ts': 'the run view panel type, for its serializer',
+  'src/taskRuns/protocol.ts': 'the run dashboard panel type, for its serializer',
   'src/evals/host/evalSetFileNames.ts': 'which files the eval set diagnostics watch',
   'src/webhooks/host/webhookStore.ts': 'the Webhooks view and the payload language read the webhooks from the start',
   'src/webhooks/model/endpoint.ts': 'the webhook store masks endpoint URLs',
