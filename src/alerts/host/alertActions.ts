@@ -5,7 +5,7 @@ import { alertMessage, alertNotice, alertVariableValues } from '../model/alertVa
 import { FiringBudget } from '../model/firingBudget';
 import { isInsideFolder, workspaceRelativePath } from '../model/workspacePath';
 import { errorMessage } from '../../platform/client/errorMessage';
-import { claimOnce, sweepClaims } from '../../platform/host/onceAcrossWindows';
+import { claimOrActHere, sweepClaims } from '../../platform/host/onceAcrossWindows';
 import { describeUrl, quoted } from '../../platform/kit/confirmationText';
 import type { Services } from '../../platform/host/services';
 import { sendTemplate, type WebhookStore } from '../../webhooks';
@@ -197,13 +197,8 @@ export class AlertActions {
   }
 
   /** True for the one window that claims this firing first (and here too when claims cannot be made: better twice than never). */
-  private async claim(key: string): Promise<boolean> {
-    try {
-      return await claimOnce(this.claims.fsPath, key);
-    } catch (error) {
-      this.services.log.warn(`An alert could not be claimed (${errorMessage(error)}); it is acted on in this window.`);
-      return true;
-    }
+  private claim(key: string): Promise<boolean> {
+    return claimOrActHere(this.claims.fsPath, key, (error) => this.services.log.warn(`An alert could not be claimed (${errorMessage(error)}); it is acted on in this window.`));
   }
 
   /** Logged each time; shown as a warning once per window for the same problem. */

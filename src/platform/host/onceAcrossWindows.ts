@@ -24,6 +24,19 @@ export async function claimOnce(folder: string, key: string): Promise<boolean> {
   }
 }
 
+/**
+ * `claimOnce` for news or work that must not be lost: when no claim can be made at all (the storage
+ * cannot be written), `cannotClaim` hears why and this process acts anyway. Better twice than never.
+ */
+export async function claimOrActHere(folder: string, key: string, cannotClaim: (error: unknown) => void): Promise<boolean> {
+  try {
+    return await claimOnce(folder, key);
+  } catch (error) {
+    cannotClaim(error);
+    return true;
+  }
+}
+
 /** Gives a claim back, for work that was claimed and could not be done: the next to claim it does it. Never throws. */
 export async function releaseClaim(folder: string, key: string): Promise<void> {
   await unlink(join(folder, claimName(key))).catch(() => undefined);

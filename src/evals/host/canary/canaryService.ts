@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Checkpoint } from '../../../platform/client/types';
 import { errorMessage } from '../../../platform/client/errorMessage';
-import { claimOnce, releaseClaim, sweepClaims } from '../../../platform/host/onceAcrossWindows';
+import { claimOrActHere, releaseClaim, sweepClaims } from '../../../platform/host/onceAcrossWindows';
 import type { Services } from '../../../platform/host/services';
 import { clampSetting, featureSetting } from '../../../platform/host/settings';
 import { checkpointModelId } from '../../../platform/kit/checkpointIds';
@@ -296,13 +296,9 @@ export class CanaryService implements vscode.Disposable {
     this.services.dialogs.warn(this.services.log.redact(text));
   }
 
-  private async claim(key: string): Promise<boolean> {
-    try {
-      return await claimOnce(this.claims.fsPath, key);
-    } catch (error) {
-      this.services.log.warn(`a canary evaluation could not be claimed (${errorMessage(error)}); it runs in this window`);
-      return true;
-    }
+  /** True for the one window that claims this evaluation first (and here too when claims cannot be made). */
+  private claim(key: string): Promise<boolean> {
+    return claimOrActHere(this.claims.fsPath, key, (error) => this.services.log.warn(`a canary evaluation could not be claimed (${errorMessage(error)}); it runs in this window`));
   }
 }
 

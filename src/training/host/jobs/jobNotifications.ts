@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { JobNoticeRules, noticeText, type JobNotice, type JobNoticeKind } from '../../model/jobNotices';
 import type { JobRecord } from '../../model/jobTracker';
 import { errorMessage } from '../../../platform/client/errorMessage';
-import { claimOnce, sweepClaims } from '../../../platform/host/onceAcrossWindows';
+import { claimOrActHere, sweepClaims } from '../../../platform/host/onceAcrossWindows';
 import { movingJobsKey } from '../../../platform/host/rememberedItems';
 import { featureSetting } from '../../../platform/host/settings';
 import type { Services } from '../../../platform/host/services';
@@ -98,13 +98,10 @@ export class JobNotifications implements vscode.Disposable {
   }
 
   /** True for the one window that claims this news first (and here too when claims cannot be made: better twice than never). */
-  private async claim(key: string): Promise<boolean> {
-    try {
-      return await claimOnce(this.claims.fsPath, `${this.services.settings.current.trainingApiUrl}\n${key}`);
-    } catch (error) {
-      this.services.log.warn(`A job notification could not be claimed (${errorMessage(error)}); it is shown in this window.`);
-      return true;
-    }
+  private claim(key: string): Promise<boolean> {
+    return claimOrActHere(this.claims.fsPath, `${this.services.settings.current.trainingApiUrl}\n${key}`, (error) =>
+      this.services.log.warn(`A job notification could not be claimed (${errorMessage(error)}); it is shown in this window.`),
+    );
   }
 }
 

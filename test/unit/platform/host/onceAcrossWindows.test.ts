@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { claimOnce, sweepClaims } from '../../../../src/platform/host/onceAcrossWindows';
+import { claimOnce, claimOrActHere, releaseClaim, sweepClaims } from '../../../../src/platform/host/onceAcrossWindows';
 
 const run = promisify(execFile);
 
@@ -17,6 +17,21 @@ describe('something done once across windows', () => {
     assert.deepEqual(answers.map((answer) => answer.stdout).sort(), ['false', 'false', 'false', 'false', 'false', 'true']);
     assert.equal(await claimOnce(folder, 'job-1:failed'), false, 'and stays claimed');
     assert.equal(await claimOnce(folder, 'job-1:finished'), true, 'other news is claimed apart');
+  });
+
+  it('acts here, saying why, when no claim can be made; a claim given back is claimed again', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rl-claims-'));
+    const notAFolder = join(root, 'file');
+    writeFileSync(notAFolder, '');
+    const reasons: unknown[] = [];
+    assert.equal(await claimOrActHere(notAFolder, 'news', (error) => reasons.push(error)), true);
+    assert.equal(reasons.length, 1);
+    const folder = join(root, 'claims');
+    assert.equal(await claimOrActHere(folder, 'news', (error) => reasons.push(error)), true);
+    assert.equal(await claimOrActHere(folder, 'news', (error) => reasons.push(error)), false);
+    await releaseClaim(folder, 'news');
+    assert.equal(await claimOnce(folder, 'news'), true);
+    assert.equal(reasons.length, 1);
   });
 
   it('sweeps only claims older than their lifetime', async () => {
