@@ -4,6 +4,7 @@ import type { Services } from '../platform/host/services';
 import type { RegisteredViews } from '../training';
 import type * as TaskRunsModule from '.';
 import { taskRunViewType } from './protocol';
+import { isTaskFile } from './host/taskFileNames';
 
 /**
  * What must exist from activation on for training from task files: the commands, and a task file
@@ -14,7 +15,7 @@ export function registerTaskRuns(services: Services, sidebar: () => RegisteredVi
   const feature = onFirstUse('task runs', services.log, () => (require('.') as typeof TaskRunsModule).startTaskRuns(services, sidebar));
   services.registerFeatureCommands('taskRuns', feature);
   const check = (document: vscode.TextDocument): void => {
-    if (/\.rltask\.json$/i.test(document.uri.path)) feature().diagnostics.check(document);
+    if (isTaskFile(document.uri)) feature().diagnostics.check(document);
   };
   for (const document of vscode.workspace.textDocuments) check(document);
   services.context.subscriptions.push(
@@ -24,7 +25,7 @@ export function registerTaskRuns(services: Services, sidebar: () => RegisteredVi
     vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument((event) => check(event.document)),
     vscode.workspace.onDidCloseTextDocument((document) => {
-      if (/\.rltask\.json$/i.test(document.uri.path)) feature().diagnostics.forget(document.uri);
+      if (isTaskFile(document.uri)) feature().diagnostics.forget(document.uri);
     }),
   );
   return feature;

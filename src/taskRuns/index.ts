@@ -3,7 +3,8 @@ import type { Services } from '../platform/host/services';
 import type { RegisteredViews } from '../training';
 import { RunDashboardPanels } from './host/runDashboardPanels';
 import { TaskRuns } from './host/startTaskRun';
-import { isTaskFile, TaskFileDiagnostics } from './host/taskFileDiagnostics';
+import { TaskFileDiagnostics } from './host/taskFileDiagnostics';
+import { isTaskFile } from './host/taskFileNames';
 
 export interface TaskRunsFeature {
   runs: TaskRuns;

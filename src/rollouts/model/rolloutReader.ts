@@ -17,6 +17,7 @@
  * file with no newline after it may still be being written: when it does not read as JSON it is
  * an `incomplete` record, not a problem, and the `next` of the record before stays at its start.
  */
+import { readAhead } from './readAhead';
 import { ColumnStore } from './columnStore';
 import { summarizeGroup } from './groupSummary';
 import { defaultThresholds, type GroupPlace, type GroupSummary, type SummaryThresholds } from './groupSummaryShape';
@@ -205,23 +206,7 @@ export async function inspectRollouts(
       options.onProgress(collection.snapshot());
     }
   };
-  // The next chunk is asked for before this one is read, so the file is read while the groups are
-  // summarised rather than after (a stream that has its chunk ready then does not wait for the next).
-  const iterator = chunks[Symbol.asyncIterator]();
-  let next = iterator.next();
-  try {
-    for (;;) {
-      const result = await next;
-      if (result.done) break;
-      next = iterator.next();
-      take(reader.push(result.value));
-    }
-  } catch (error) {
-    // The chunk asked for ahead is not wanted any more, nor its failure.
-    next.catch(() => undefined);
-    await iterator.return?.();
-    throw error;
-  }
+  for await (const chunk of readAhead(chunks)) take(reader.push(chunk));
   take(reader.end());
   return collection;
 }

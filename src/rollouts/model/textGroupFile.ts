@@ -3,6 +3,7 @@
  * group again from its bytes, and an appended `.jsonl` file told from a rewritten one by the bytes
  * just before where reading stopped.
  */
+import { readAhead } from './readAhead';
 import type { ByteSource } from './fileSource';
 import type { GroupFile, GroupSearchOptions, GroupValueRecord, GroupValuesOptions } from './groupFile';
 import type { GroupSummary } from './groupSummaryShape';
@@ -72,24 +73,12 @@ export class TextGroupFile implements GroupFile {
     const maxBytes = options.maxGroupBytes ?? defaultMaxLineBytes;
     const splitter = this.format === 'jsonl' ? new LineSplitter(maxBytes) : new JsonArraySplitter(maxBytes);
     let read = 0;
-    // The next chunk is asked for before this one's groups are parsed and scored, so the file is
-    // read meanwhile rather than after.
-    const iterator = this.source.chunks(0)[Symbol.asyncIterator]();
-    let next = iterator.next();
-    try {
-      for (;;) {
-        const result = await next;
-        if (result.done) break;
-        next = iterator.next();
-        options.signal?.throwIfAborted();
-        read += result.value.length;
-        yield valuesOf(splitter.push(result.value));
-        options.onProgress?.(read);
-      }
-    } finally {
-      // Stopped early (cancelled, or enough read): the chunk asked for ahead is not wanted, nor its failure.
-      next.catch(() => undefined);
-      await iterator.return?.();
+    // The next chunk is read while this one's groups are parsed and scored.
+    for await (const chunk of readAhead(this.source.chunks(0))) {
+      options.signal?.throwIfAborted();
+      read += chunk.length;
+      yield valuesOf(splitter.push(chunk));
+      options.onProgress?.(read);
     }
     const last = splitter.end();
     if (last) yield valuesOf([last]);

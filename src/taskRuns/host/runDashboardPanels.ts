@@ -6,12 +6,10 @@ import { saveChartFile } from '../../platform/pages/host/saveChartFile';
 import { loadWebviewPage, panelOptions } from '../../platform/pages/host/panelOptions';
 import type { Services } from '../../platform/host/services';
 import { checkpointModelId } from '../../platform/kit/checkpointIds';
-import { heldOutFileName, parseRunState, runStateFileName, stepFileName } from '../model/runState';
+import { heldOutFileName, runStateFileName, stepFileName } from '../model/runState';
+import { readRunFile } from './runFiles';
 import { taskRunViewType, type TaskRunHostEvent, type TaskRunHostMethods, type TaskRunSnapshot, type TaskRunViewState } from '../protocol';
 import type { NoMethods } from '../../platform/pages/wire';
-
-/** A run file read at most: ten thousand steps fit well within it. */
-const maxRunFileBytes = 16 * 1024 * 1024;
 
 interface OpenDashboard {
   folder: vscode.Uri;
@@ -153,13 +151,7 @@ export class RunDashboardPanels implements vscode.Disposable {
 
   private async snapshot(folder: vscode.Uri): Promise<TaskRunSnapshot> {
     const base = { folder: vscode.workspace.asRelativePath(folder), folderUri: folder.toString(), running: this.runs.running(folder) !== undefined };
-    try {
-      const uri = vscode.Uri.joinPath(folder, runStateFileName);
-      if ((await vscode.workspace.fs.stat(uri)).size > maxRunFileBytes) return { ...base, problem: `run.json is larger than ${maxRunFileBytes / 2 ** 20} MB: not a run file` };
-      const parsed = parseRunState(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-      return parsed.ok ? { ...base, state: parsed.state } : { ...base, problem: parsed.problem };
-    } catch {
-      return { ...base, problem: 'run.json is not there (yet)' };
-    }
+    const read = await readRunFile(folder);
+    return 'state' in read ? { ...base, state: read.state } : { ...base, problem: read.problem };
   }
 }

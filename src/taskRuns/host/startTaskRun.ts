@@ -6,10 +6,13 @@ import { contentDigest, quoted, urlLines } from '../../platform/kit/confirmation
 import { allowNamedPrograms, readEvalSet, resolveWorkspacePath, type EvalSample } from '../../evals';
 import { programsOf } from '../../platform/scoring/programScorers';
 import type { RegisteredViews } from '../../training';
-import { parseRunState, runStateFileName, type RunState } from '../model/runState';
+import { runStateFileName, type RunState } from '../model/runState';
+import { readRunFile } from './runFiles';
+import { taskFileStem } from './taskFileNames';
 import { parseTaskFile, type Task } from '../model/taskFile';
 import { planTask, RunBudget } from '../model/taskPlan';
 import { TaskLoop } from '../model/taskLoop';
+import { describeCurrent } from '../model/dashboardModel';
 import { loopDependencies } from './taskRunner';
 
 /** Task files read at most: a task is a page of JSON. */
@@ -17,9 +20,7 @@ const maxTaskFileBytes = 256 * 1024;
 
 interface ActiveRun {
   stop: AbortController;
-  loop: TaskLoop;
   folder: vscode.Uri;
-  done: Promise<RunState>;
 }
 
 /**
@@ -58,11 +59,11 @@ export class TaskRuns implements vscode.Disposable {
     if (!prepared) return undefined;
     const { task, prompts, heldOut, model, folder, existing, programs, programFolder } = prepared;
     const plan = planTask(task, heldOut.length);
-    const remaining = existing ? existing.steps.filter((step) => step.phase === 'trained').length : 0;
+    const trained = existing ? existing.steps.filter((step) => step.phase === 'trained').length : 0;
     const settings = this.services.settings.current;
     const judged = task.reward.kind === 'relativeJudge' || (task.reward.kind === 'scorer' && task.reward.spec.kind === 'judge');
     const detail = [
-      `${existing ? `Resumes the run "${task.name}" after step ${remaining} of ${task.steps}` : `Trains ${String(model.name || model.id)} for ${task.steps} step${task.steps === 1 ? '' : 's'}`}: each step asks ${Math.min(task.promptsPerStep, prompts.length)} prompts of ${task.prompts} for ${task.groupSize} answers (temperature ${task.sampling.temperature}, at most ${task.sampling.maxTokens} tokens each), rewards them by ${describeReward(task)}, and trains the model on the groups with a signal${task.keepNoSignalGroups ? ' and the others' : ''}.`,
+      `${existing ? `Resumes the run "${task.name}" after step ${trained} of ${task.steps}` : `Trains ${String(model.name || model.id)} for ${task.steps} step${task.steps === 1 ? '' : 's'}`}: each step asks ${Math.min(task.promptsPerStep, prompts.length)} prompts of ${task.prompts} for ${task.groupSize} answers (temperature ${task.sampling.temperature}, at most ${task.sampling.maxTokens} tokens each), rewards them by ${describeReward(task)}, and trains the model on the groups with a signal${task.keepNoSignalGroups ? ' and the others' : ''}.`,
       `Model: ${String(model.name || model.id)} (id ${model.id}).`,
       task.heldOut
         ? `Held-out: ${heldOut.length} prompts of ${task.heldOut}, before the first step and every ${task.evaluateEvery} step${task.evaluateEvery === 1 ? '' : 's'} (${plan.heldOutEvaluations} evaluations).`
@@ -88,7 +89,7 @@ export class TaskRuns implements vscode.Disposable {
     const done = Promise.resolve(
       vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Training run "${task.name}"`, cancellable: true }, async (progress, token) => {
         token.onCancellationRequested(() => stop.abort());
-        const timer = setInterval(() => progress.report({ message: describeProgress(loop.current) }), 1_000);
+        const timer = setInterval(() => progress.report({ message: `${describeCurrent(loop.current)} ${loop.current.spent.requests.toLocaleString('en-US')} requests.` }), 1_000);
         try {
           return await loop.run(stop.signal);
         } finally {
@@ -96,8 +97,7 @@ export class TaskRuns implements vscode.Disposable {
         }
       }),
     );
-    const run: ActiveRun = { stop, loop, folder, done };
-    this.active.set(key, run);
+    this.active.set(key, { stop, folder });
     this.changed.fire(folder);
     this.showDashboard(folder);
     try {
@@ -159,7 +159,7 @@ export class TaskRuns implements vscode.Disposable {
     try {
       if ((await vscode.workspace.fs.stat(taskUri)).size > maxTaskFileBytes) throw new Error(`${name} is larger than ${maxTaskFileBytes / 1024} KB: not a task file`);
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(taskUri));
-      const parsed = parseTaskFile(text, name.replace(/\.rltask\.json$/i, ''));
+      const parsed = parseTaskFile(text, taskFileStem(taskUri));
       const task = parsed.task;
       if (!task) {
         const first = parsed.problems.find((problem) => problem.severity === 'error');
@@ -227,16 +227,10 @@ export class TaskRuns implements vscode.Disposable {
 }
 
 async function readExisting(folder: vscode.Uri): Promise<RunState | undefined> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, runStateFileName));
-  } catch {
-    return undefined;
-  }
-  if (bytes.byteLength > 16 * 1024 * 1024) throw new Error(`${runStateFileName} in ${vscode.workspace.asRelativePath(folder)} is too large to be a run file`);
-  const parsed = parseRunState(new TextDecoder().decode(bytes));
-  if (!parsed.ok) throw new Error(`${vscode.workspace.asRelativePath(folder)}/${runStateFileName} is not a run file RL Studio can resume (${parsed.problem}): move it aside to start afresh`);
-  return parsed.state;
+  const read = await readRunFile(folder);
+  if ('state' in read) return read.state;
+  if (read.missing) return undefined;
+  throw new Error(`${vscode.workspace.asRelativePath(folder)}/${runStateFileName} is not a run file RL Studio can resume (${read.problem}): move it aside to start afresh`);
 }
 
 function describeReward(task: Task): string {
@@ -244,13 +238,4 @@ function describeReward(task: Task): string {
   const spec = task.reward.spec;
   if (spec.kind === 'command') return `the program ${quoted(spec.command, 200)} (allowed just before)`;
   return spec.kind === 'judge' ? `a judge (${spec.model})` : spec.kind === 'exactMatch' ? 'exact match with the reference' : spec.kind;
-}
-
-/** "step 2 of 3: training, job 1a2b3c4d" */
-function describeProgress(state: RunState): string {
-  const step = state.steps.at(-1);
-  if (!step) return 'evaluating the held-out set';
-  const phase =
-    step.phase === 'sampling' ? 'sampling answers' : step.phase === 'written' ? 'sending the job' : step.phase === 'training' ? `training, job ${step.jobId?.slice(0, 8) ?? ''}` : step.phase;
-  return `step ${step.index} of ${state.plannedSteps}: ${phase} · ${state.spent.requests.toLocaleString('en-US')} requests`;
 }

@@ -1,14 +1,10 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { locateProblems } from '../../platform/kit/jsonProblemLocations';
 import { parseTaskFile } from '../model/taskFile';
+import { isTaskFile, taskFileStem } from './taskFileNames';
 
 /** Task files checked while typing at most: a task is a page of JSON. */
 const maxCheckedChars = 256 * 1024;
-
-export function isTaskFile(uri: vscode.Uri): boolean {
-  return /\.rltask\.json$/i.test(uri.path);
-}
 
 /** The problems of task files, each placed at the value it is about, as the file is opened and edited. */
 export class TaskFileDiagnostics implements vscode.Disposable {
@@ -23,7 +19,7 @@ export class TaskFileDiagnostics implements vscode.Disposable {
       ]);
       return;
     }
-    const { problems } = parseTaskFile(text, path.posix.basename(document.uri.path).replace(/\.rltask\.json$/i, ''));
+    const { problems } = parseTaskFile(text, taskFileStem(document.uri));
     const spans = locateProblems(
       text,
       problems.map((problem) => problem.path),

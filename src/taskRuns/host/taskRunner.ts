@@ -11,7 +11,7 @@ import type { NamedScorer } from '../../platform/scoring/scorerSpec';
 import { createEvalRun, existingResults, leaderboard, type EvalModelRef, type EvalSample } from '../../evals';
 import { isTerminal, type RegisteredViews } from '../../training';
 import { buildRelativeJudgeRequest, parseRelativeScores } from '../model/relativeJudge';
-import { heldOutFileName, serializeRunState, type HeldOutPoint, type RunState } from '../model/runState';
+import { heldOutFileName, runStateFileName, serializeRunState, stepFileName, type HeldOutPoint, type RunState } from '../model/runState';
 import type { RunBudget } from '../model/taskPlan';
 import type { Task } from '../model/taskFile';
 import type { LoopDependencies } from '../model/taskLoop';
@@ -39,7 +39,7 @@ export function loopDependencies(services: Services, task: Task, place: RunPlace
   const regex = new RegexMatcher();
   const modelRef = checkpointModelId(place.model);
   if (!modelRef) throw new Error(`the model ${place.model.id} has no entity, project and name: its checkpoints cannot be asked`);
-  const stepUri = (index: number) => vscode.Uri.joinPath(place.folder, `step-${String(index).padStart(4, '0')}.trajectories.jsonl`);
+  const stepUri = (index: number) => vscode.Uri.joinPath(place.folder, stepFileName(index));
 
   const complete = async (request: ChatCompletionRequest, api: 'training' | 'inference', signal?: AbortSignal) => {
     budget.take();
@@ -133,7 +133,7 @@ export function loopDependencies(services: Services, task: Task, place: RunPlace
     },
     writeState: async (state: RunState) => {
       await mkdir(place.folder.fsPath, { recursive: true });
-      await writeFile(vscode.Uri.joinPath(place.folder, 'run.json').fsPath, serializeRunState(state), 'utf8');
+      await writeFile(vscode.Uri.joinPath(place.folder, runStateFileName).fsPath, serializeRunState(state), 'utf8');
     },
     now: () => Date.now(),
     log: (line) => services.log.info(`task ${task.name}: ${line}`),
@@ -151,12 +151,11 @@ function stepOf(model: unknown): { sampledFromStep?: number } {
 function followJob(sidebar: () => RegisteredViews, jobId: string, signal: AbortSignal): Promise<{ ok: true } | { ok: false; message: string }> {
   const jobs = sidebar().jobService;
   return new Promise((resolve, reject) => {
-    const check = (): boolean => {
+    const check = (): void => {
       const record = jobs.record(jobId);
-      if (!record?.loaded || !isTerminal(record.status)) return false;
+      if (!record?.loaded || !isTerminal(record.status)) return;
       finish();
       resolve(record.status.phase === 'succeeded' ? { ok: true } : { ok: false, message: record.status.errorMessage ?? 'the job failed without a message' });
-      return true;
     };
     const changes = jobs.onDidChangeJob((change) => {
       if (change.id === jobId) check();
@@ -172,7 +171,6 @@ function followJob(sidebar: () => RegisteredViews, jobId: string, signal: AbortS
       signal.removeEventListener('abort', aborted);
     };
     signal.addEventListener('abort', aborted, { once: true });
-    jobs.refresh(jobId);
     check();
   });
 }

@@ -24,6 +24,7 @@ const featureFilesOfActivation: Record<string, string> = {
   'src/localRuns/protocol.ts': 'the run view panel type, for its serializer',
   'src/taskRuns/protocol.ts': 'the run dashboard panel type, for its serializer',
   'src/evals/host/evalSetFileNames.ts': 'which files the eval set diagnostics watch',
+  'src/taskRuns/host/taskFileNames.ts': 'which files the task file diagnostics watch',
   'src/webhooks/host/webhookStore.ts': 'the Webhooks view and the payload language read the webhooks from the start',
   'src/webhooks/model/endpoint.ts': 'the webhook store masks endpoint URLs',
   'src/webhooks/host/reportDocuments.ts': "the test reports' document scheme",

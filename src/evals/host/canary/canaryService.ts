@@ -75,6 +75,8 @@ export class CanaryService implements vscode.Disposable {
   private readonly toldProblems = new Set<string>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private queue: Promise<void> = Promise.resolve();
+  /** Models whose look is queued and not begun (at most one each). */
+  private readonly queued = new Set<string>();
   private started = false;
   private readonly claims: vscode.Uri;
 
@@ -108,7 +110,17 @@ export class CanaryService implements vscode.Disposable {
   /** Looks at one model now (or all), and resolves when what it found was evaluated. */
   look(modelId?: string): Promise<void> {
     const pins = this.pins.list().filter((pin) => modelId === undefined || pin.modelId === modelId);
-    for (const pin of pins) this.queue = this.queue.then(() => this.lookAt(pin.modelId)).catch(() => undefined);
+    // A model already waiting for its look is not queued twice: a slow evaluation cannot pile looks up behind it.
+    for (const pin of pins) {
+      if (this.queued.has(pin.modelId)) continue;
+      this.queued.add(pin.modelId);
+      this.queue = this.queue
+        .then(() => {
+          this.queued.delete(pin.modelId);
+          return this.lookAt(pin.modelId);
+        })
+        .catch(() => undefined);
+    }
     return this.queue;
   }
 

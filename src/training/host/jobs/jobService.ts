@@ -102,16 +102,20 @@ export class JobService implements vscode.Disposable {
   }
 
   /**
-   * Something waits on the job's end (a training run's step): until disposed, jobs are polled at
-   * the pace of a visible view, as the person is waiting on it as much as on an open panel.
+   * Something waits on the job's end (a training run's step): the job is read at once and, until
+   * disposed, jobs are polled at the pace of a visible view, as the person is waiting on it as much
+   * as on an open panel.
    */
   waitOn(jobId: string): vscode.Disposable {
-    const key = `wait:${jobId}:${this.waits++}`;
-    this.visiblePanels.add(key);
+    this.waiters++;
+    this.refresh(jobId);
     this.updateActivity();
+    let waiting = true;
     return {
       dispose: () => {
-        this.visiblePanels.delete(key);
+        if (!waiting) return;
+        waiting = false;
+        this.waiters--;
         this.updateActivity();
       },
     };
@@ -199,10 +203,11 @@ export class JobService implements vscode.Disposable {
     }
   }
 
-  private waits = 0;
+  /** Things waiting on a job's end (see waitOn). */
+  private waiters = 0;
 
   private activity() {
-    return { visible: this.viewVisible || this.visiblePanels.size > 0, focused: this.focused };
+    return { visible: this.viewVisible || this.visiblePanels.size > 0 || this.waiters > 0, focused: this.focused };
   }
 
   private updateActivity(): void {
