@@ -46,12 +46,12 @@ export function tooLargeToRead(size: number): ParsedTrajectoryFile {
   return { groups: [], problems: [{ line: 0, column: 0, endLine: 0, endColumn: 0, message, severity: 'error' }], ok: false };
 }
 
-/** `.jsonl` holds one group per line, `.parquet` is a trajectory log; anything else is read as a JSON array of groups. */
 /** Whether a file's name is one of a trajectory file: `.jsonl`, `.json` or a `.parquet` log. */
 export function isTrajectoryFileName(fileName: string): boolean {
   return /\.(jsonl?|parquet)$/i.test(fileName);
 }
 
+/** `.jsonl` holds one group per line, `.parquet` is a trajectory log; anything else is read as a JSON array of groups. */
 export function formatForFileName(fileName: string): TrajectoryFileFormat {
   if (/\.parquet$/i.test(fileName)) return 'parquet';
   return /\.jsonl$/i.test(fileName) ? 'jsonl' : 'json';

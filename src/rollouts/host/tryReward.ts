@@ -9,15 +9,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { escapeForOneLine, quoted, urlLines } from '../../platform/kit/confirmationText';
-import { formatForFileName } from '../../platform/kit/trajectoryFile';
+import { formatForFileName, isTrajectoryFileName } from '../../platform/kit/trajectoryFile';
 import type { Services } from '../../platform/host/services';
 import { checkRegexSpec, scoreAtOnce, scoreBuiltin, type BuiltinSpec } from '../../platform/scoring/builtinScorers';
 import { buildJudgeRequest, parseJudgeVerdict } from '../../platform/scoring/judge';
 import { RegexMatcher } from '../../platform/scoring/regexMatcher';
 import type { GroupFile } from '../model/groupFile';
-import { ParquetGroupFile, parquetSourceOf } from '../model/parquetGroupFile';
+import { openGroupFile } from '../model/openGroupFile';
 import { referenceKeys, rescoreFile, type AnswerToScore, type RescoringOptions } from '../model/rescoring';
-import { TextGroupFile } from '../model/textGroupFile';
 import { rolloutsViewTypes } from '../protocol';
 import { RewardTrialPanel } from './rewardTrialPanel';
 import type { RolloutEditorProvider } from './rolloutEditorProvider';
@@ -34,14 +33,13 @@ interface ChosenReward {
 }
 
 export function groupFileFor(uri: vscode.Uri): GroupFile {
-  const format = formatForFileName(path.posix.basename(uri.path));
-  return format === 'parquet' ? new ParquetGroupFile(parquetSourceOf(sourceFor(uri))) : new TextGroupFile(sourceFor(uri), format);
+  return openGroupFile(sourceFor(uri), formatForFileName(path.posix.basename(uri.path)));
 }
 
 /** The command: the file given, else the one of the active editor (the inspector's or a text editor). */
 export async function tryReward(services: Services, given: unknown, inspector: () => RolloutEditorProvider): Promise<void> {
   const uri = given instanceof vscode.Uri ? given : activeFileUri();
-  if (!uri || !/\.(jsonl?|parquet)$/i.test(uri.path)) {
+  if (!uri || !isTrajectoryFileName(uri.path)) {
     services.dialogs.info('Open a .jsonl or .json file of trajectory groups, or a .parquet trajectory log, then run Try a Reward again.');
     return;
   }

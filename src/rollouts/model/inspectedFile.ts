@@ -8,6 +8,7 @@
  * most every `announceEveryMs`; each announcement is a new version, after which the page asks its
  * rows again. One read runs at a time: a change seen while reading is read after it.
  */
+import { openGroupFile } from './openGroupFile';
 import { validateTrajectoryGroup, type JsonPath } from '../../platform/kit/trajectoryShape';
 import type { ByteSource } from './fileSource';
 import { buildGroupDetail } from './groupDetail';
@@ -16,8 +17,6 @@ import type { GroupSummary, SummaryThresholds } from './groupSummaryShape';
 import { GroupQueryCache, metadataChoices } from './groupQuery';
 import type { GroupDetail, GroupQuery, MetadataChoices, RolloutFileState, RowsPage } from './inspectorModel';
 import { RolloutCollection } from './rolloutCollection';
-import { ParquetGroupFile, parquetSourceOf } from './parquetGroupFile';
-import { TextGroupFile } from './textGroupFile';
 import type { TrajectoryFileFormat } from '../../platform/kit/trajectoryFile';
 import { errorMessage } from '../../platform/client/errorMessage';
 import type { ParquetSource } from '../../platform/parquet/parquetFile';
@@ -64,7 +63,7 @@ export class InspectedFile {
   constructor(private readonly options: InspectedFileOptions) {
     this.now = options.now ?? (() => performance.now());
     this.thresholds = options.thresholds;
-    this.file = options.format === 'parquet' ? new ParquetGroupFile(options.openParquet ?? parquetSourceOf(options.source)) : new TextGroupFile(options.source, options.format);
+    this.file = openGroupFile(options.source, options.format, options.openParquet);
   }
 
   /** Reads the file from the start; resolves when the whole file is read (or could not be). */

@@ -385,10 +385,10 @@ function fileSafe(name: string): string {
   );
 }
 
-/** The width of one chart in a page's grid of charts: two columns when the grid is wide enough. */
+/** The width of one chart in a page's grid of charts: as many columns as the grid's width fits. */
 export function chartWidthIn(grid: HTMLElement): number {
   const width = grid.clientWidth || 640;
-  // As many columns as the grid's CSS fits (pageBase.css: auto-fill, at least 340 px, 12 px gaps), so a chart never overflows its cell.
+  // The grid's CSS (pageBase.css: auto-fill, at least 340 px, 12 px gaps), so a chart never overflows its cell.
   const columns = Math.max(1, Math.floor((width + 12) / (340 + 12)));
   return (width - (columns - 1) * 12) / columns - 2;
 }
