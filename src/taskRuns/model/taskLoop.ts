@@ -17,7 +17,7 @@ import { summariseValues } from '../../platform/kit/valueSummary';
 import { stepFileName } from './runState';
 import { evaluatesAfter, promptsOfStep, type RunBudget } from './taskPlan';
 import type { Task } from './taskFile';
-import { buildGroup, readWrittenGroup, type SampledAnswer } from './trajectoryGroups';
+import { buildGroup, readWrittenGroup, writtenGroup, type SampledAnswer, type WrittenGroup } from './trajectoryGroups';
 
 export interface LoopPrompt extends ScoredSample {
   id: string;
@@ -101,13 +101,16 @@ export class TaskLoop {
         const step = this.stepAt(index);
         if (step.phase === 'trained') continue;
         const before = { ...this.budget.spent };
+        // The groups just sampled, known without reading the step file again; a resumed step reads them.
+        let written: WrittenGroup[] | undefined;
         if (step.phase === 'sampling' || step.phase === 'failed') {
           const sampled = await this.sampleStep(step, stop);
           this.addSpend(step, before);
-          if (sampled !== 'done') return await this.fail(step, sampled);
+          if (typeof sampled === 'string') return await this.fail(step, sampled);
           if (stop.aborted) return await this.end('stopped');
+          written = sampled.written;
         }
-        if (step.phase === 'written') await this.sendStep(step);
+        if (step.phase === 'written') await this.sendStep(step, written ?? (await this.writtenGroups(step.index)));
         if (step.phase === 'training') {
           const outcome = await this.deps.followJob(step.jobId!, stop).catch((error: unknown) => (stop.aborted ? 'stopped' : { ok: false as const, message: errorMessage(error) }));
           if (outcome === 'stopped') return await this.end('stopped');
@@ -142,8 +145,8 @@ export class TaskLoop {
     return step;
   }
 
-  /** Asks the step's prompts that have no group written yet; 'done', or why the step cannot go on. */
-  private async sampleStep(step: StepState, stop: AbortSignal): Promise<'done' | string> {
+  /** Asks the step's prompts that have no group written yet; the step's groups, or why the step cannot go on. */
+  private async sampleStep(step: StepState, stop: AbortSignal): Promise<{ written: WrittenGroup[] } | string> {
     step.phase = 'sampling';
     const written = await this.writtenGroups(step.index);
     const answered = new Set(written.map((entry) => entry.promptId));
@@ -178,24 +181,24 @@ export class TaskLoop {
         const { sampled, rewards } = outcome.value;
         const group = buildGroup(prompt.id, prompt.messages, sampled.answers, rewards, sampled.sampledFromStep);
         if (sampled.sampledFromStep !== undefined) step.sampledFromStep = sampled.sampledFromStep;
+        written.push(writtenGroup(group)!);
         writing = writing.then(() => this.deps.appendToStepFile(step.index, `${JSON.stringify(group)}\n`));
       },
     });
     await writing;
     if (stop.aborted) {
       await this.save();
-      return 'done';
+      return { written };
     }
     if (failure) return failure;
-    this.summarise(step, await this.writtenGroups(step.index));
+    this.summarise(step, written);
     step.phase = 'written';
     await this.save();
-    return 'done';
+    return { written };
   }
 
   /** Sends the step's groups with a signal (all, when the task keeps the others) as a training job. */
-  private async sendStep(step: StepState): Promise<void> {
-    const written = await this.writtenGroups(step.index);
+  private async sendStep(step: StepState, written: readonly WrittenGroup[]): Promise<void> {
     this.summarise(step, written);
     const train = written.filter((entry) => this.task.keepNoSignalGroups || !entry.noSignal).map((entry) => entry.group);
     if (train.length === 0) {
@@ -211,9 +214,9 @@ export class TaskLoop {
     await this.save();
   }
 
-  private async writtenGroups(index: number): Promise<{ promptId: string; noSignal: boolean; group: TrajectoryGroup }[]> {
+  private async writtenGroups(index: number): Promise<WrittenGroup[]> {
     const text = (await this.deps.readStepFile(index)) ?? '';
-    const groups = new Map<string, { promptId: string; noSignal: boolean; group: TrajectoryGroup }>();
+    const groups = new Map<string, WrittenGroup>();
     for (const line of text.split('\n')) {
       if (line.trim() === '' || groups.size >= maxGroupsPerStep) continue;
       const read = readWrittenGroup(line);
@@ -222,7 +225,7 @@ export class TaskLoop {
     return [...groups.values()];
   }
 
-  private summarise(step: StepState, written: readonly { noSignal: boolean; group: TrajectoryGroup }[]): void {
+  private summarise(step: StepState, written: readonly WrittenGroup[]): void {
     step.groups = written.length;
     step.noSignalGroups = written.filter((entry) => entry.noSignal).length;
     step.leftOut = this.task.keepNoSignalGroups ? 0 : step.noSignalGroups;

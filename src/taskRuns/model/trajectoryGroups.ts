@@ -47,13 +47,24 @@ export function hasNoSignal(rewards: readonly number[]): boolean {
   return max - min < 1e-9;
 }
 
-/** The prompt a written group answers, and whether it has no signal (a line of a step file read back). */
-export function readWrittenGroup(line: string): { promptId: string; noSignal: boolean; group: TrajectoryGroup } | undefined {
+/** A group of a step file: the prompt it answers, and whether it has no signal. */
+export interface WrittenGroup {
+  promptId: string;
+  noSignal: boolean;
+  group: TrajectoryGroup;
+}
+
+/** A group as the loop wrote it, or undefined when it is not one (no prompt in its metadata, no trajectories). */
+export function writtenGroup(group: TrajectoryGroup): WrittenGroup | undefined {
+  const promptId = group?.metadata?.[promptKey];
+  if (typeof promptId !== 'string' || !Array.isArray(group.trajectories)) return undefined;
+  return { promptId, noSignal: group.metadata?.[noSignalKey] === true, group };
+}
+
+/** A line of a step file read back. */
+export function readWrittenGroup(line: string): WrittenGroup | undefined {
   try {
-    const group = JSON.parse(line) as TrajectoryGroup;
-    const promptId = group?.metadata?.[promptKey];
-    if (typeof promptId !== 'string' || !Array.isArray(group.trajectories)) return undefined;
-    return { promptId, noSignal: group.metadata?.[noSignalKey] === true, group };
+    return writtenGroup(JSON.parse(line) as TrajectoryGroup);
   } catch {
     return undefined;
   }
